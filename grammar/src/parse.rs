@@ -1,0 +1,365 @@
+//! The parser's entry point and the helpers its grammar actions call.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lexer::{Lexer, Tok};
+use lalrpop_util::{ErrorRecovery, ParseError};
+use std::convert::Infallible;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, clippy::pedantic, unused_qualifications)]
+    grammar,
+    "/ptx.rs"
+);
+
+/// Parses a whole module. Always returns a tree (with [`Item::Error`] and [`Statement::Error`]
+/// where input was skipped) and every syntax error found, in source order.
+pub fn parse(source: &str) -> (Module<'_>, Vec<Diagnostic>) {
+    if source.len() >= u32::MAX as usize {
+        let span = Span::new(0, 0);
+        return (
+            Module::default(),
+            vec![Diagnostic::error(span, "file is larger than 4 GiB")],
+        );
+    }
+    let mut ctx = Ctx {
+        source,
+        diags: Vec::new(),
+        too_deep: false,
+    };
+    let module = match grammar::ModuleParser::new().parse(&mut ctx, Lexer::new(source)) {
+        Ok(module) => module,
+        Err(error) => {
+            ctx.report(error);
+            Module::default()
+        }
+    };
+    let mut diags = ctx.diags;
+    diags.sort_by_key(|d| d.span.start);
+    (module, diags)
+}
+
+/// Parses one expression, as the formatter's tests and tools that take expressions do.
+pub fn parse_expr(source: &str) -> Result<Expr<'_>, Vec<Diagnostic>> {
+    let mut ctx = Ctx {
+        source,
+        diags: Vec::new(),
+        too_deep: false,
+    };
+    match grammar::ExprParser::new().parse(&mut ctx, Lexer::new(source)) {
+        Ok(e) if ctx.diags.is_empty() => Ok(e),
+        Ok(_) => Err(ctx.diags),
+        Err(error) => {
+            ctx.report(error);
+            Err(ctx.diags)
+        }
+    }
+}
+
+/// State shared by the grammar's actions.
+pub struct Ctx<'a> {
+    source: &'a str,
+    diags: Vec<Diagnostic>,
+    /// After a nesting error the lexer ends the stream; the resulting end-of-file error is noise.
+    too_deep: bool,
+}
+
+type Error<'a> = ParseError<usize, Tok<'a>, Infallible>;
+
+impl<'a> Ctx<'a> {
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, message));
+    }
+
+    /// Reports a recovered syntax error and every lexical error among the skipped tokens;
+    /// returns the span the error covers.
+    pub fn recover(&mut self, e: ErrorRecovery<usize, Tok<'a>, Infallible>, at: Span) -> Span {
+        let mut span = match &e.error {
+            ParseError::UnrecognizedToken {
+                token: (l, _, r), ..
+            }
+            | ParseError::ExtraToken { token: (l, _, r) } => Span::new(*l, *r),
+            ParseError::UnrecognizedEof { location, .. }
+            | ParseError::InvalidToken { location } => Span::new(*location, *location),
+            ParseError::User { error } => match *error {},
+        };
+        self.report(e.error);
+        for (l, tok, r) in e.dropped_tokens {
+            if let Tok::Invalid(err) = tok {
+                self.error(Span::new(l, r), err.message(&self.source[l..r]));
+            }
+            span = span.to(Span::new(l, r));
+        }
+        if at.end > at.start {
+            span = span.to(at);
+        }
+        span
+    }
+
+    fn report(&mut self, error: Error<'a>) {
+        match error {
+            ParseError::UnrecognizedToken {
+                token: (l, tok, r),
+                expected,
+            } => {
+                let span = Span::new(l, r);
+                if let Tok::Invalid(err) = tok {
+                    if err == crate::lexer::LexError::TooDeep {
+                        self.too_deep = true;
+                    }
+                    let message = err.message(&self.source[l..r]);
+                    return self.error(span, message);
+                }
+                let found = quote_source(&self.source[l..r]);
+                let message = match describe_expected(&expected) {
+                    Some(what) => format!("expected {what}, found {found}"),
+                    None => format!("unexpected {found}"),
+                };
+                self.error(span, message)
+            }
+            ParseError::ExtraToken { token: (l, _, r) } => {
+                let found = quote_source(&self.source[l..r]);
+                self.error(Span::new(l, r), format!("unexpected {found}"))
+            }
+            ParseError::UnrecognizedEof { location, expected } => {
+                if self.too_deep {
+                    return;
+                }
+                let message = match describe_expected(&expected) {
+                    Some(what) => format!("unexpected end of file, expected {what}"),
+                    None => "unexpected end of file".to_string(),
+                };
+                self.error(Span::new(location, location), message)
+            }
+            ParseError::InvalidToken { location } => {
+                self.error(Span::new(location, location), "invalid token")
+            }
+            ParseError::User { error } => match error {},
+        }
+    }
+
+    pub fn version(&mut self, text: &str, span: Span, whole: Span) -> Item<'a> {
+        let parsed = text
+            .split_once('.')
+            .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+        match parsed {
+            Some((major, minor)) => Item::Version {
+                major,
+                minor,
+                span: whole,
+            },
+            None => {
+                self.error(
+                    span,
+                    format!("expected a version `major.minor`, found `{text}`"),
+                );
+                Item::Error(whole)
+            }
+        }
+    }
+
+    /// An integer literal's value; a bad one is reported and reads as 0.
+    pub fn int(&mut self, text: &str, span: Span) -> (u64, Span) {
+        let digits = text.strip_suffix('U').unwrap_or(text);
+        let (radix, body) = if let Some(h) = digits.strip_prefix("0x").or(digits.strip_prefix("0X"))
+        {
+            (16, h)
+        } else if let Some(b) = digits.strip_prefix("0b").or(digits.strip_prefix("0B")) {
+            (2, b)
+        } else if digits.len() > 1 && digits.starts_with('0') {
+            (8, &digits[1..])
+        } else {
+            (10, digits)
+        };
+        match u64::from_str_radix(body, radix) {
+            Ok(v) => (v, span),
+            Err(_) if radix == 8 && body.bytes().all(|b| b.is_ascii_digit()) => {
+                self.error(span, format!("invalid digit in octal literal `{text}`"));
+                (0, span)
+            }
+            Err(_) => {
+                self.error(
+                    span,
+                    format!("integer literal `{}` does not fit in 64 bits", short(text)),
+                );
+                (0, span)
+            }
+        }
+    }
+
+    pub fn int_expr(&mut self, text: &str, span: Span) -> Expr<'a> {
+        let (value, _) = self.int(text, span);
+        Expr::leaf(
+            ExprKind::Int {
+                value,
+                unsigned: text.ends_with('U'),
+            },
+            span,
+        )
+    }
+
+    /// A value that must fit in 32 bits (`.address_size`, `%r<N>` ranges).
+    pub fn narrow(&mut self, (value, span): (u64, Span)) -> u32 {
+        u32::try_from(value).unwrap_or_else(|_| {
+            self.error(span, format!("{value} does not fit in 32 bits"));
+            0
+        })
+    }
+
+    pub fn hex_float(&mut self, text: &str, span: Span) -> Expr<'a> {
+        // The lexer guarantees the digit count, so these parses cannot fail.
+        let kind = if text.len() == 10 {
+            ExprKind::F32(u32::from_str_radix(&text[2..], 16).unwrap_or(0))
+        } else {
+            ExprKind::F64(u64::from_str_radix(&text[2..], 16).unwrap_or(0))
+        };
+        Expr::leaf(kind, span)
+    }
+
+    pub fn float(&mut self, text: &str, span: Span) -> Expr<'a> {
+        match text.parse::<f64>() {
+            Ok(v) => Expr::leaf(ExprKind::F64(v.to_bits()), span),
+            Err(_) => {
+                self.error(
+                    span,
+                    format!("invalid floating-point literal `{}`", short(text)),
+                );
+                Expr::leaf(ExprKind::Error, span)
+            }
+        }
+    }
+
+    /// An interior expression node, refused past [`MAX_NESTING`].
+    pub fn node(&mut self, kind: ExprKind<'a>, span: Span) -> Expr<'a> {
+        let e = Expr::node(kind, span);
+        let has_error_child = match &e.kind {
+            ExprKind::Unary(_, x) | ExprKind::Paren(x) | ExprKind::Call(_, x) => is_error(x),
+            ExprKind::Binary(_, l, r) => is_error(l) || is_error(r),
+            ExprKind::Conditional(c, t, f) => is_error(c) || is_error(t) || is_error(f),
+            _ => false,
+        };
+        if has_error_child {
+            return Expr::leaf(ExprKind::Error, span);
+        }
+        if u32::from(e.depth) > MAX_NESTING {
+            self.error(
+                span,
+                format!("expression nested deeper than {MAX_NESTING} levels"),
+            );
+            return Expr::leaf(ExprKind::Error, span);
+        }
+        e
+    }
+
+    pub fn binary(&mut self, op: BinaryOp, a: Expr<'a>, b: Expr<'a>, span: Span) -> Expr<'a> {
+        self.node(ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+    }
+
+    pub fn prefix(&mut self, ops: Vec<(UnaryOp, Span)>, operand: Expr<'a>) -> Expr<'a> {
+        if ops.len() as u32 + u32::from(operand.depth) > MAX_NESTING {
+            let span = ops[0].1.to(operand.span);
+            self.error(
+                span,
+                format!("expression nested deeper than {MAX_NESTING} levels"),
+            );
+            return Expr::leaf(ExprKind::Error, span);
+        }
+        ops.into_iter().rev().fold(operand, |e, (op, at)| {
+            let span = at.to(e.span);
+            self.node(ExprKind::Unary(op, Box::new(e)), span)
+        })
+    }
+
+    pub fn instruction(
+        &mut self,
+        guard: Option<Guard<'a>>,
+        mnemonic: Ident<'a>,
+        operands: Vec<Operand<'a>>,
+        span: Span,
+    ) -> Instruction<'a> {
+        let text = mnemonic.text;
+        let (opcode, rest) = text.split_at(text.find('.').unwrap_or(text.len()));
+        let mut modifiers = Vec::new();
+        let mut start = 0;
+        // `rest` is `.a.b.c`: each modifier runs from one dot to the next.
+        for (i, _) in rest.match_indices('.').skip(1) {
+            modifiers.push(&rest[start..i]);
+            start = i;
+        }
+        if !rest.is_empty() {
+            modifiers.push(&rest[start..]);
+        }
+        Instruction {
+            guard,
+            opcode,
+            modifiers,
+            mnemonic_span: mnemonic.span,
+            operands,
+            span,
+        }
+    }
+}
+
+fn is_error(e: &Expr<'_>) -> bool {
+    matches!(e.kind, ExprKind::Error)
+}
+
+fn short(text: &str) -> &str {
+    &text[..crate::diag::floor_char_boundary(text, 40)]
+}
+
+fn quote_source(text: &str) -> String {
+    let s = short(text);
+    if s.len() < text.len() {
+        format!("`{s}...`")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// Turns lalrpop's expected-terminal list into words; `None` when it is too long to help.
+/// Operators are left out: after an operand almost anything binary could follow, and listing
+/// them hides the `;` or `,` the writer most likely forgot.
+fn describe_expected(expected: &[String]) -> Option<String> {
+    const OPERATORS: &[&str] = &[
+        "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "==", "!=", "<", ">", "<=",
+        ">=", "?", "!", "~",
+    ];
+    let words: Vec<String> = expected
+        .iter()
+        .filter_map(|t| {
+            let unquoted = t.trim_matches('"');
+            if t.starts_with('"') {
+                (!OPERATORS.contains(&unquoted)).then(|| format!("`{unquoted}`"))
+            } else {
+                Some(
+                    match unquoted {
+                        "NAME" => "a name",
+                        "INT" => "an integer",
+                        "DOT" => "a `.name`",
+                        "PERF" => "a performance directive",
+                        "STR" => "a string",
+                        "FLOAT" | "HEXFLOAT" => "a number",
+                        other => other,
+                    }
+                    .to_string(),
+                )
+            }
+        })
+        .collect();
+    let mut words: Vec<String> = words.into_iter().fold(Vec::new(), |mut v, w| {
+        if !v.contains(&w) {
+            v.push(w);
+        }
+        v
+    });
+    match words.len() {
+        0 => None,
+        1 => words.pop(),
+        2..=4 => {
+            let last = words.pop()?;
+            Some(format!("{} or {last}", words.join(", ")))
+        }
+        _ => None,
+    }
+}
