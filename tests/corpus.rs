@@ -15,7 +15,9 @@ fn corpus_parses_without_errors() {
     let mut failures = Vec::new();
     for path in &files {
         let source = read(path);
-        let (_, diags) = ptx_grammar::parse(&source);
+        let (module, mut diags) = ptx_grammar::parse(&source);
+        diags.extend(ptx_grammar::check(&module));
+        diags.retain(|d| d.is_error());
         if let Some(d) = diags.first() {
             let (line, col) = ptx_grammar::diag::line_col(&source, d.span.start as usize);
             failures.push(format!(

@@ -272,12 +272,7 @@ pub enum Statement<'a> {
     Loc(Loc<'a>),
     Pragma(Pragma<'a>),
     /// `label: .callprototype (.param .b32 _) _ (.param .b32 _);`
-    CallPrototype {
-        label: Ident<'a>,
-        ret: Option<Vec<VarDecl<'a>>>,
-        params: Vec<VarDecl<'a>>,
-        noreturn: bool,
-    },
+    CallPrototype(Box<CallPrototype<'a>>),
     /// `label: .branchtargets a, b;` and `label: .calltargets f, g;`
     Targets {
         label: Ident<'a>,
@@ -285,6 +280,14 @@ pub enum Statement<'a> {
         targets: Vec<Ident<'a>>,
     },
     Error(Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPrototype<'a> {
+    pub label: Ident<'a>,
+    pub ret: Option<Vec<VarDecl<'a>>>,
+    pub params: Vec<VarDecl<'a>>,
+    pub noreturn: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -296,14 +299,44 @@ pub struct Guard<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Instruction<'a> {
     pub guard: Option<Guard<'a>>,
-    /// The opcode without modifiers: `ld` for `ld.global.u32`.
-    pub opcode: &'a str,
-    /// The modifiers in order, each with its leading dot: [`.global`, `.u32`].
-    pub modifiers: Vec<&'a str>,
-    /// The whole dotted mnemonic, for diagnostics.
-    pub mnemonic_span: Span,
+    /// The whole dotted mnemonic: `ld.global.u32`.
+    pub mnemonic: Ident<'a>,
     pub operands: Vec<Operand<'a>>,
     pub span: Span,
+}
+
+impl<'a> Instruction<'a> {
+    /// The opcode without modifiers: `ld` for `ld.global.u32`.
+    pub fn opcode(&self) -> &'a str {
+        self.mnemonic.split_suffix().0
+    }
+
+    /// The modifiers in order, each with its leading dot: `.global`, `.u32`.
+    pub fn modifiers(&self) -> Modifiers<'a> {
+        Modifiers {
+            rest: self.mnemonic.split_suffix().1.unwrap_or(""),
+        }
+    }
+}
+
+/// Iterator over an instruction's modifiers; see [`Instruction::modifiers`].
+#[derive(Clone)]
+pub struct Modifiers<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Modifiers<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let end = self.rest[1..].find('.').map_or(self.rest.len(), |i| i + 1);
+        let (m, rest) = self.rest.split_at(end);
+        self.rest = rest;
+        Some(m)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -315,7 +348,7 @@ pub enum Operand<'a> {
     /// `[a]`, `[a+4]`, `[surf, {x, y}]`, `[tex, sampler, {x, y}]`
     Address(Vec<AddressPart<'a>>, Span),
     /// `%p|%q`
-    PredPair(Expr<'a>, Expr<'a>),
+    PredPair(Box<[Expr<'a>; 2]>),
     /// `(a, b)` in `call`; a single parenthesised name is an [`ExprKind::Paren`].
     List(Vec<Expr<'a>>, Span),
 }
@@ -323,9 +356,9 @@ pub enum Operand<'a> {
 impl Operand<'_> {
     pub fn span(&self) -> Span {
         match self {
-            Operand::Expr(e) => e.span,
+            Operand::Expr(e) => e.span(),
             Operand::Vector(_, s) | Operand::Address(_, s) | Operand::List(_, s) => *s,
-            Operand::PredPair(a, b) => a.span.to(b.span),
+            Operand::PredPair(p) => p[0].span().to(p[1].span()),
         }
     }
 }
@@ -336,34 +369,43 @@ pub enum AddressPart<'a> {
     Vector(Vec<Expr<'a>>, Span),
 }
 
+/// An expression: 32 bytes, with interior nodes boxed, because the parser moves these often.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Expr<'a> {
-    pub kind: ExprKind<'a>,
-    pub span: Span,
-    /// Nesting depth, 1 for a leaf; bounded by [`MAX_NESTING`].
-    pub depth: u16,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum ExprKind<'a> {
+pub enum Expr<'a> {
+    /// A register, symbol, label or special register, with any dotted suffix.
     Name(Ident<'a>),
     /// An integer literal's value; `unsigned` records a `U` suffix.
     Int {
         value: u64,
         unsigned: bool,
+        span: Span,
     },
     /// `0fXXXXXXXX`: the bits of an f32.
-    F32(u32),
+    F32(u32, Span),
     /// `0dXXXXXXXXXXXXXXXX` or a decimal float literal: the bits of an f64.
-    F64(u64),
-    Unary(UnaryOp, Box<Expr<'a>>),
-    Binary(BinaryOp, Box<Expr<'a>>, Box<Expr<'a>>),
-    Conditional(Box<Expr<'a>>, Box<Expr<'a>>, Box<Expr<'a>>),
-    Paren(Box<Expr<'a>>),
+    F64(u64, Span),
+    Node(Box<Node<'a>>),
+    /// Unusable (too deep, a bad literal); a diagnostic was reported.
+    Error(Span),
+}
+
+/// An interior expression node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node<'a> {
+    pub kind: NodeKind<'a>,
+    pub span: Span,
+    /// Nesting depth; bounded by [`MAX_NESTING`].
+    pub depth: u16,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind<'a> {
+    Unary(UnaryOp, Expr<'a>),
+    Binary(BinaryOp, Expr<'a>, Expr<'a>),
+    Conditional(Expr<'a>, Expr<'a>, Expr<'a>),
+    Paren(Expr<'a>),
     /// `generic(sym)` and similar operator-like calls in initializers.
-    Call(Ident<'a>, Box<Expr<'a>>),
-    /// Too deep or otherwise unusable; a diagnostic was reported.
-    Error,
+    Call(Ident<'a>, Expr<'a>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -454,30 +496,57 @@ impl BinaryOp {
 pub const MAX_NESTING: u32 = 256;
 
 impl<'a> Expr<'a> {
-    pub fn leaf(kind: ExprKind<'a>, span: Span) -> Expr<'a> {
-        Expr {
-            kind,
-            span,
-            depth: 1,
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Name(i) => i.span,
+            Expr::Int { span, .. }
+            | Expr::F32(_, span)
+            | Expr::F64(_, span)
+            | Expr::Error(span) => *span,
+            Expr::Node(n) => n.span,
         }
     }
 
-    pub fn name(ident: Ident<'a>) -> Expr<'a> {
-        Expr::leaf(ExprKind::Name(ident), ident.span)
+    /// Nesting depth, 1 for a leaf.
+    pub fn depth(&self) -> u16 {
+        match self {
+            Expr::Node(n) => n.depth,
+            _ => 1,
+        }
     }
 
-    /// An interior node over `children`; the caller checks the result against [`MAX_NESTING`].
-    pub fn node(kind: ExprKind<'a>, span: Span) -> Expr<'a> {
+    /// The register or symbol this expression names, if it is a plain name.
+    pub fn as_name(&self) -> Option<&Ident<'a>> {
+        match self {
+            Expr::Name(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Node<'a> {
+    /// Builds a node over its children; the caller checks the depth against [`MAX_NESTING`].
+    pub fn new(kind: NodeKind<'a>, span: Span) -> Node<'a> {
         let depth = match &kind {
-            ExprKind::Unary(_, x) | ExprKind::Paren(x) | ExprKind::Call(_, x) => x.depth,
-            ExprKind::Binary(_, l, r) => l.depth.max(r.depth),
-            ExprKind::Conditional(c, t, f) => c.depth.max(t.depth).max(f.depth),
-            _ => 0,
+            NodeKind::Unary(_, x) | NodeKind::Paren(x) | NodeKind::Call(_, x) => x.depth(),
+            NodeKind::Binary(_, l, r) => l.depth().max(r.depth()),
+            NodeKind::Conditional(c, t, f) => c.depth().max(t.depth()).max(f.depth()),
         };
-        Expr {
+        Node {
             kind,
             span,
             depth: depth.saturating_add(1),
         }
+    }
+
+    pub fn children(&self) -> impl Iterator<Item = &Expr<'a>> {
+        let (a, b, c) = match &self.kind {
+            NodeKind::Unary(_, x) | NodeKind::Paren(x) | NodeKind::Call(_, x) => {
+                (Some(x), None, None)
+            }
+            NodeKind::Binary(_, l, r) => (Some(l), Some(r), None),
+            NodeKind::Conditional(x, y, z) => (Some(x), Some(y), Some(z)),
+        };
+        a.into_iter().chain(b).chain(c)
     }
 }

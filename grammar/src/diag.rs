@@ -37,6 +37,17 @@ impl Diagnostic {
         }
     }
 
+    pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
     pub fn with_related(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.related = Some((span, message.into()));
         self

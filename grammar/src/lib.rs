@@ -9,5 +9,7 @@ pub mod diag;
 pub mod lexer;
 pub mod parse;
 
+pub use check::check;
 pub use diag::{Diagnostic, Severity};
 pub use parse::{parse, parse_expr};
+pub mod check;

@@ -189,13 +189,11 @@ impl<'a> Ctx<'a> {
 
     pub fn int_expr(&mut self, text: &str, span: Span) -> Expr<'a> {
         let (value, _) = self.int(text, span);
-        Expr::leaf(
-            ExprKind::Int {
-                value,
-                unsigned: text.ends_with('U'),
-            },
+        Expr::Int {
+            value,
+            unsigned: text.ends_with('U'),
             span,
-        )
+        }
     }
 
     /// A value that must fit in 32 bits (`.address_size`, `%r<N>` ranges).
@@ -208,100 +206,60 @@ impl<'a> Ctx<'a> {
 
     pub fn hex_float(&mut self, text: &str, span: Span) -> Expr<'a> {
         // The lexer guarantees the digit count, so these parses cannot fail.
-        let kind = if text.len() == 10 {
-            ExprKind::F32(u32::from_str_radix(&text[2..], 16).unwrap_or(0))
+        if text.len() == 10 {
+            Expr::F32(u32::from_str_radix(&text[2..], 16).unwrap_or(0), span)
         } else {
-            ExprKind::F64(u64::from_str_radix(&text[2..], 16).unwrap_or(0))
-        };
-        Expr::leaf(kind, span)
+            Expr::F64(u64::from_str_radix(&text[2..], 16).unwrap_or(0), span)
+        }
     }
 
     pub fn float(&mut self, text: &str, span: Span) -> Expr<'a> {
         match text.parse::<f64>() {
-            Ok(v) => Expr::leaf(ExprKind::F64(v.to_bits()), span),
+            Ok(v) => Expr::F64(v.to_bits(), span),
             Err(_) => {
                 self.error(
                     span,
                     format!("invalid floating-point literal `{}`", short(text)),
                 );
-                Expr::leaf(ExprKind::Error, span)
+                Expr::Error(span)
             }
         }
     }
 
     /// An interior expression node, refused past [`MAX_NESTING`].
-    pub fn node(&mut self, kind: ExprKind<'a>, span: Span) -> Expr<'a> {
-        let e = Expr::node(kind, span);
-        let has_error_child = match &e.kind {
-            ExprKind::Unary(_, x) | ExprKind::Paren(x) | ExprKind::Call(_, x) => is_error(x),
-            ExprKind::Binary(_, l, r) => is_error(l) || is_error(r),
-            ExprKind::Conditional(c, t, f) => is_error(c) || is_error(t) || is_error(f),
-            _ => false,
-        };
-        if has_error_child {
-            return Expr::leaf(ExprKind::Error, span);
+    pub fn node(&mut self, kind: NodeKind<'a>, span: Span) -> Expr<'a> {
+        let node = Node::new(kind, span);
+        if node.children().any(|c| matches!(c, Expr::Error(_))) {
+            return Expr::Error(span);
         }
-        if u32::from(e.depth) > MAX_NESTING {
+        if u32::from(node.depth) > MAX_NESTING {
             self.error(
                 span,
                 format!("expression nested deeper than {MAX_NESTING} levels"),
             );
-            return Expr::leaf(ExprKind::Error, span);
+            return Expr::Error(span);
         }
-        e
+        Expr::Node(Box::new(node))
     }
 
     pub fn binary(&mut self, op: BinaryOp, a: Expr<'a>, b: Expr<'a>, span: Span) -> Expr<'a> {
-        self.node(ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+        self.node(NodeKind::Binary(op, a, b), span)
     }
 
     pub fn prefix(&mut self, ops: Vec<(UnaryOp, Span)>, operand: Expr<'a>) -> Expr<'a> {
-        if ops.len() as u32 + u32::from(operand.depth) > MAX_NESTING {
-            let span = ops[0].1.to(operand.span);
+        if ops.len() as u32 + u32::from(operand.depth()) > MAX_NESTING {
+            let span = ops[0].1.to(operand.span());
             self.error(
                 span,
                 format!("expression nested deeper than {MAX_NESTING} levels"),
             );
-            return Expr::leaf(ExprKind::Error, span);
+            return Expr::Error(span);
         }
         ops.into_iter().rev().fold(operand, |e, (op, at)| {
-            let span = at.to(e.span);
-            self.node(ExprKind::Unary(op, Box::new(e)), span)
+            let span = at.to(e.span());
+            self.node(NodeKind::Unary(op, e), span)
         })
     }
-
-    pub fn instruction(
-        &mut self,
-        guard: Option<Guard<'a>>,
-        mnemonic: Ident<'a>,
-        operands: Vec<Operand<'a>>,
-        span: Span,
-    ) -> Instruction<'a> {
-        let text = mnemonic.text;
-        let (opcode, rest) = text.split_at(text.find('.').unwrap_or(text.len()));
-        let mut modifiers = Vec::new();
-        let mut start = 0;
-        // `rest` is `.a.b.c`: each modifier runs from one dot to the next.
-        for (i, _) in rest.match_indices('.').skip(1) {
-            modifiers.push(&rest[start..i]);
-            start = i;
-        }
-        if !rest.is_empty() {
-            modifiers.push(&rest[start..]);
-        }
-        Instruction {
-            guard,
-            opcode,
-            modifiers,
-            mnemonic_span: mnemonic.span,
-            operands,
-            span,
-        }
-    }
-}
-
-fn is_error(e: &Expr<'_>) -> bool {
-    matches!(e.kind, ExprKind::Error)
 }
 
 fn short(text: &str) -> &str {

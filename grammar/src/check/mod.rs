@@ -1,0 +1,309 @@
+//! The checking pass: resolves every name and validates every instruction against the form
+//! table, with family rules for surfaces and video that a table line cannot express.
+
+mod decl;
+mod forms;
+mod operands;
+mod special;
+mod surface;
+pub mod types;
+mod video;
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use decl::{declared_type, DeclInfo};
+use rustc_hash::FxHashMap;
+
+pub use forms::opcodes;
+
+/// Checks a parsed module and returns every problem found, in source order.
+pub fn check(module: &Module<'_>) -> Vec<Diagnostic> {
+    let mut c = Checker::default();
+    c.declare_module(module);
+    for item in &module.items {
+        match item {
+            Item::Function(f) => c.function(f),
+            Item::Var(v) => c.check_decl(v),
+            _ => {}
+        }
+    }
+    let mut diags = c.diags;
+    diags.sort_by_key(|d| d.span.start);
+    diags
+}
+
+/// What a name stands for.
+#[derive(Clone, Copy, Debug)]
+pub enum Symbol<'m, 'a> {
+    Var(DeclInfo),
+    Function(&'m Function<'a>),
+    Label,
+}
+
+#[derive(Default)]
+struct Checker<'m, 'a: 'm> {
+    diags: Vec<Diagnostic>,
+    globals: FxHashMap<&'a str, (Symbol<'m, 'a>, Span)>,
+    /// Innermost last: the function's parameters, then one map per block.
+    scopes: Vec<FxHashMap<&'a str, (DeclInfo, Span)>>,
+    labels: FxHashMap<&'a str, Span>,
+    /// The instruction being checked is a SIMD video one (`vadd2`, ...), whose operands take
+    /// lane masks and selectors such as `.h10` and `.b3210`.
+    simd_video: bool,
+}
+
+impl<'m, 'a: 'm> Checker<'m, 'a> {
+    fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, message));
+    }
+
+    fn redeclared(&mut self, name: &Ident<'_>, first: Span) {
+        let d = Diagnostic::error(name.span, format!("`{}` is already declared", name.text))
+            .with_related(first, "first declared here");
+        self.diags.push(d);
+    }
+
+    fn declare_module(&mut self, module: &'m Module<'a>) {
+        for item in &module.items {
+            match item {
+                Item::Function(f) => {
+                    if let Some((Symbol::Function(prev), first)) = self.globals.get(f.name.text) {
+                        // A declaration may precede the definition; two bodies may not.
+                        if prev.body.is_none() || f.body.is_none() {
+                            if f.body.is_some() {
+                                self.globals
+                                    .insert(f.name.text, (Symbol::Function(f), f.name.span));
+                            }
+                            continue;
+                        }
+                        let first = *first;
+                        self.redeclared(&f.name, first);
+                        continue;
+                    }
+                    self.insert_global(&f.name, Symbol::Function(f));
+                }
+                Item::Var(v) => {
+                    let info = self.decl_info(v);
+                    for d in &v.declarators {
+                        if v.linkage == Some(Linkage::Extern)
+                            && self.globals.contains_key(d.name.text)
+                        {
+                            continue;
+                        }
+                        self.insert_global(&d.name, Symbol::Var(info.with_range(d.range)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn insert_global(&mut self, name: &Ident<'a>, sym: Symbol<'m, 'a>) {
+        if let Some((_, first)) = self.globals.get(name.text) {
+            let first = *first;
+            self.redeclared(name, first);
+        } else {
+            self.globals.insert(name.text, (sym, name.span));
+        }
+    }
+
+    fn decl_info(&mut self, v: &VarDecl<'_>) -> DeclInfo {
+        match declared_type(v) {
+            Ok(info) => info,
+            Err((span, message)) => {
+                self.error(span, message);
+                DeclInfo::unknown(v.space)
+            }
+        }
+    }
+
+    fn check_decl(&mut self, v: &VarDecl<'a>) {
+        for d in &v.declarators {
+            if let Some(init) = &d.init {
+                self.init_names(init);
+            }
+        }
+    }
+
+    fn init_names(&mut self, init: &Init<'a>) {
+        match init {
+            Init::Expr(e) => self.expr_names(e, true),
+            Init::List(items, _) => items.iter().for_each(|i| self.init_names(i)),
+            // Sampler fields name modes (`clamp_to_edge`), not symbols.
+            Init::Field(..) => {}
+        }
+    }
+
+    fn declare_local(&mut self, v: &VarDecl<'a>) {
+        let info = self.decl_info(v);
+        for d in &v.declarators {
+            let scope = self.scopes.last_mut().expect("a function scope");
+            if let Some((_, first)) = scope.get(d.name.text) {
+                let first = *first;
+                self.redeclared(&d.name, first);
+            } else {
+                scope.insert(d.name.text, (info.with_range(d.range), d.name.span));
+            }
+        }
+        self.check_decl(v);
+    }
+
+    fn function(&mut self, f: &'m Function<'a>) {
+        let Some(body) = &f.body else { return };
+        self.scopes.clear();
+        self.labels.clear();
+        self.scopes.push(FxHashMap::default());
+        for p in f.ret.iter().flatten().chain(f.params.iter().flatten()) {
+            self.declare_local(p);
+        }
+        self.collect_labels(body);
+        self.block(body);
+        self.scopes.clear();
+    }
+
+    /// Labels are visible in the whole function, before and after their definition.
+    fn collect_labels(&mut self, block: &Block<'a>) {
+        for s in &block.statements {
+            match s {
+                Statement::Label(l) => self.declare_label(l),
+                Statement::CallPrototype(p) => self.declare_label(&p.label),
+                Statement::Targets { label, .. } => self.declare_label(label),
+                Statement::Block(b) => self.collect_labels(b),
+                _ => {}
+            }
+        }
+    }
+
+    fn declare_label(&mut self, l: &Ident<'a>) {
+        if let Some(first) = self.labels.get(l.text) {
+            let first = *first;
+            self.redeclared(l, first);
+        } else {
+            self.labels.insert(l.text, l.span);
+        }
+    }
+
+    fn block(&mut self, block: &Block<'a>) {
+        self.scopes.push(FxHashMap::default());
+        for s in &block.statements {
+            match s {
+                Statement::Var(v) => self.declare_local(v),
+                Statement::Instr(i) => self.instruction(i),
+                Statement::Block(b) => self.block(b),
+                Statement::Targets { targets, .. } => {
+                    for t in targets {
+                        if self.lookup(t.text).is_none() {
+                            self.unknown(t);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.scopes.pop();
+    }
+
+    /// Resolves a name without any dotted suffix: locals (incl. `%r<N>` ranges), labels, then
+    /// module scope.
+    fn lookup(&self, name: &str) -> Option<Symbol<'m, 'a>> {
+        for scope in self.scopes.iter().rev() {
+            if let Some((info, _)) = scope.get(name) {
+                if info.range.is_none() {
+                    return Some(Symbol::Var(*info));
+                }
+            }
+        }
+        if let Some((prefix, index)) = split_index(name) {
+            for scope in self.scopes.iter().rev() {
+                if let Some((info, _)) = scope.get(prefix) {
+                    if let Some(n) = info.range {
+                        if index < u64::from(n) {
+                            return Some(Symbol::Var(*info));
+                        }
+                    }
+                }
+            }
+        }
+        if self.labels.contains_key(name) {
+            return Some(Symbol::Label);
+        }
+        match self.globals.get(name) {
+            Some((Symbol::Var(info), _)) if info.range.is_some() => {
+                let (_, index) = split_index(name)?;
+                (index < u64::from(info.range?)).then_some(Symbol::Var(*info))
+            }
+            Some((sym, _)) => Some(*sym),
+            None => {
+                let (prefix, index) = split_index(name)?;
+                match self.globals.get(prefix) {
+                    Some((Symbol::Var(info), _)) if index < u64::from(info.range?) => {
+                        Some(Symbol::Var(*info))
+                    }
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    fn unknown(&mut self, name: &Ident<'_>) {
+        let base = name.split_suffix().0;
+        let message = match split_index(base).and_then(|(p, _)| Some((p, self.range_of(p)?))) {
+            Some((prefix, 0)) => format!("`{base}` is outside `{prefix}<0>`, which declares none"),
+            Some((prefix, n)) => format!(
+                "`{base}` is outside `{prefix}<{n}>`, which declares `{prefix}0` to `{prefix}{}`",
+                n - 1
+            ),
+            None => format!("`{base}` is not declared"),
+        };
+        self.error(name.span, message);
+    }
+
+    fn range_of(&self, prefix: &str) -> Option<u32> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(prefix).and_then(|(i, _)| i.range))
+            .or_else(|| match self.globals.get(prefix) {
+                Some((Symbol::Var(i), _)) => i.range,
+                _ => None,
+            })
+    }
+
+    /// Reports every name in `e` that does not resolve. `module_scope` allows only symbols.
+    fn expr_names(&mut self, e: &Expr<'a>, module_scope: bool) {
+        match e {
+            Expr::Name(id) => {
+                let (base, _) = id.split_suffix();
+                let known = if module_scope {
+                    self.globals.contains_key(base)
+                } else {
+                    self.lookup(base).is_some() || special::lookup(id.text).is_some() || base == "_"
+                };
+                if !known {
+                    self.unknown(id);
+                }
+            }
+            Expr::Node(n) => {
+                // `generic(sym)`: the callee is an operator, not a symbol.
+                for c in n.children() {
+                    self.expr_names(c, module_scope);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `%r12` -> (`%r`, 12). Names without trailing digits, or only digits, have no index.
+pub(crate) fn split_index(name: &str) -> Option<(&str, u64)> {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits == name.len() {
+        return None;
+    }
+    let (prefix, index) = name.split_at(name.len() - digits);
+    // `%r01` is not `%r1`: PTX names are strings; only canonical indices come from a range.
+    if index.len() > 1 && index.starts_with('0') {
+        return None;
+    }
+    Some((prefix, index.parse().ok()?))
+}
