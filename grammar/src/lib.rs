@@ -6,10 +6,12 @@
 
 pub mod ast;
 pub mod diag;
+pub mod fmt;
 pub mod lexer;
 pub mod parse;
 
 pub use check::check;
 pub use diag::{Diagnostic, Severity};
+pub use fmt::format_module;
 pub use parse::{parse, parse_expr};
 pub mod check;
