@@ -232,6 +232,8 @@ pub enum Mismatch {
     Unknown(String),
     Conflict(String, String),
     Missing(String),
+    /// A type in a position whose slot takes others: (found, what the slot takes).
+    WrongType(String, String),
 }
 
 impl Mismatch {
@@ -242,6 +244,18 @@ impl Mismatch {
                 format!("`{a}` and `{b}` cannot be used together on `{opcode}`")
             }
             Mismatch::Missing(what) => format!("`{opcode}` needs {what}"),
+            Mismatch::WrongType(found, takes) => {
+                format!("`{found}` is not valid here: `{opcode}` takes {takes} in this position")
+            }
+        }
+    }
+
+    /// How far off a form is: a wrong type is nearer than an unknown modifier, so that
+    /// `sust.p.2d.b64` is explained by the `sust.p` form rather than `sust.b`.
+    pub fn weight(&self) -> u32 {
+        match self {
+            Mismatch::WrongType(..) => 1,
+            _ => 2,
         }
     }
 }
@@ -254,16 +268,29 @@ pub fn match_modifiers<'m>(
     let mut filled: Vec<Option<&str>> = vec![None; form.groups.len()];
     let mut problems = Vec::new();
     for m in modifiers {
-        // Type slots list names without the dot; other groups list modifiers as written.
+        // Types fill type slots strictly in order; type slots list names without the dot.
         let bare = &m[1..];
+        if Type::from_name(bare).is_some() {
+            let mut slots = form
+                .groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| g.slot.is_some());
+            match slots.find(|(i, _)| filled[*i].is_none()) {
+                Some((i, g)) if g.options.contains(&bare) => filled[i] = Some(m),
+                _ if form.any_modifiers => {}
+                Some((_, g)) => {
+                    problems.push(Mismatch::WrongType(m.to_string(), describe_group(g)))
+                }
+                None => problems.push(Mismatch::Unknown(m.to_string())),
+            }
+            continue;
+        }
         let candidates = form
             .groups
             .iter()
             .enumerate()
-            .filter(|(_, g)| match g.slot {
-                Some(_) => g.options.contains(&bare),
-                None => g.options.contains(&m),
-            });
+            .filter(|(_, g)| g.slot.is_none() && g.options.contains(&m));
         let mut placed = false;
         let mut conflict = None;
         for (i, _) in candidates {
@@ -305,7 +332,10 @@ pub fn match_modifiers<'m>(
 fn describe_group(g: &Group) -> String {
     if g.slot.is_some() {
         let list: Vec<_> = g.options.iter().map(|o| format!("`.{o}`")).collect();
-        return format!("a type ({})", list.join(", "));
+        return match list.as_slice() {
+            [one] => one.clone(),
+            _ => format!("one of {}", list.join(", ")),
+        };
     }
     match g.options.as_slice() {
         [one] => format!("`{one}`"),

@@ -58,7 +58,9 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                     }
                 }
                 Err(problems) => {
-                    if best.as_ref().is_none_or(|b| problems.len() < b.len()) {
+                    let weight =
+                        |p: &Vec<forms::Mismatch>| p.iter().map(|m| m.weight()).sum::<u32>();
+                    if best.as_ref().is_none_or(|b| weight(&problems) < weight(b)) {
                         best = Some(problems);
                     }
                 }

@@ -28,7 +28,8 @@ pub fn lookup(name: &str) -> Option<Type> {
     );
     if vector {
         return match component {
-            Some(".x" | ".y" | ".z") => u32_,
+            // ptxas also takes `.w` (the fourth lane of the v4 register these are).
+            Some(".x" | ".y" | ".z" | ".w") => u32_,
             // `mov.v4.u32 {...}, %tid;` reads all of them.
             None => u32_,
             _ => None,

@@ -87,6 +87,25 @@ pub fn check<'m, 'a: 'm>(
         _ => errors.push(Diagnostic::error(span, "expected `[surface, coordinates]`")),
     }
 
+    // suld/sust move at most 128 bits: `.v4.b64` is too wide.
+    let lanes = ins.modifiers().find_map(|m| match m {
+        ".v2" => Some(2),
+        ".v4" => Some(4),
+        _ => None,
+    });
+    let width = ins
+        .modifiers()
+        .find_map(super::types::Type::from_modifier)
+        .map(|t| t.bits);
+    if let (Some(lanes), Some(bits)) = (lanes, width) {
+        if lanes * bits > 128 {
+            errors.push(Diagnostic::error(
+                ins.mnemonic.span,
+                format!("a {lanes}-element vector of {bits}-bit values is {} bits; surface accesses move at most 128", lanes * bits),
+            ));
+        }
+    }
+
     if opcode == "sured" {
         let op = ins
             .modifiers()

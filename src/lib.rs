@@ -1,0 +1,5 @@
+//! The `ptxas-rs` command line: argument handling and the rendering of diagnostics. The
+//! libraries return typed diagnostics; only this crate turns them into text and exit codes.
+
+pub mod cli;
+pub mod render;
