@@ -22,6 +22,7 @@ impl LexError {
     pub fn message(self, text: &str) -> String {
         match self {
             LexError::UnexpectedChar => match text.chars().next() {
+                Some('`') => "unexpected character '`'".to_string(),
                 Some(c) if !c.is_control() => format!("unexpected character `{c}`"),
                 Some(c) => format!("unexpected character U+{:04X}", c as u32),
                 None => "unexpected input".to_string(),

@@ -83,9 +83,11 @@ impl<'a> Ctx<'a> {
             | ParseError::InvalidToken { location } => Span::new(*location, *location),
             ParseError::User { error } => match *error {},
         };
+        let reported_at = span.start;
         self.report(e.error);
         for (l, tok, r) in e.dropped_tokens {
-            if let Tok::Invalid(err) = tok {
+            // The token that caused the error is usually the first one dropped.
+            if let (Tok::Invalid(err), false) = (tok, l as u32 == reported_at) {
                 self.error(Span::new(l, r), err.message(&self.source[l..r]));
             }
             span = span.to(Span::new(l, r));

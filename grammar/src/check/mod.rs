@@ -50,6 +50,8 @@ struct Checker<'m, 'a: 'm> {
     /// The instruction being checked is a SIMD video one (`vadd2`, ...), whose operands take
     /// lane masks and selectors such as `.h10` and `.b3210`.
     simd_video: bool,
+    /// The opcode of the instruction being checked, for messages.
+    opcode: &'a str,
 }
 
 impl<'m, 'a: 'm> Checker<'m, 'a> {
@@ -149,6 +151,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     }
 
     fn function(&mut self, f: &'m Function<'a>) {
+        self.function_directives(f);
         let Some(body) = &f.body else { return };
         self.scopes.clear();
         self.labels.clear();
@@ -159,6 +162,44 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         self.collect_labels(body);
         self.block(body);
         self.scopes.clear();
+    }
+
+    /// `.noreturn` and the performance-tuning directives, as ptxas 12.9 accepts them.
+    fn function_directives(&mut self, f: &Function<'a>) {
+        for d in &f.directives {
+            let name = d.name.text;
+            let (min, max) = match name {
+                ".noreturn" | ".explicitcluster" => (0, 0),
+                ".maxntid" | ".reqntid" | ".reqnctapercluster" => (1, 3),
+                _ => (1, 1),
+            };
+            if name == ".noreturn" {
+                if f.kind == FunctionKind::Entry {
+                    self.error(d.name.span, "`.noreturn` applies to `.func`, not `.entry`");
+                } else if f.ret.as_ref().is_some_and(|r| !r.is_empty()) {
+                    self.error(
+                        d.name.span,
+                        "a `.noreturn` function cannot have return values",
+                    );
+                }
+            } else if f.kind == FunctionKind::Func {
+                self.error(
+                    d.name.span,
+                    format!("`{name}` applies to `.entry` functions only"),
+                );
+            }
+            if d.values.len() < min || d.values.len() > max {
+                let takes = if min == max {
+                    format!("{min}")
+                } else {
+                    format!("{min} to {max}")
+                };
+                self.error(
+                    d.name.span,
+                    format!("`{name}` takes {takes} values, found {}", d.values.len()),
+                );
+            }
+        }
     }
 
     /// Labels are visible in the whole function, before and after their definition.

@@ -115,8 +115,11 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
             _ => None,
         });
         let selectors = is_scalar_video(ins.opcode());
+        self.opcode = ins.opcode();
         self.simd_video = video::is_simd(ins.opcode());
         let relaxed = matches!(ins.opcode(), "ld" | "ldu" | "st" | "cvt" | "suld" | "sust");
+        // ptxas: "Result discard mode is not allowed" for these.
+        let sink = !matches!(ins.opcode(), "mov" | "shfl");
         for (i, op) in ins.operands.iter().enumerate() {
             let Some(spec) = form.operands.get(i) else {
                 self.any_operand(op);
@@ -131,6 +134,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                     vector,
                     selectors,
                     relaxed,
+                    sink,
                     first: i == 0,
                 },
             );
@@ -343,7 +347,15 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         }
         if dest {
             match v {
-                Value::Register(_) | Value::Sink | Value::Unknown => {}
+                Value::Register(_) | Value::Unknown => {}
+                Value::Sink if cx.sink => {}
+                Value::Sink => self.error(
+                    span,
+                    format!(
+                        "the result of `{}` cannot be discarded with `_`",
+                        self.opcode
+                    ),
+                ),
                 Value::Special(_) => self.error(span, "a special register cannot be written"),
                 _ => self.error(span, "expected a destination register"),
             }
@@ -426,6 +438,8 @@ struct Ctx {
     vector: Option<usize>,
     selectors: bool,
     relaxed: bool,
+    /// Whether `_` may stand for a destination.
+    sink: bool,
     first: bool,
 }
 
