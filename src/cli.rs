@@ -1,6 +1,6 @@
 //! Argument handling, in ptxas's style: `ptxas-rs kernel.ptx -o kernel.elf`.
 
-use crate::render::render;
+use crate::render::{render, render_with};
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use ptx_grammar::ast::{Item, Module, Span, Statement};
@@ -135,8 +135,9 @@ fn front_end<'s>(name: &str, source: &'s str) -> Option<Module<'s>> {
     }
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
+    let lines = ptx_grammar::diag::LineIndex::new(source);
     for d in &diags {
-        let _ = err.write_all(render(name, source, d).as_bytes());
+        let _ = err.write_all(render_with(name, &lines, source, d).as_bytes());
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {

@@ -6,25 +6,38 @@
 //!       |     ^^^
 //! ```
 
-use ptx_grammar::diag::{floor_char_boundary, line_col};
+use ptx_grammar::diag::{floor_char_boundary, LineIndex};
 use ptx_grammar::Diagnostic;
 use std::fmt::Write;
 
 /// Renders one diagnostic against the source it points into.
 pub fn render(file: &str, source: &str, d: &Diagnostic) -> String {
+    render_with(file, &LineIndex::new(source), source, d)
+}
+
+/// [`render`] with the source's line index built once for many diagnostics.
+pub fn render_with(file: &str, lines: &LineIndex<'_>, source: &str, d: &Diagnostic) -> String {
     let mut out = String::new();
-    let (line, col) = line_col(source, d.span.start as usize);
-    let _ = writeln!(
-        out,
-        "{file}:{line}:{col}: {}: {}",
-        d.severity.as_str(),
-        d.message
+    let (line, col) = lines.line_col(d.span.start as usize);
+    let severity = d.severity.as_str();
+    let _ = writeln!(out, "{file}:{line}:{col}: {severity}: {}", d.message);
+    excerpt(
+        &mut out,
+        lines,
+        source,
+        d.span.start as usize,
+        d.span.end as usize,
     );
-    excerpt(&mut out, source, d.span.start as usize, d.span.end as usize);
     if let Some((span, note)) = &d.related {
-        let (line, col) = line_col(source, span.start as usize);
+        let (line, col) = lines.line_col(span.start as usize);
         let _ = writeln!(out, "{file}:{line}:{col}: note: {note}");
-        excerpt(&mut out, source, span.start as usize, span.end as usize);
+        excerpt(
+            &mut out,
+            lines,
+            source,
+            span.start as usize,
+            span.end as usize,
+        );
     }
     out
 }
@@ -32,13 +45,11 @@ pub fn render(file: &str, source: &str, d: &Diagnostic) -> String {
 /// Longest part of a line shown; a 4 MB line is cut around the caret.
 const MAX_SHOWN: usize = 160;
 
-fn excerpt(out: &mut String, source: &str, start: usize, end: usize) {
+fn excerpt(out: &mut String, lines: &LineIndex<'_>, source: &str, start: usize, end: usize) {
     let start = floor_char_boundary(source, start.min(source.len()));
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[start..]
-        .find('\n')
-        .map_or(source.len(), |i| start + i);
-    let (line, _) = line_col(source, start);
+    let (line, _) = lines.line_col(start);
+    let range = lines.line_range(line);
+    let (line_start, line_end) = (range.start, range.end);
     // Keep the caret in view on very long lines.
     let shown_start = if start - line_start > MAX_SHOWN / 2 {
         floor_char_boundary(source, start - MAX_SHOWN / 2)

@@ -54,13 +54,49 @@ impl Diagnostic {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// Line starts of a source, so that many diagnostics cost a binary search each rather
+/// than a scan of the file each.
+pub struct LineIndex<'s> {
+    source: &'s str,
+    starts: Vec<usize>,
+}
+
+impl<'s> LineIndex<'s> {
+    pub fn new(source: &'s str) -> LineIndex<'s> {
+        let starts = std::iter::once(0)
+            .chain(
+                source
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        LineIndex { source, starts }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.source, offset.min(self.source.len()));
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, self.source[start..offset].chars().count() + 1)
+    }
+
+    /// The byte range of a 1-based line, without its newline.
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let start = self.starts[line - 1];
+        let end = self
+            .starts
+            .get(line)
+            .map_or(self.source.len(), |&next| next - 1);
+        start..end
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset; see [`LineIndex`] for many.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(source, offset.min(source.len()));
-    let before = &source[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
-    (line, source[line_start..offset].chars().count() + 1)
+    LineIndex::new(source).line_col(offset)
 }
 
 /// The largest char boundary at or before `i`.
