@@ -56,7 +56,14 @@ const BAD_INPUT: u8 = 1;
 const NOT_IMPLEMENTED: u8 = 2;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout and succeed; usage errors are bad input.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { BAD_INPUT } else { 0 });
+        }
+    };
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
@@ -121,7 +128,8 @@ fn read_source(path: &Path) -> Result<std::result::Result<String, ()>> {
         let valid = e.utf8_error().valid_up_to();
         let lossy = String::from_utf8_lossy(e.as_bytes());
         // The lossy text is identical up to the first bad byte, so positions agree there.
-        let d = Diagnostic::error(Span::new(valid, valid + 1), "the file is not valid UTF-8");
+        // U+FFFD, which replaced the bad byte, is three bytes long.
+        let d = Diagnostic::error(Span::new(valid, valid + 3), "the file is not valid UTF-8");
         eprint!("{}", render(&path.display().to_string(), &lossy, &d));
     }))
 }
@@ -169,9 +177,12 @@ fn report(module: &Module<'_>, arch: &str) {
             ptx_grammar::ast::FunctionKind::Entry => "entry",
             ptx_grammar::ast::FunctionKind::Func => "function",
         };
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         eprintln!(
-            "ptxas-rs info: {kind} '{}' for '{arch}': {instructions} instructions, {declarations} declarations",
-            f.name.text
+            "ptxas-rs info: {kind} '{}' for '{arch}': {}, {}",
+            f.name.text,
+            plural(instructions, "instruction"),
+            plural(declarations, "declaration")
         );
     }
 }

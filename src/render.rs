@@ -69,10 +69,9 @@ fn excerpt(out: &mut String, lines: &LineIndex<'_>, source: &str, start: usize, 
         .chars()
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
-    let width = source[start..end.clamp(start, shown_end.max(start))]
-        .chars()
-        .count()
-        .max(1);
+    // Spans may end inside a character (a replaced invalid byte): round down.
+    let end = floor_char_boundary(source, end.clamp(start, shown_end.max(start)));
+    let width = source[start..end].chars().count().max(1);
     let _ = writeln!(
         out,
         "{:gutter$} | {}{pad}{}",

@@ -1,0 +1,148 @@
+//! The `ptxas-rs` binary end to end: exit statuses, what goes to stdout and stderr, and that
+//! nothing is written when input is bad.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ptxas_rs(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxas-rs"))
+        .args(args)
+        .output()
+        .expect("run ptxas-rs")
+}
+
+fn fixture(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxas-rs-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn parse_only_is_silent_and_succeeds_on_valid_input() {
+    let out = ptxas_rs(&["--parse-only", &fixture("ok/statements.ptx")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn errors_are_file_line_col_with_source_and_caret_and_exit_1() {
+    let path = fixture("err/names.ptx");
+    let out = ptxas_rs(&["--parse-only", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let first: Vec<&str> = err.lines().take(3).collect();
+    assert_eq!(
+        first[0],
+        format!("{path}:7:14: error: `twice` is already declared")
+    );
+    assert_eq!(first[1], "   7 | .global .u32 twice;");
+    assert_eq!(first[2], "     |              ^^^^^");
+    assert!(
+        err.ends_with(&format!("ptxas-rs: 6 errors in {path}\n")),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_input_leaves_no_output_file() {
+    let dir = temp_dir("bad");
+    let elf = dir.join("out.elf");
+    let out = ptxas_rs(&[&fixture("err/video.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!elf.exists());
+}
+
+#[test]
+fn assembling_stops_after_checking_until_the_encoder_lands() {
+    let dir = temp_dir("asm");
+    let elf = dir.join("k.elf");
+    let out = ptxas_rs(&[&fixture("ok/statements.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("encoder is not implemented yet"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!elf.exists());
+}
+
+#[test]
+fn invalid_utf8_is_reported_at_its_position() {
+    let dir = temp_dir("utf8");
+    let path = dir.join("bad.ptx");
+    std::fs::write(&path, b".version 7.0\n.target sm_80 \xff\xfe\n").unwrap();
+    let out = ptxas_rs(&["--parse-only", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("bad.ptx:2:15: error: the file is not valid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_missing_file_is_an_error_not_a_panic() {
+    let out = ptxas_rs(&["--parse-only", "/nonexistent/k.ptx"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("ptxas-rs: error: cannot read /nonexistent/k.ptx"));
+}
+
+#[test]
+fn fmt_prints_canonical_ptx_and_refuses_bad_input() {
+    let path = fixture("ok/module_syntax.ptx");
+    let out = ptxas_rs(&["fmt", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let (module, _) = ptx_grammar::parse(&source);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        ptx_grammar::format_module(&module)
+    );
+
+    let out = ptxas_rs(&["fmt", &fixture("err/syntax_recovery.ptx")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn verbose_reports_each_function() {
+    let out = ptxas_rs(&["--parse-only", "-v", &fixture("ok/statements.ptx")]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = stderr(&out);
+    assert!(
+        err.contains("ptxas-rs info: function 'callee' for 'sgpu': 5 instructions, 1 declaration"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ptxas-rs info: entry 'statements' for 'sgpu'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn version_help_and_unknown_arch() {
+    let out = ptxas_rs(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ptxas-rs "));
+    let out = ptxas_rs(&["--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--parse-only"));
+    let out = ptxas_rs(&["--arch", "sm_80", &fixture("ok/statements.ptx")]);
+    assert_eq!(out.status.code(), Some(1), "a usage error is bad input");
+    assert!(
+        stderr(&out).contains("invalid value 'sm_80'"),
+        "{}",
+        stderr(&out)
+    );
+}
