@@ -4,8 +4,8 @@
 //! Layout: directives at column 0; one tab per block level; a label on its own line at its
 //! block's level minus one; `mnemonic operands;` with one space after the mnemonic and `, `
 //! between operands; integers in decimal, floats as `0f`/`0d` bit patterns (so decimal floats
-//! come back exact); binary operators without spaces, as the tree's explicit parentheses
-//! already say everything about grouping.
+//! come back exact); binary operators without spaces (but `a % b`, since `%b` is a name), as
+//! the tree's explicit parentheses already say everything about grouping.
 
 use crate::ast::*;
 use std::fmt::{self, Write};
@@ -365,7 +365,12 @@ impl Printer<'_> {
                 }
                 NodeKind::Binary(op, l, r) => {
                     self.expr(l)?;
-                    self.out.push_str(op.as_str());
+                    // `5%3` would lex as `5` and the register name `%3`.
+                    if *op == BinaryOp::Rem {
+                        self.out.push_str(" % ");
+                    } else {
+                        self.out.push_str(op.as_str());
+                    }
                     self.expr(r)
                 }
                 NodeKind::Conditional(c, t, f) => {
