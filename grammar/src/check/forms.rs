@@ -10,6 +10,11 @@ const TABLE: &str = include_str!("forms.txt");
 #[derive(Debug)]
 pub struct Form {
     pub groups: Vec<Group>,
+    /// Each option's name without its dot -> the groups (bits) that take it. Matching is a
+    /// lookup per modifier instead of a scan of every group's options.
+    accepts: FxHashMap<&'static str, u32>,
+    /// The groups that are type slots, as bits, in order.
+    slot_mask: u32,
     /// `*` among the modifiers: the checker knows this instruction only by name.
     pub any_modifiers: bool,
     pub operands: Vec<OperandSpec>,
@@ -61,14 +66,20 @@ pub enum TypeRef {
 /// The result of matching modifiers to a form: the type in each slot.
 #[derive(Debug, Default)]
 pub struct Matched {
-    pub slots: Vec<(&'static str, Type)>,
+    /// No form has more than four type slots (`vadd.d.a.b` has three).
+    pub slots: [Option<(&'static str, Type)>; 4],
 }
 
 impl Matched {
     pub fn resolve(&self, ty: TypeRef) -> Option<Type> {
         match ty {
             TypeRef::Fixed(t) => Some(t),
-            TypeRef::Slot(s) => self.slots.iter().find(|(n, _)| *n == s).map(|(_, t)| *t),
+            TypeRef::Slot(s) => self
+                .slots
+                .iter()
+                .flatten()
+                .find(|(n, _)| *n == s)
+                .map(|(_, t)| *t),
             TypeRef::Wide(s) => self.resolve(TypeRef::Slot(s))?.widened(),
         }
     }
@@ -200,7 +211,27 @@ fn parse_table(table: &'static str) -> FxHashMap<&'static str, Vec<Form>> {
         }
         for opcode in opcodes.split('|') {
             // Each opcode gets its own copy: forms are few and small, lookups many.
+            assert!(
+                groups.len() <= 32,
+                "forms.txt:{line_no}: more than 32 groups"
+            );
+            let mut accepts: FxHashMap<&'static str, u32> = FxHashMap::default();
+            let mut slot_mask: u32 = 0;
+            for (i, g) in groups.iter().enumerate() {
+                for o in &g.options {
+                    *accepts.entry(o.strip_prefix('.').unwrap_or(o)).or_default() |= 1 << i;
+                }
+                if g.slot.is_some() {
+                    slot_mask |= 1 << i;
+                }
+            }
+            assert!(
+                slot_mask.count_ones() <= 4,
+                "forms.txt:{line_no}: more than 4 type slots"
+            );
             let form = Form {
+                accepts,
+                slot_mask,
                 groups: groups
                     .iter()
                     .map(|g| Group {
@@ -265,54 +296,47 @@ pub fn match_modifiers<'m>(
     form: &Form,
     modifiers: impl Iterator<Item = &'m str>,
 ) -> Result<Matched, Vec<Mismatch>> {
-    let mut filled: Vec<Option<&str>> = vec![None; form.groups.len()];
+    let mut filled: u32 = 0;
+    let mut written: [&str; 32] = [""; 32];
     let mut problems = Vec::new();
     for m in modifiers {
-        // Types fill type slots strictly in order; type slots list names without the dot.
-        let bare = &m[1..];
-        if Type::from_name(bare).is_some() {
-            let mut slots = form
-                .groups
-                .iter()
-                .enumerate()
-                .filter(|(_, g)| g.slot.is_some());
-            match slots.find(|(i, _)| filled[*i].is_none()) {
-                Some((i, g)) if g.options.contains(&bare) => filled[i] = Some(m),
-                _ if form.any_modifiers => {}
-                Some((_, g)) => {
-                    problems.push(Mismatch::WrongType(m.to_string(), describe_group(g)))
+        let mask = form.accepts.get(&m[1..]).copied().unwrap_or(0);
+        // Types fill type slots strictly in order.
+        if Type::from_modifier(m).is_some() {
+            let next = form.slot_mask & !filled;
+            match next.trailing_zeros() {
+                i if i < 32 && mask & (1 << i) != 0 => {
+                    filled |= 1 << i;
+                    written[i as usize] = m;
                 }
-                None => problems.push(Mismatch::Unknown(m.to_string())),
+                _ if form.any_modifiers => {}
+                i if i < 32 => problems.push(Mismatch::WrongType(
+                    m.to_string(),
+                    describe_group(&form.groups[i as usize]),
+                )),
+                _ => problems.push(Mismatch::Unknown(m.to_string())),
             }
             continue;
         }
-        let candidates = form
-            .groups
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.slot.is_none() && g.options.contains(&m));
-        let mut placed = false;
-        let mut conflict = None;
-        for (i, _) in candidates {
-            match filled[i] {
-                None => {
-                    filled[i] = Some(m);
-                    placed = true;
-                    break;
-                }
-                Some(prev) => conflict = conflict.or(Some(prev)),
-            }
-        }
-        if !placed && !form.any_modifiers {
-            problems.push(match conflict {
-                Some(prev) => Mismatch::Conflict(prev.to_string(), m.to_string()),
-                None => Mismatch::Unknown(m.to_string()),
+        let candidates = mask & !form.slot_mask;
+        let free = candidates & !filled;
+        if free != 0 {
+            let i = free.trailing_zeros();
+            filled |= 1 << i;
+            written[i as usize] = m;
+        } else if !form.any_modifiers {
+            problems.push(match candidates {
+                0 => Mismatch::Unknown(m.to_string()),
+                taken => Mismatch::Conflict(
+                    written[taken.trailing_zeros() as usize].to_string(),
+                    m.to_string(),
+                ),
             });
         }
     }
     if !form.any_modifiers {
-        for (g, f) in form.groups.iter().zip(&filled) {
-            if g.required && f.is_none() {
+        for (i, g) in form.groups.iter().enumerate() {
+            if g.required && filled & (1 << i) == 0 {
                 problems.push(Mismatch::Missing(describe_group(g)));
             }
         }
@@ -320,12 +344,15 @@ pub fn match_modifiers<'m>(
     if !problems.is_empty() {
         return Err(problems);
     }
-    let slots = form
-        .groups
-        .iter()
-        .zip(&filled)
-        .filter_map(|(g, f)| Some((g.slot?, Type::from_modifier((*f)?)?)))
-        .collect();
+    let mut slots = [None; 4];
+    let filled_slots = (0..form.groups.len())
+        .filter(|&i| form.slot_mask & (1 << i) != 0 && filled & (1 << i) != 0);
+    for (slot, i) in slots.iter_mut().zip(filled_slots) {
+        *slot = Some((
+            form.groups[i].slot.unwrap_or(""),
+            Type::from_modifier(written[i]).unwrap_or(Type::from_name("b32").unwrap()),
+        ));
+    }
     Ok(Matched { slots })
 }
 
@@ -364,10 +391,10 @@ mod tests {
         let form = &forms("cvt").unwrap()[0];
         let m = match_modifiers(form, [".rn", ".f32", ".s32"].into_iter()).unwrap();
         assert_eq!(
-            m.slots,
-            vec![
-                ("D", Type::from_name("f32").unwrap()),
-                ("A", Type::from_name("s32").unwrap())
+            m.slots[..2],
+            [
+                Some(("D", Type::from_name("f32").unwrap())),
+                Some(("A", Type::from_name("s32").unwrap()))
             ]
         );
     }

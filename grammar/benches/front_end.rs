@@ -1,0 +1,181 @@
+//! Front-end throughput on a large LLVM-generated module: lexing alone (the floor), parsing,
+//! parsing plus checking, and peak heap, all in one run so the figures compare with each
+//! other. `cargo bench -p ptx-grammar --bench front_end` prints the table kept in
+//! docs/PERFORMANCE.md.
+//!
+//! The module is the LLVM NVPTX output in ../shared/corpus/generated, concatenated with every
+//! function and module-scope variable renamed per copy, to about 10 MB.
+
+// A counting allocator needs `unsafe impl GlobalAlloc`; it only forwards to the system one.
+#![allow(unsafe_code)]
+
+use ptx_grammar::lexer::{Lexer, Tok};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = CURRENT.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(now, Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+const TARGET_BYTES: usize = 10_000_000;
+
+fn build_module() -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/generated");
+    let mut files: Vec<String> = ["clang16_cuda", "llc16_ll"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(dir.join(d)).expect("../shared/corpus/generated"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        // DWARF sections name labels across functions; leave the `-g` file out.
+        .filter(|s| !s.contains(".section"))
+        .collect();
+    files.sort();
+    let mut out = String::from(".version 7.5\n.target sm_80\n.address_size 64\n");
+    let mut copy = 0;
+    while out.len() < TARGET_BYTES {
+        for source in &files {
+            out.push_str(&renamed(source, copy));
+            copy += 1;
+        }
+    }
+    out
+}
+
+/// The module's text after its header, with module-scope names suffixed by `_c{copy}`.
+fn renamed(source: &str, copy: usize) -> String {
+    let (module, diags) = ptx_grammar::parse(source);
+    assert!(diags.is_empty(), "corpus file does not parse");
+    let mut names = std::collections::HashSet::new();
+    for item in &module.items {
+        match item {
+            ptx_grammar::ast::Item::Function(f) => {
+                names.insert(f.name.text);
+            }
+            ptx_grammar::ast::Item::Var(v) => {
+                names.extend(v.declarators.iter().map(|d| d.name.text))
+            }
+            _ => {}
+        }
+    }
+    let body = &source[source.find(".address_size").map_or(0, |i| i + 17)..];
+    let mut out = String::with_capacity(body.len() + 1024);
+    let mut last = 0;
+    for (start, tok, end) in Lexer::new(body).map(|t| t.unwrap()) {
+        if let Tok::Name(text) = tok {
+            let base = &text[..text.find('.').unwrap_or(text.len())];
+            if names.contains(base) {
+                out.push_str(&body[last..start + base.len()]);
+                out.push_str(&format!("_c{copy}"));
+                last = start + base.len();
+            }
+        }
+        let _ = end;
+    }
+    out.push_str(&body[last..]);
+    out
+}
+
+/// Best of `runs`: the least disturbed by whatever else the machine does.
+fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut best = f64::MAX;
+    let mut last = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let out = f();
+        best = best.min(t.elapsed().as_secs_f64());
+        last = Some(out);
+    }
+    (best, last.unwrap())
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else is taken.
+    let module = build_module();
+    let bytes = module.len();
+    let mb = bytes as f64 / 1e6;
+    let runs = 5;
+
+    let (lex, tokens) = best(runs, || Lexer::new(&module).count());
+    let (lex_vec, _) = best(runs, || Lexer::new(&module).collect::<Vec<_>>().len());
+    let (parse, instructions) = best(runs, || {
+        let (m, d) = ptx_grammar::parse(&module);
+        assert!(d.is_empty());
+        count_instructions(&m)
+    });
+    let (check, _) = best(runs, || {
+        let (m, d) = ptx_grammar::parse(&module);
+        let errors = ptx_grammar::check(&m);
+        assert!(d.is_empty() && errors.iter().all(|e| !e.is_error()));
+    });
+
+    let base = CURRENT.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    {
+        let (m, _) = ptx_grammar::parse(&module);
+        let _ = ptx_grammar::check(&m);
+    }
+    let peak = PEAK.load(Relaxed) - base;
+
+    let mi = instructions as f64 / 1e6;
+    println!("Input: {:.1} MB, {} tokens, {} instructions ({} copies of the LLVM-generated corpus files)", mb, tokens, instructions, "renamed");
+    println!();
+    println!("| stage | MB/s | M instructions/s | time vs lexing |");
+    println!("|---|---:|---:|---:|");
+    for (name, secs) in [
+        ("lex (tokens not stored)", lex),
+        ("lex into a Vec", lex_vec),
+        ("parse", parse),
+        ("parse + check", check),
+    ] {
+        println!(
+            "| {name} | {:.0} | {:.2} | {:.1}x |",
+            mb / secs,
+            mi / secs,
+            secs / lex
+        );
+    }
+    println!();
+    println!(
+        "Peak heap during parse + check: {:.0} MB, {:.1}x the input.",
+        peak as f64 / 1e6,
+        peak as f64 / bytes as f64
+    );
+}
+
+fn count_instructions(m: &ptx_grammar::ast::Module<'_>) -> usize {
+    use ptx_grammar::ast::{Item, Statement};
+    let mut n = 0;
+    for item in &m.items {
+        let Item::Function(f) = item else { continue };
+        let mut stack: Vec<&ptx_grammar::ast::Block<'_>> = f.body.iter().collect();
+        while let Some(b) = stack.pop() {
+            for s in &b.statements {
+                match s {
+                    Statement::Instr(_) => n += 1,
+                    Statement::Block(inner) => stack.push(inner),
+                    _ => {}
+                }
+            }
+        }
+    }
+    n
+}
