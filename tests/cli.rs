@@ -146,3 +146,11 @@ fn version_help_and_unknown_arch() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_readme_example_checks_cleanly() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/blend.ptx");
+    let out = ptxas_rs(&["--parse-only", "-v", example.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("entry 'blend' for 'sgpu': 18 instructions"), "{}", stderr(&out));
+}

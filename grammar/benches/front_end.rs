@@ -79,7 +79,7 @@ fn renamed(source: &str, copy: usize) -> String {
     let body = &source[source.find(".address_size").map_or(0, |i| i + 17)..];
     let mut out = String::with_capacity(body.len() + 1024);
     let mut last = 0;
-    for (start, tok, end) in Lexer::new(body).map(|t| t.unwrap()) {
+    for (start, tok, _) in Lexer::new(body).map(|t| t.unwrap()) {
         if let Tok::Name(text) = tok {
             let base = &text[..text.find('.').unwrap_or(text.len())];
             if names.contains(base) {
@@ -88,7 +88,6 @@ fn renamed(source: &str, copy: usize) -> String {
                 last = start + base.len();
             }
         }
-        let _ = end;
     }
     out.push_str(&body[last..]);
     out
@@ -136,7 +135,7 @@ fn main() {
     let peak = PEAK.load(Relaxed) - base;
 
     let mi = instructions as f64 / 1e6;
-    println!("Input: {:.1} MB, {} tokens, {} instructions ({} copies of the LLVM-generated corpus files)", mb, tokens, instructions, "renamed");
+    println!("Input: {mb:.1} MB, {tokens} tokens, {instructions} instructions (renamed copies of the LLVM-generated corpus files)");
     println!();
     println!("| stage | MB/s | M instructions/s | time vs lexing |");
     println!("|---|---:|---:|---:|");

@@ -318,7 +318,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                         );
                     }
                 }
-                if info.vector > 1 && !e.as_name().is_some_and(|n| n.split_suffix().1.is_some()) {
+                if info.vector > 1 && e.as_name().is_none_or(|n| n.split_suffix().1.is_none()) {
                     self.error(
                         span,
                         format!("vector register used as a scalar `.{}` operand", t.name),
