@@ -1,7 +1,7 @@
 //! The `ptxas-rs` binary end to end: exit statuses, what goes to stdout and stderr, and that
 //! nothing is written when input is bad.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn ptxas_rs(args: &[&str]) -> Output {
@@ -23,10 +23,8 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxas-rs-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
 }
 
 #[test]
@@ -57,8 +55,8 @@ fn errors_are_file_line_col_with_source_and_caret_and_exit_1() {
 
 #[test]
 fn bad_input_leaves_no_output_file() {
-    let dir = temp_dir("bad");
-    let elf = dir.join("out.elf");
+    let dir = temp_dir();
+    let elf = dir.path().join("out.elf");
     let out = ptxas_rs(&[&fixture("err/video.ptx"), "-o", elf.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!elf.exists());
@@ -66,8 +64,8 @@ fn bad_input_leaves_no_output_file() {
 
 #[test]
 fn assembling_stops_after_checking_until_the_encoder_lands() {
-    let dir = temp_dir("asm");
-    let elf = dir.join("k.elf");
+    let dir = temp_dir();
+    let elf = dir.path().join("k.elf");
     let out = ptxas_rs(&[&fixture("ok/statements.ptx"), "-o", elf.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -80,8 +78,8 @@ fn assembling_stops_after_checking_until_the_encoder_lands() {
 
 #[test]
 fn invalid_utf8_is_reported_at_its_position() {
-    let dir = temp_dir("utf8");
-    let path = dir.join("bad.ptx");
+    let dir = temp_dir();
+    let path = dir.path().join("bad.ptx");
     std::fs::write(&path, b".version 7.0\n.target sm_80 \xff\xfe\n").unwrap();
     let out = ptxas_rs(&["--parse-only", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
@@ -152,5 +150,9 @@ fn the_readme_example_checks_cleanly() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/blend.ptx");
     let out = ptxas_rs(&["--parse-only", "-v", example.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(stderr(&out).contains("entry 'blend' for 'sgpu': 18 instructions"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("entry 'blend' for 'sgpu': 18 instructions"),
+        "{}",
+        stderr(&out)
+    );
 }
