@@ -76,11 +76,9 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Some(Command::Fmt { input }) => {
-            let text = read_source(&input)?;
-            let Ok(source) = text else {
+            let Some((name, source)) = read_source(&input)? else {
                 return Ok(BAD_INPUT);
             };
-            let name = input.display().to_string();
             let Some(module) = front_end(&name, &source) else {
                 return Ok(BAD_INPUT);
             };
@@ -98,11 +96,9 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     let Some(input) = args.input else {
         anyhow::bail!("no input file (try `ptxas-rs --help`)");
     };
-    let text = read_source(&input)?;
-    let Ok(source) = text else {
+    let Some((name, source)) = read_source(&input)? else {
         return Ok(BAD_INPUT);
     };
-    let name = input.display().to_string();
     let Some(module) = front_end(&name, &source) else {
         return Ok(BAD_INPUT);
     };
@@ -121,17 +117,23 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     Ok(NOT_IMPLEMENTED)
 }
 
-/// The file's text, or `Err(())` after reporting that it is not UTF-8.
-fn read_source(path: &Path) -> Result<std::result::Result<String, ()>> {
+/// The file's name as shown in diagnostics and its text, or `None` after reporting that it
+/// is not UTF-8.
+fn read_source(path: &Path) -> Result<Option<(String, String)>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let lossy = String::from_utf8_lossy(e.as_bytes());
-        // The lossy text is identical up to the first bad byte, so positions agree there.
-        // U+FFFD, which replaced the bad byte, is three bytes long.
-        let d = Diagnostic::error(Span::new(valid, valid + 3), "the file is not valid UTF-8");
-        eprint!("{}", render(&path.display().to_string(), &lossy, &d));
-    }))
+    let name = path.display().to_string();
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some((name, text))),
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes());
+            // The lossy text is identical up to the first bad byte, so positions agree there;
+            // U+FFFD, which replaced the bad byte, is three bytes long.
+            let d = Diagnostic::error(Span::new(valid, valid + 3), "the file is not valid UTF-8");
+            eprint!("{}", render(&name, &lossy, &d));
+            Ok(None)
+        }
+    }
 }
 
 /// Parses and checks; prints every diagnostic. `None` when there were errors.
