@@ -18,6 +18,13 @@ done
 
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
-cargo test --workspace
 # The fuzz target is built by cargo-fuzz, outside the workspace; keep it compiling.
 cargo check --manifest-path fuzz/Cargo.toml
+
+# Library, binary and integration tests (there are no doc tests; benches run by hand).
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --lib --bins --tests 2>&1 | tee "$log"
+passed=$(grep -o '[0-9]* passed' "$log" | awk '{n += $1} END {print n + 0}')
+failed=$(grep -o '[0-9]* failed' "$log" | awk '{n += $1} END {print n + 0}')
+echo "test-all: $passed passed, $failed failed"
