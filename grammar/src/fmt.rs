@@ -20,6 +20,13 @@ pub fn format_module(module: &Module<'_>) -> String {
     out
 }
 
+/// Formats one expression as [`format_module`] would.
+pub fn format_expr(e: &Expr<'_>) -> String {
+    let mut out = String::new();
+    let _ = Printer { out: &mut out }.expr(e);
+    out
+}
+
 struct Printer<'o> {
     out: &'o mut String,
 }
@@ -393,6 +400,56 @@ impl Printer<'_> {
                     Ok(())
                 }
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_expr;
+    use proptest::prelude::*;
+
+    /// Expression source text as people write it, with spaces that formatting removes.
+    fn expression() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            "[a-z_$][a-z0-9_$]{0,6}",
+            "%r[0-9]{1,3}",
+            any::<u64>().prop_map(|v| v.to_string()),
+            any::<u32>().prop_map(|v| format!("0x{v:x}U")),
+            (0u32..512).prop_map(|v| format!("0{v:o}")),
+            (0u32..64).prop_map(|v| format!("0b{v:b}")),
+            any::<u32>().prop_map(|b| format!("0f{b:08X}")),
+            any::<u64>().prop_map(|b| format!("0d{b:016x}")),
+            (0.0f64..1e9).prop_map(|f| format!("{f:.4}")),
+        ];
+        let binary = prop::sample::select(vec![
+            "*", "/", "%", "+", "-", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|",
+            "&&", "||",
+        ]);
+        let unary = prop::sample::select(vec!["-", "!", "~"]);
+        leaf.prop_recursive(5, 48, 3, move |inner| {
+            prop_oneof![
+                (inner.clone(), binary.clone(), inner.clone())
+                    .prop_map(|(a, op, b)| format!("{a} {op} {b}")),
+                (unary.clone(), inner.clone()).prop_map(|(op, a)| format!("{op}{a}")),
+                inner.clone().prop_map(|a| format!("( {a} )")),
+                (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(c, t, f)| format!("{c} ? {t} : {f}")),
+                ("[a-z]{1,8}", inner).prop_map(|(f, a)| format!("{f}({a})")),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn formatted_expressions_parse_back_to_the_same_tree(source in expression()) {
+            let parsed = parse_expr(&source).map_err(|d| TestCaseError::fail(format!("{d:?}")))?;
+            let formatted = format_expr(&parsed);
+            let again = parse_expr(&formatted)
+                .map_err(|d| TestCaseError::fail(format!("`{formatted}` does not parse: {d:?}")))?;
+            prop_assert_eq!(&again, &parsed, "through `{}`", formatted);
+            prop_assert_eq!(format_expr(&again), formatted);
         }
     }
 }

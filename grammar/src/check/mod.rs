@@ -24,6 +24,7 @@ pub fn check(module: &Module<'_>) -> Vec<Diagnostic> {
         match item {
             Item::Function(f) => c.function(f),
             Item::Var(v) => c.check_decl(v),
+            Item::Target { targets, .. } => c.targets(targets),
             _ => {}
         }
     }
@@ -96,6 +97,28 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// `.target sm_80, texmode_independent, debug`: architectures and the target options.
+    fn targets(&mut self, targets: &[Ident<'a>]) {
+        for t in targets {
+            let architecture = ["sm_", "compute_"].iter().any(|p| {
+                t.text.strip_prefix(p).is_some_and(|n| {
+                    let digits = n.trim_end_matches(['a', 'f']);
+                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                })
+            });
+            let option = matches!(
+                t.text,
+                "texmode_unified" | "texmode_independent" | "debug" | "map_f64_to_f32"
+            );
+            if !architecture && !option {
+                self.error(
+                    t.span,
+                    format!("`{}` is not a target architecture or option", t.text),
+                );
             }
         }
     }
