@@ -61,6 +61,7 @@ fn unterminated_string<'a>(_: &mut logos::Lexer<'a, Tok<'a>>) -> Result<(), LexE
 #[logos(error = LexError)]
 #[logos(skip r"[ \t\r\n\f]+")]
 pub enum Tok<'a> {
+    /// Never produced: the callbacks skip comments (or report an unterminated one).
     #[token("/*", block_comment)]
     #[token("//", line_comment)]
     Comment,

@@ -51,7 +51,7 @@ pub fn declared_type(v: &VarDecl<'_>) -> Result<DeclInfo, (Span, String)> {
         let DeclSpec::Word(w) = spec else { continue };
         let word = w.text;
         if let Some(t) = Type::from_modifier(word) {
-            if let (Some(prev), Some(_)) = (info.ty, type_span) {
+            if let Some(prev) = info.ty {
                 return Err((
                     w.span,
                     format!(

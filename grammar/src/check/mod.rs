@@ -291,16 +291,16 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         if self.labels.contains_key(name) {
             return Some(Symbol::Label);
         }
+        // `%r<N>`-style ranges may be declared in any state space, so also at module scope.
         match self.globals.get(name) {
-            Some((Symbol::Var(info), _)) if info.range.is_some() => {
-                let (_, index) = split_index(name)?;
-                (index < u64::from(info.range?)).then_some(Symbol::Var(*info))
-            }
+            Some((Symbol::Var(info), _)) if info.range.is_some() => None,
             Some((sym, _)) => Some(*sym),
             None => {
                 let (prefix, index) = split_index(name)?;
                 match self.globals.get(prefix) {
-                    Some((Symbol::Var(info), _)) if index < u64::from(info.range?) => {
+                    Some((Symbol::Var(info), _))
+                        if info.range.is_some_and(|n| index < u64::from(n)) =>
+                    {
                         Some(Symbol::Var(*info))
                     }
                     _ => None,
@@ -323,14 +323,15 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     }
 
     fn range_of(&self, prefix: &str) -> Option<u32> {
+        let global = || match self.globals.get(prefix) {
+            Some((Symbol::Var(info), _)) => info.range,
+            _ => None,
+        };
         self.scopes
             .iter()
             .rev()
             .find_map(|s| s.get(prefix).and_then(|(i, _)| i.range))
-            .or_else(|| match self.globals.get(prefix) {
-                Some((Symbol::Var(i), _)) => i.range,
-                _ => None,
-            })
+            .or_else(global)
     }
 
     /// Reports every name in `e` that does not resolve. `module_scope` allows only symbols.

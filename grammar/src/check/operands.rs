@@ -77,9 +77,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     fn family_rules(&mut self, ins: &Instruction<'a>) {
         let opcode = ins.opcode();
         if is_scalar_video(opcode) {
-            if let Err(problems) = video::check(ins) {
-                self.diags.extend(problems);
-            }
+            self.diags.extend(video::check(ins));
         }
         if matches!(opcode, "suld" | "sust" | "sured" | "suq") {
             let problems = surface::check(ins, |name| self.lookup(name));

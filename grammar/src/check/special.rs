@@ -60,13 +60,8 @@ pub fn lookup(name: &str) -> Option<Type> {
         | "%cluster_ctarank"
         | "%cluster_nctarank"
         | "%current_graph_exec" => u32_,
-        "%clock64" | "%gridid" | "%globaltimer" | "%globaltimer_lo" | "%globaltimer_hi" => {
-            if base == "%globaltimer_lo" || base == "%globaltimer_hi" {
-                u32_
-            } else {
-                u64_
-            }
-        }
+        "%globaltimer_lo" | "%globaltimer_hi" => u32_,
+        "%clock64" | "%gridid" | "%globaltimer" => u64_,
         _ => {
             let indexed = |name: &str, prefix: &str, max: u64| {
                 name.strip_prefix(prefix)

@@ -16,6 +16,7 @@ fn coordinates(geometry: &str) -> Option<usize> {
     })
 }
 
+/// The problems of one surface instruction whose modifiers matched a form.
 pub fn check<'m, 'a: 'm>(
     ins: &Instruction<'a>,
     lookup: impl Fn(&'a str) -> Option<Symbol<'m, 'a>>,
