@@ -323,3 +323,46 @@ fn describe_expected(expected: &[String]) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_arithmetic_parses_like_an_expression() {
+        // Operands have their own tiers so that a bare name or integer reduces straight to an
+        // operand; precedence and associativity must still match the expression grammar.
+        for text in [
+            "x",
+            "7",
+            "a+b*c",
+            "a*b+c",
+            "a-b-c",
+            "a*b/c % d",
+            "-4+x",
+            "x+-4",
+            "~1+2*-x",
+            "(a+b)*c",
+            "a+(b*c)",
+            "x*2+1*y-z",
+            "!p",
+            "0f3F800000",
+            "1.5",
+            "sym+8",
+        ] {
+            let source = format!(".entry k {{ mov.u32 %r1, {text}; }}");
+            let (module, diags) = parse(&source);
+            assert!(diags.is_empty(), "{text}: {diags:?}");
+            let Item::Function(f) = &module.items[0] else {
+                panic!()
+            };
+            let Statement::Instr(ins) = &f.body.as_ref().unwrap().statements[0] else {
+                panic!()
+            };
+            let Operand::Expr(got) = &ins.operands[1] else {
+                panic!("{text}: {:?}", ins.operands[1])
+            };
+            assert_eq!(*got, parse_expr(text).unwrap(), "{text}");
+        }
+    }
+}

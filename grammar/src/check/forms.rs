@@ -64,7 +64,7 @@ pub enum TypeRef {
 }
 
 /// The result of matching modifiers to a form: the type in each slot.
-#[derive(Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Matched {
     /// No form has more than four type slots (`vadd.d.a.b` has three).
     pub slots: [Option<(&'static str, Type)>; 4],

@@ -53,7 +53,14 @@ struct Checker<'m, 'a: 'm> {
     simd_video: bool,
     /// The opcode of the instruction being checked, for messages.
     opcode: &'a str,
+    /// Each distinct mnemonic's forms (see `Checker::mnemonic_forms`).
+    mnemonics: FxHashMap<&'a str, MnemonicMatch>,
+    /// The (form, modifier assignment) pairs that `mnemonics` ranges index.
+    matches: Vec<(&'static forms::Form, forms::Matched)>,
 }
+
+/// The forms a mnemonic's modifiers match, as a range of `Checker::matches`, or why none does.
+type MnemonicMatch = Result<std::ops::Range<usize>, std::rc::Rc<str>>;
 
 impl<'m, 'a: 'm> Checker<'m, 'a> {
     fn error(&mut self, span: Span, message: impl Into<String>) {

@@ -3,7 +3,7 @@
 use super::decl::DeclInfo;
 use super::forms::{self, Form, Kind, Matched, OperandSpec};
 use super::types::{Class, Type};
-use super::{special, surface, video, Checker, Symbol};
+use super::{special, surface, video, Checker, MnemonicMatch, Symbol};
 use crate::ast::*;
 use crate::diag::Diagnostic;
 
@@ -35,28 +35,58 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         if let Some(g) = &ins.guard {
             self.predicate(&Expr::Name(g.pred), true);
         }
+        let range = self.mnemonic_forms(ins);
+        let mut operand_errors: Option<Vec<Diagnostic>> = None;
+        for i in range {
+            let (form, matched) = self.matches[i];
+            let before = self.diags.len();
+            self.operands(ins, form, &matched);
+            if self.diags.len() == before {
+                self.family_rules(ins);
+                return;
+            }
+            let errs = self.diags.split_off(before);
+            if operand_errors.as_ref().is_none_or(|e| errs.len() < e.len()) {
+                operand_errors = Some(errs);
+            }
+        }
+        self.diags.extend(operand_errors.into_iter().flatten());
+    }
+
+    /// The forms whose modifiers `ins`'s mnemonic matches, as a range of `self.matches`.
+    /// Matching depends on the mnemonic alone, and a module repeats few mnemonics many
+    /// times, so each distinct one is matched once; one that matches no form is reported
+    /// each time it appears, from the message kept for it.
+    fn mnemonic_forms(&mut self, ins: &Instruction<'a>) -> std::ops::Range<usize> {
+        let text = ins.mnemonic.text;
+        let outcome = match self.mnemonics.get(text) {
+            Some(outcome) => outcome.clone(),
+            None => {
+                let outcome = self.match_mnemonic(ins);
+                self.mnemonics.insert(text, outcome.clone());
+                outcome
+            }
+        };
+        match outcome {
+            Ok(range) => range,
+            Err(message) => {
+                self.error(ins.mnemonic.span, message.to_string());
+                0..0
+            }
+        }
+    }
+
+    fn match_mnemonic(&mut self, ins: &Instruction<'a>) -> MnemonicMatch {
         let opcode = ins.opcode();
         let Some(forms) = forms::forms(opcode) else {
-            self.error(ins.mnemonic.span, format!("unknown instruction `{opcode}`"));
-            return;
+            return Err(format!("unknown instruction `{opcode}`").into());
         };
-        // The form whose modifiers match; failing that, the closest one explains the problem.
+        // Failing every form, the closest one explains the problem.
         let mut best: Option<Vec<forms::Mismatch>> = None;
-        let mut operand_errors: Option<Vec<Diagnostic>> = None;
+        let start = self.matches.len();
         for form in forms {
             match forms::match_modifiers(form, ins.modifiers()) {
-                Ok(matched) => {
-                    let before = self.diags.len();
-                    self.operands(ins, form, &matched);
-                    if self.diags.len() == before {
-                        self.family_rules(ins);
-                        return;
-                    }
-                    let errs = self.diags.split_off(before);
-                    if operand_errors.as_ref().is_none_or(|e| errs.len() < e.len()) {
-                        operand_errors = Some(errs);
-                    }
-                }
+                Ok(matched) => self.matches.push((form, matched)),
                 Err(problems) => {
                     let weight =
                         |p: &Vec<forms::Mismatch>| p.iter().map(|m| m.weight()).sum::<u32>();
@@ -66,11 +96,11 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                 }
             }
         }
-        if let Some(errs) = operand_errors {
-            self.diags.extend(errs);
-        } else if let Some(problems) = best {
-            let message = problems[0].message(opcode);
-            self.error(ins.mnemonic.span, message);
+        match best {
+            Some(problems) if self.matches.len() == start => {
+                Err(problems[0].message(opcode).into())
+            }
+            _ => Ok(start..self.matches.len()),
         }
     }
 
