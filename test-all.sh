@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test of ptxas-rs: formatting, lints, unit, corpus, snapshot, generated-form,
-# robustness and CLI tests, and a build of the fuzz target. Needs only Rust (rustup's stable
-# toolchain with rustfmt and clippy) and the reference material in ../shared.
+# Runs every test of ptxas-rs: formatting, lints, generated-file drift, RTL lint, unit,
+# corpus, snapshot, generated-form, robustness and CLI tests, and a build of the fuzz target.
+# Needs Rust (rustup's stable toolchain with rustfmt and clippy), the reference material in
+# ../shared, and Verilator, which it installs with apt-get when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,8 +17,22 @@ for component in rustfmt clippy; do
     fi
 done
 
+if ! command -v verilator >/dev/null; then
+    echo "test-all: installing Verilator" >&2
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "test-all: Verilator is missing and installing it needs root (apt-get install verilator)" >&2
+        exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator >/dev/null
+fi
+
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+# Files generated from the ISA table must match it.
+cargo xtask codegen --check
+# The RTL, lint-clean under -Wall (narrow waivers in hw/lint/verilator_waiver.vlt).
+hw/lint.sh
 # The fuzz target is built by cargo-fuzz, outside the workspace; keep it compiling.
 cargo check --manifest-path fuzz/Cargo.toml
 

@@ -1,0 +1,202 @@
+//! The sgpu instruction set.
+//!
+//! `isa/sgpu.isa` defines every instruction once; `cargo xtask codegen` generates the typed
+//! [`Op`] enum, [`Instruction::encode`], [`decode`], the printer ([`Instruction`]'s
+//! `Display`) and [`parse`] into `generated.rs`, and the hardware's package and
+//! `docs/isa.md` beside it. This file holds the operand types they share.
+
+mod generated;
+mod text;
+
+pub use generated::*;
+
+use bitvec::prelude::*;
+use std::fmt;
+
+/// A general register R0..R254; R255 is RZ, which reads as zero and discards writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(pub u8);
+
+impl Reg {
+    pub const RZ: Reg = Reg(255);
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Reg::RZ => f.write_str("RZ"),
+            Reg(n) => write!(f, "R{n}"),
+        }
+    }
+}
+
+/// A predicate register P0..P6; P7 is PT, which reads as true and discards writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pred(pub u8);
+
+impl Pred {
+    pub const PT: Pred = Pred(7);
+}
+
+impl fmt::Display for Pred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Pred::PT => f.write_str("PT"),
+            Pred(n) => write!(f, "P{n}"),
+        }
+    }
+}
+
+/// A predicate read, possibly negated: a guard or a predicate source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PredSrc {
+    pub pred: Pred,
+    pub negated: bool,
+}
+
+impl PredSrc {
+    /// `PT`: the guard of an instruction that always runs.
+    pub const ALWAYS: PredSrc = PredSrc {
+        pred: Pred::PT,
+        negated: false,
+    };
+}
+
+impl fmt::Display for PredSrc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.negated {
+            f.write_str("!")?;
+        }
+        write!(f, "{}", self.pred)
+    }
+}
+
+/// An operand that is a register or, with the instruction's immediate flag, an 8-bit
+/// unsigned immediate in the register field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegOrImm {
+    Reg(Reg),
+    Imm(u8),
+}
+
+impl fmt::Display for RegOrImm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegOrImm::Reg(r) => write!(f, "{r}"),
+            RegOrImm::Imm(i) => write!(f, "{i:#x}"),
+        }
+    }
+}
+
+/// The surface a surface instruction accesses: a descriptor slot (a module's `.surfref`), or
+/// a 64-bit handle in a register pair (PTX's indirect access).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Surface {
+    Slot(u8),
+    Handle(Reg),
+}
+
+impl fmt::Display for Surface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Surface::Slot(n) => write!(f, "S{n}"),
+            Surface::Handle(r) => write!(f, "{r}"),
+        }
+    }
+}
+
+/// One instruction: the guard predicate every instruction has, and the operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Instruction {
+    pub guard: PredSrc,
+    pub op: Op,
+}
+
+impl Instruction {
+    /// An instruction that always runs.
+    pub fn new(op: Op) -> Instruction {
+        Instruction {
+            guard: PredSrc::ALWAYS,
+            op,
+        }
+    }
+}
+
+/// Why a word is not an instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// No instruction has this opcode.
+    Opcode(u8),
+    /// Bits the instruction does not use are set.
+    Reserved { mnemonic: &'static str, bits: u64 },
+    /// An enumerated field holds a value the table does not list.
+    BadValue {
+        mnemonic: &'static str,
+        field: &'static str,
+    },
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::Opcode(op) => write!(f, "no instruction has opcode {op:#04x}"),
+            DecodeError::Reserved { mnemonic, bits } => {
+                write!(f, "{mnemonic}: reserved bits {bits:#018x} are set")
+            }
+            DecodeError::BadValue { mnemonic, field } => {
+                write!(f, "{mnemonic}: field `{field}` holds no valid value")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Why a line of assembly is not an instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    fn new(message: impl Into<String>) -> ParseError {
+        ParseError(message.into())
+    }
+    fn missing(mnemonic: &str, field: &str) -> ParseError {
+        ParseError(format!("`{mnemonic}` needs a `{field}` modifier"))
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl std::str::FromStr for Instruction {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Instruction, ParseError> {
+        parse(s)
+    }
+}
+
+/// Writes `value` into bits `lsb..=msb` of `word`. The generated encoder calls this with
+/// values that fit; a wider value is a bug there.
+fn put(word: &mut u64, lsb: usize, msb: usize, value: u64) {
+    debug_assert!(msb - lsb == 63 || value >> (msb - lsb + 1) == 0);
+    word.view_bits_mut::<Lsb0>()[lsb..=msb].store_le(value);
+}
+
+/// Reads bits `lsb..=msb` of `word`.
+fn get(word: u64, lsb: usize, msb: usize) -> u64 {
+    word.view_bits::<Lsb0>()[lsb..=msb].load_le()
+}
+
+/// A `width`-bit two's-complement field as i32.
+fn sign_extend(value: u64, width: u32) -> i32 {
+    let shift = 64 - width;
+    ((value << shift) as i64 >> shift) as i32
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,145 @@
+//! Encoding vectors (LLVM MC style), round trips over random fields, and the errors.
+
+use crate::*;
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+const VECTORS: &str = include_str!("../vectors.txt");
+
+fn vectors() -> impl Iterator<Item = (u64, &'static str)> {
+    VECTORS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (word, text) = l.split_once(char::is_whitespace).unwrap();
+            let word = u64::from_str_radix(word.trim_start_matches("0x"), 16).unwrap();
+            (word, text.trim())
+        })
+}
+
+#[test]
+fn vectors_encode_decode_print_and_parse() {
+    for (word, text) in vectors() {
+        let parsed: Instruction = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(parsed.encode(), word, "{text}: encoding");
+        let decoded = decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(decoded, parsed, "{text}: decoding");
+        assert_eq!(decoded.to_string(), text, "{word:#018x}: printing");
+    }
+}
+
+#[test]
+fn every_instruction_has_a_vector() {
+    let covered: BTreeSet<&str> = vectors()
+        .map(|(w, _)| decode(w).unwrap().op.mnemonic())
+        .collect();
+    let missing: Vec<&str> = INSTRUCTIONS
+        .iter()
+        .map(|(m, _, _)| *m)
+        .filter(|m| !covered.contains(m))
+        .collect();
+    assert!(missing.is_empty(), "no vector for {missing:?}");
+}
+
+#[test]
+fn the_table_fits_a_one_cycle_decoder() {
+    // The opcode alone names the instruction; every field sits at a fixed place.
+    let opcodes: BTreeSet<u8> = INSTRUCTIONS.iter().map(|(_, op, _)| *op).collect();
+    assert_eq!(opcodes.len(), INSTRUCTIONS.len());
+    for (mnemonic, op, used) in INSTRUCTIONS {
+        assert_eq!(
+            used & 0xfff,
+            0xfff,
+            "{mnemonic}: opcode and guard are always used"
+        );
+        let word = u64::from(op) | 0x700;
+        let reserved = !used;
+        if reserved != 0 {
+            // Setting any reserved bit makes the word invalid.
+            let bit = reserved.trailing_zeros();
+            assert!(matches!(
+                decode(word | 1 << bit),
+                Err(DecodeError::Reserved { .. }) | Err(DecodeError::BadValue { .. })
+            ));
+        }
+    }
+}
+
+#[test]
+fn bad_words_are_reported() {
+    assert_eq!(decode(0xff), Err(DecodeError::Opcode(0xff)));
+    // NOP with bit 63 set.
+    assert_eq!(
+        decode(0x8000_0000_0000_0700),
+        Err(DecodeError::Reserved {
+            mnemonic: "NOP",
+            bits: 1 << 63
+        })
+    );
+    // ISETP's icmp field (46:44) holding 7, one past `ge`.
+    let isetp = "ISETP.LT.AND P0, PT, R4, R5, PT"
+        .parse::<Instruction>()
+        .unwrap();
+    let word = isetp.encode() | 0b111 << 44;
+    assert_eq!(
+        decode(word),
+        Err(DecodeError::BadValue {
+            mnemonic: "ISETP",
+            field: "icmp"
+        })
+    );
+    assert_eq!(
+        DecodeError::Opcode(0xff).to_string(),
+        "no instruction has opcode 0xff"
+    );
+}
+
+#[test]
+fn bad_text_is_reported() {
+    let err = |s: &str| s.parse::<Instruction>().unwrap_err().to_string();
+    assert_eq!(err("FOO R1"), "unknown instruction `FOO`");
+    assert_eq!(err("IADD R1, R2"), "`IADD` takes 3 operands, found 2");
+    assert_eq!(
+        err("IADD.RZ R1, R2, R3"),
+        "`.RZ` is not a modifier of `IADD` here"
+    );
+    assert_eq!(err("IADD R1, R2, 0x100"), "`0x100` does not fit in 8 bits");
+    assert_eq!(err("MOV R255, R1"), "expected a register, found `R255`");
+    assert_eq!(
+        err("ISETP P0, PT, R1, R2, PT"),
+        "`ISETP` needs a `icmp` modifier"
+    );
+    assert_eq!(
+        err("LD.GLOBAL.32 R1, [R2+0x800000]"),
+        "`0x800000` does not fit in 24 signed bits"
+    );
+    assert_eq!(err("@P9 EXIT"), "expected a predicate, found `P9`");
+    assert_eq!(err(""), "expected an instruction");
+}
+
+/// A word for instruction `index` of the table with random values in every field it uses.
+fn random_word(index: usize, bits: u64) -> u64 {
+    let (_, op, used) = INSTRUCTIONS[index];
+    (bits & used & !0xff) | u64::from(op)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    /// decode -> encode is the identity on every valid word, and print -> parse on every
+    /// instruction; words with an out-of-range enumerated value are the only rejects.
+    #[test]
+    fn random_fields_round_trip(index in 0..INSTRUCTIONS.len(), bits in any::<u64>()) {
+        let word = random_word(index, bits);
+        match decode(word) {
+            Ok(insn) => {
+                prop_assert_eq!(insn.encode(), word);
+                let text = insn.to_string();
+                let parsed = text.parse::<Instruction>();
+                prop_assert_eq!(parsed, Ok(insn), "{}", text);
+            }
+            Err(DecodeError::BadValue { .. }) => {}
+            Err(e) => prop_assert!(false, "{word:#018x}: {e}"),
+        }
+    }
+}

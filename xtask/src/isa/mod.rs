@@ -1,0 +1,6 @@
+//! The ISA table and the files generated from it.
+
+pub mod doc;
+pub mod rust;
+pub mod sv;
+pub mod table;
