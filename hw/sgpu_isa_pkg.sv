@@ -85,8 +85,10 @@ package sgpu_isa_pkg;
   localparam int unsigned LOP2_MSB = 29;
   localparam int unsigned SHR_LSB = 44;
   localparam int unsigned SHR_MSB = 44;
-  localparam int unsigned WRAP_LSB = 45;
-  localparam int unsigned WRAP_MSB = 45;
+  localparam int unsigned W64_LSB = 45;
+  localparam int unsigned W64_MSB = 45;
+  localparam int unsigned REM_LSB = 46;
+  localparam int unsigned REM_MSB = 46;
   localparam int unsigned PMODE_LSB = 44;
   localparam int unsigned PMODE_MSB = 46;
   localparam int unsigned PMODEI_LSB = 60;
@@ -180,7 +182,6 @@ package sgpu_isa_pkg;
     OP_EXIT = 8'h01,
     OP_BRA = 8'h02,
     OP_SSY = 8'h03,
-    OP_SYNC = 8'h04,
     OP_CALL = 8'h05,
     OP_RET = 8'h06,
     OP_TRAP = 8'h07,
@@ -215,6 +216,7 @@ package sgpu_isa_pkg;
     OP_PRMT = 8'h33,
     OP_PRMTI = 8'h34,
     OP_I2I = 8'h35,
+    OP_IDIV = 8'h36,
     OP_FADD = 8'h40,
     OP_FADD32I = 8'h41,
     OP_FMUL = 8'h42,
@@ -256,7 +258,6 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_EXIT = 64'h0000000000000fff;
   localparam logic [63:0] USED_BRA = 64'hffffffff10000fff;
   localparam logic [63:0] USED_SSY = 64'hffffffff00000fff;
-  localparam logic [63:0] USED_SYNC = 64'h0000000000000fff;
   localparam logic [63:0] USED_CALL = 64'hffffffff00000fff;
   localparam logic [63:0] USED_RET = 64'h0000000000000fff;
   localparam logic [63:0] USED_TRAP = 64'h0000000000000fff;
@@ -281,7 +282,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_LOP32I = 64'hffffffff3fffffff;
   localparam logic [63:0] USED_SHL = 64'h8000000fffffffff;
   localparam logic [63:0] USED_SHR = 64'h8002000fffffffff;
-  localparam logic [63:0] USED_SHF = 64'h80003fffffffffff;
+  localparam logic [63:0] USED_SHF = 64'h80061fffffffffff;
   localparam logic [63:0] USED_BFE = 64'hc0020fffffffffff;
   localparam logic [63:0] USED_BFI = 64'h00000fffffffffff;
   localparam logic [63:0] USED_POPC = 64'h000000000fffffff;
@@ -291,6 +292,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_PRMT = 64'h00007fffffffffff;
   localparam logic [63:0] USED_PRMTI = 64'h7ffff00fffffffff;
   localparam logic [63:0] USED_I2I = 64'h007870000fffffff;
+  localparam logic [63:0] USED_IDIV = 64'h0002600fffffffff;
   localparam logic [63:0] USED_FADD = 64'h00f9300fffffffff;
   localparam logic [63:0] USED_FADD32I = 64'hffffffff0fffffff;
   localparam logic [63:0] USED_FMUL = 64'h00f9200fffffffff;
@@ -333,7 +335,6 @@ package sgpu_isa_pkg;
       OP_EXIT: used_bits = USED_EXIT;
       OP_BRA: used_bits = USED_BRA;
       OP_SSY: used_bits = USED_SSY;
-      OP_SYNC: used_bits = USED_SYNC;
       OP_CALL: used_bits = USED_CALL;
       OP_RET: used_bits = USED_RET;
       OP_TRAP: used_bits = USED_TRAP;
@@ -368,6 +369,7 @@ package sgpu_isa_pkg;
       OP_PRMT: used_bits = USED_PRMT;
       OP_PRMTI: used_bits = USED_PRMTI;
       OP_I2I: used_bits = USED_I2I;
+      OP_IDIV: used_bits = USED_IDIV;
       OP_FADD: used_bits = USED_FADD;
       OP_FADD32I: used_bits = USED_FADD32I;
       OP_FMUL: used_bits = USED_FMUL;

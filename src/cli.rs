@@ -30,9 +30,13 @@ struct AssembleArgs {
     /// Where to write the ELF (default: the input with `.elf`)
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Report what was read, per function, like ptxas -v
+    /// Report each function's registers and memory, like ptxas -v
     #[arg(short = 'v', long)]
     verbose: bool,
+    /// Registers per thread the allocator may use (spilling to local memory beyond)
+    #[arg(long, value_name = "N", default_value_t = ptx_encoder::DEFAULT_REGISTERS,
+          value_parser = clap::value_parser!(u32).range(16..=255))]
+    maxrregcount: u32,
     /// The machine to assemble for
     #[arg(long, value_name = "ARCH", default_value = "sgpu", value_parser = ["sgpu"])]
     arch: String,
@@ -48,12 +52,15 @@ enum Command {
         /// The PTX module to format
         input: PathBuf,
     },
+    /// Print the machine code of an assembled ELF file as sgpu assembly
+    Disasm {
+        /// The ELF file to read
+        input: PathBuf,
+    },
 }
 
 /// Exit status for bad input: diagnostics were printed.
 const BAD_INPUT: u8 = 1;
-/// Exit status for valid input that this version cannot assemble yet.
-const NOT_IMPLEMENTED: u8 = 2;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -88,6 +95,22 @@ fn run(cli: Cli) -> Result<u8> {
                 .context("writing standard output")?;
             Ok(0)
         }
+        Some(Command::Disasm { input }) => {
+            let bytes = std::fs::read(&input)
+                .with_context(|| format!("cannot read {}", input.display()))?;
+            match ptx_encoder::disasm::disassemble(&bytes) {
+                Ok(text) => {
+                    std::io::stdout()
+                        .write_all(text.as_bytes())
+                        .context("writing standard output")?;
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprintln!("ptxas-rs: error: {}: {e}", input.display());
+                    Ok(BAD_INPUT)
+                }
+            }
+        }
         None => assemble(cli.assemble),
     }
 }
@@ -102,19 +125,82 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     let Some(module) = front_end(&name, &source) else {
         return Ok(BAD_INPUT);
     };
-    if args.verbose {
-        report(&module, &args.arch);
-    }
     if args.parse_only {
+        if args.verbose {
+            summary(&module, &args.arch);
+        }
         return Ok(0);
     }
+    let options = ptx_encoder::Options {
+        max_registers: args.maxrregcount,
+    };
+    let assembled = match ptx_encoder::assemble(&source, &name, &module, &options) {
+        Ok(a) => a,
+        Err(diags) => {
+            let lines = ptx_grammar::diag::LineIndex::new(&source);
+            let stderr = std::io::stderr();
+            let mut err = stderr.lock();
+            for d in &diags {
+                let _ = err.write_all(render_with(&name, &lines, &source, d).as_bytes());
+            }
+            let s = if diags.len() == 1 { "" } else { "s" };
+            let _ = writeln!(err, "ptxas-rs: {} error{s} in {name}", diags.len());
+            return Ok(BAD_INPUT);
+        }
+    };
+    if args.verbose {
+        resources(&assembled, &args.arch);
+    }
     let output = args.output.unwrap_or_else(|| input.with_extension("elf"));
-    eprintln!(
-        "ptxas-rs: error: {name} is valid PTX, but the sgpu encoder is not implemented yet, \
-         so {} was not written (use --parse-only to check a file)",
-        output.display()
-    );
-    Ok(NOT_IMPLEMENTED)
+    write_atomically(&output, &assembled.elf)?;
+    Ok(0)
+}
+
+/// Writes through a temporary file in the same folder and renames it, so that a failure
+/// leaves no partial output.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// `-v`: each function's resources, in ptxas's `info` voice.
+fn resources(a: &ptx_encoder::Assembled, arch: &str) {
+    if a.const_bytes > 0 {
+        eprintln!("ptxas-rs info    : {} bytes cmem[1]", a.const_bytes);
+    }
+    for f in &a.functions {
+        let kind = if f.entry {
+            "entry function"
+        } else {
+            "function"
+        };
+        eprintln!(
+            "ptxas-rs info    : Compiling {kind} '{}' for '{arch}'",
+            f.name
+        );
+        eprintln!("ptxas-rs info    : Function properties for {}", f.name);
+        eprintln!(
+            "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads",
+            f.local_bytes, f.spill_store_bytes, f.spill_load_bytes
+        );
+        let mut used = format!("Used {} registers", f.registers);
+        if f.shared_bytes > 0 {
+            used += &format!(", {} bytes smem", f.shared_bytes);
+        }
+        if f.entry {
+            used += &format!(", {} bytes cmem[0]", f.param_bytes);
+        }
+        eprintln!("ptxas-rs info    : {used}, {} instructions", f.code.len());
+    }
 }
 
 /// The file's name as shown in diagnostics and its text, or `None` after reporting that it
@@ -158,8 +244,8 @@ fn front_end<'s>(name: &str, source: &'s str) -> Option<Module<'s>> {
     Some(module)
 }
 
-/// `-v`: what each function holds, in ptxas's `info` voice.
-fn report(module: &Module<'_>, arch: &str) {
+/// `-v --parse-only`: what each function holds, in ptxas's `info` voice.
+fn summary(module: &Module<'_>, arch: &str) {
     for item in &module.items {
         let Item::Function(f) = item else { continue };
         let Some(body) = &f.body else { continue };

@@ -62,18 +62,81 @@ fn bad_input_leaves_no_output_file() {
     assert!(!elf.exists());
 }
 
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
 #[test]
-fn assembling_stops_after_checking_until_the_encoder_lands() {
+fn assembles_an_elf_that_readelf_accepts_and_disasm_prints() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let src = example("blend.ptx");
+    let out = ptxas_rs(&[&src, "-o", elf.to_str().unwrap(), "-v"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("Compiling entry function 'blend' for 'sgpu'"),
+        "{err}"
+    );
+    assert!(err.contains("Used 6 registers, 12 bytes cmem[0]"), "{err}");
+    let readelf = Command::new("readelf")
+        .args(["-a", "-W", elf.to_str().unwrap()])
+        .output()
+        .expect("readelf (binutils) must be installed");
+    let report = String::from_utf8_lossy(&readelf.stdout).into_owned()
+        + &String::from_utf8_lossy(&readelf.stderr);
+    assert!(readelf.status.success(), "{report}");
+    assert!(!report.to_lowercase().contains("warning"), "{report}");
+    assert!(report.contains(".text.blend") && report.contains("FUNC    GLOBAL DEFAULT"));
+    let dis = ptxas_rs(&["disasm", elf.to_str().unwrap()]);
+    assert_eq!(dis.status.code(), Some(0), "{}", stderr(&dis));
+    let text = String::from_utf8_lossy(&dis.stdout);
+    assert!(text.starts_with("blend:\n"), "{text}");
+    // Every instruction with its address, encoding and PTX line.
+    let suld = text
+        .lines()
+        .find(|l| l.contains("SULD.1D.B32.TRAP"))
+        .expect("a SULD");
+    assert!(
+        suld.contains("/* 0x") && suld.contains(&format!("// {src}:32")),
+        "{suld}"
+    );
+    assert!(text.contains("VADD.SAT.MERGE R"), "{text}");
+    assert!(text.contains("SUST.1D.B32.TRAP"), "{text}");
+}
+
+#[test]
+fn what_sgpu_cannot_run_is_reported_at_its_line() {
     let dir = temp_dir();
     let elf = dir.path().join("k.elf");
-    let out = ptxas_rs(&[&fixture("ok/statements.ptx"), "-o", elf.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    let out = ptxas_rs(&[
+        &fixture("unsupported/f64_tex.ptx"),
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
     assert!(
-        stderr(&out).contains("encoder is not implemented yet"),
+        err.contains("f64_tex.ptx:12:2: error: unsupported on sgpu: `add.f64`: f64 arithmetic"),
+        "{err}"
+    );
+    assert!(err.contains("unsupported on sgpu: `tex`"), "{err}");
+    assert!(!elf.exists());
+}
+
+#[test]
+fn disasm_rejects_what_is_not_an_sgpu_elf() {
+    let out = ptxas_rs(&["disasm", &fixture("ok/statements.ptx")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("not an ELF64 file"),
         "{}",
         stderr(&out)
     );
-    assert!(!elf.exists());
 }
 
 #[test]

@@ -1,18 +1,25 @@
-//! Whatever the bytes, the front end ends cleanly: no panic, no stack overflow, no runaway
-//! allocation. Pathological inputs from the issue, then random mutations of the corpus.
+//! Whatever the bytes, the front end and the encoder end cleanly: no panic, no stack
+//! overflow, no runaway allocation. Pathological inputs from the issue, then random mutations
+//! of the corpus.
 
 mod common;
 
 use common::{corpus_files, read};
 
-/// Parses, checks and renders every diagnostic as the CLI does; returns the number of
-/// errors. Panics propagate and fail the test.
+/// Parses, checks, assembles what is clean and renders every diagnostic as the CLI does;
+/// returns the number of errors. Panics propagate and fail the test.
 fn front_end(source: &str) -> usize {
     let (module, mut diags) = ptx_grammar::parse(source);
     if diags.is_empty() {
         diags.extend(ptx_grammar::check(&module));
         // Formatting a clean module must also survive.
         let _ = ptx_grammar::format_module(&module);
+    }
+    if diags.iter().all(|d| !d.is_error()) {
+        let options = ptx_encoder::Options::default();
+        if let Err(e) = ptx_encoder::assemble(source, "f.ptx", &module, &options) {
+            diags.extend(e);
+        }
     }
     let lines = ptx_grammar::diag::LineIndex::new(source);
     for d in &diags {

@@ -1,5 +1,5 @@
 //! Any bytes through everything the front end does: lex, parse, check, render every
-//! diagnostic, and for clean input the formatter's round trip.
+//! diagnostic, and for clean input the formatter's round trip and the encoder.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,6 +10,12 @@ fuzz_target!(|data: &[u8]| {
     let clean = diags.is_empty();
     if clean {
         diags.extend(ptx_grammar::check(&module));
+        if diags.iter().all(|d| !d.is_error()) {
+            let options = ptx_encoder::Options::default();
+            if let Err(e) = ptx_encoder::assemble(&source, "fuzz.ptx", &module, &options) {
+                diags.extend(e);
+            }
+        }
     }
     let lines = ptx_grammar::diag::LineIndex::new(&source);
     for d in &diags {

@@ -7,6 +7,172 @@ use crate::{
 };
 use std::fmt;
 
+/// Each field's bits (least, most significant), for reading and patching words in place.
+pub mod fields {
+    pub const OP: (usize, usize) = (0, 7);
+    pub const PG: (usize, usize) = (8, 10);
+    pub const PGN: (usize, usize) = (11, 11);
+    pub const RD: (usize, usize) = (12, 19);
+    pub const RA: (usize, usize) = (20, 27);
+    pub const RB: (usize, usize) = (28, 35);
+    pub const RC: (usize, usize) = (36, 43);
+    pub const BI: (usize, usize) = (63, 63);
+    pub const CI: (usize, usize) = (62, 62);
+    pub const IMM32: (usize, usize) = (32, 63);
+    pub const TARGET: (usize, usize) = (32, 63);
+    pub const OFF24: (usize, usize) = (28, 51);
+    pub const IMM16: (usize, usize) = (44, 59);
+    pub const LUT: (usize, usize) = (44, 51);
+    pub const UNI: (usize, usize) = (28, 28);
+    pub const PD: (usize, usize) = (59, 61);
+    pub const PQ: (usize, usize) = (56, 58);
+    pub const PC: (usize, usize) = (53, 55);
+    pub const PCN: (usize, usize) = (52, 52);
+    pub const PA: (usize, usize) = (44, 46);
+    pub const PAN: (usize, usize) = (47, 47);
+    pub const BOP: (usize, usize) = (50, 51);
+    pub const NB: (usize, usize) = (44, 44);
+    pub const NA: (usize, usize) = (45, 45);
+    pub const CC: (usize, usize) = (46, 46);
+    pub const X: (usize, usize) = (47, 47);
+    pub const FTZ: (usize, usize) = (48, 48);
+    pub const SGN: (usize, usize) = (49, 49);
+    pub const HI: (usize, usize) = (50, 50);
+    pub const SAT: (usize, usize) = (51, 51);
+    pub const RND: (usize, usize) = (52, 53);
+    pub const ABSA: (usize, usize) = (54, 54);
+    pub const ABSB: (usize, usize) = (55, 55);
+    pub const NC: (usize, usize) = (56, 56);
+    pub const MAX: (usize, usize) = (57, 57);
+    pub const NAN: (usize, usize) = (58, 58);
+    pub const ICMP: (usize, usize) = (44, 46);
+    pub const FCMP: (usize, usize) = (44, 47);
+    pub const LOP2: (usize, usize) = (28, 29);
+    pub const SHR: (usize, usize) = (44, 44);
+    pub const W64: (usize, usize) = (45, 45);
+    pub const REM: (usize, usize) = (46, 46);
+    pub const PMODE: (usize, usize) = (44, 46);
+    pub const PMODEI: (usize, usize) = (60, 62);
+    pub const SHAMT: (usize, usize) = (44, 44);
+    pub const ITO: (usize, usize) = (44, 46);
+    pub const IFROM: (usize, usize) = (52, 54);
+    pub const ITY: (usize, usize) = (44, 46);
+    pub const FCVT: (usize, usize) = (44, 46);
+    pub const RINT: (usize, usize) = (47, 47);
+    pub const MUFU: (usize, usize) = (44, 47);
+    pub const SPACE: (usize, usize) = (52, 54);
+    pub const MSIZE: (usize, usize) = (55, 57);
+    pub const COP: (usize, usize) = (58, 60);
+    pub const E: (usize, usize) = (61, 61);
+    pub const CBANK: (usize, usize) = (58, 61);
+    pub const AOP: (usize, usize) = (44, 47);
+    pub const ATY: (usize, usize) = (48, 50);
+    pub const BMODE: (usize, usize) = (44, 45);
+    pub const LEVEL: (usize, usize) = (44, 45);
+    pub const GEOM: (usize, usize) = (44, 46);
+    pub const VEC: (usize, usize) = (47, 48);
+    pub const DSIZE: (usize, usize) = (49, 50);
+    pub const SCLAMP: (usize, usize) = (51, 52);
+    pub const SFMT: (usize, usize) = (53, 53);
+    pub const SH: (usize, usize) = (54, 54);
+    pub const SOP: (usize, usize) = (55, 57);
+    pub const STY: (usize, usize) = (48, 50);
+    pub const QUERY: (usize, usize) = (44, 46);
+    pub const SREG: (usize, usize) = (44, 49);
+    pub const SMODE: (usize, usize) = (44, 45);
+    pub const VMODE: (usize, usize) = (44, 45);
+    pub const DSGN: (usize, usize) = (44, 44);
+    pub const ASGN: (usize, usize) = (45, 45);
+    pub const BSGN: (usize, usize) = (46, 46);
+    pub const ASEL: (usize, usize) = (47, 49);
+    pub const BSEL: (usize, usize) = (50, 52);
+    pub const VSAT: (usize, usize) = (53, 53);
+    pub const VSEC: (usize, usize) = (54, 56);
+    pub const DSEL: (usize, usize) = (57, 59);
+    pub const VCMP: (usize, usize) = (60, 62);
+    pub const VCLAMP: (usize, usize) = (60, 60);
+    pub const VNEG: (usize, usize) = (54, 55);
+    pub const VSCALE: (usize, usize) = (56, 57);
+    pub const PO: (usize, usize) = (58, 58);
+}
+
+/// Each instruction's opcode.
+pub mod opcodes {
+    pub const NOP: u8 = 0x00;
+    pub const EXIT: u8 = 0x01;
+    pub const BRA: u8 = 0x02;
+    pub const SSY: u8 = 0x03;
+    pub const CALL: u8 = 0x05;
+    pub const RET: u8 = 0x06;
+    pub const TRAP: u8 = 0x07;
+    pub const BAR: u8 = 0x08;
+    pub const MEMBAR: u8 = 0x09;
+    pub const WARPSYNC: u8 = 0x0a;
+    pub const WARPSYNCI: u8 = 0x0b;
+    pub const MOV: u8 = 0x10;
+    pub const MOV32I: u8 = 0x11;
+    pub const S2R: u8 = 0x12;
+    pub const SEL: u8 = 0x13;
+    pub const PLOP: u8 = 0x14;
+    pub const IADD: u8 = 0x20;
+    pub const IADD32I: u8 = 0x21;
+    pub const IMUL: u8 = 0x22;
+    pub const IMUL32I: u8 = 0x23;
+    pub const IMAD: u8 = 0x24;
+    pub const IMNMX: u8 = 0x25;
+    pub const IABS: u8 = 0x26;
+    pub const ISETP: u8 = 0x27;
+    pub const LOP3: u8 = 0x28;
+    pub const LOP32I: u8 = 0x29;
+    pub const SHL: u8 = 0x2a;
+    pub const SHR: u8 = 0x2b;
+    pub const SHF: u8 = 0x2c;
+    pub const BFE: u8 = 0x2d;
+    pub const BFI: u8 = 0x2e;
+    pub const POPC: u8 = 0x2f;
+    pub const CLZ: u8 = 0x30;
+    pub const FLO: u8 = 0x31;
+    pub const BREV: u8 = 0x32;
+    pub const PRMT: u8 = 0x33;
+    pub const PRMTI: u8 = 0x34;
+    pub const I2I: u8 = 0x35;
+    pub const IDIV: u8 = 0x36;
+    pub const FADD: u8 = 0x40;
+    pub const FADD32I: u8 = 0x41;
+    pub const FMUL: u8 = 0x42;
+    pub const FMUL32I: u8 = 0x43;
+    pub const FFMA: u8 = 0x44;
+    pub const FMNMX: u8 = 0x45;
+    pub const FSETP: u8 = 0x46;
+    pub const MUFU: u8 = 0x47;
+    pub const FDIV: u8 = 0x48;
+    pub const FSQRT: u8 = 0x49;
+    pub const FRCP: u8 = 0x4a;
+    pub const F2I: u8 = 0x4b;
+    pub const I2F: u8 = 0x4c;
+    pub const F2F: u8 = 0x4d;
+    pub const LD: u8 = 0x50;
+    pub const ST: u8 = 0x51;
+    pub const LDC: u8 = 0x52;
+    pub const ATOM: u8 = 0x53;
+    pub const RED: u8 = 0x54;
+    pub const SULD: u8 = 0x58;
+    pub const SUST: u8 = 0x59;
+    pub const SURED: u8 = 0x5a;
+    pub const SUQ: u8 = 0x5b;
+    pub const SHFL: u8 = 0x60;
+    pub const VOTE: u8 = 0x61;
+    pub const VADD: u8 = 0x70;
+    pub const VSUB: u8 = 0x71;
+    pub const VABSDIFF: u8 = 0x72;
+    pub const VMIN: u8 = 0x73;
+    pub const VMAX: u8 = 0x74;
+    pub const VSHL: u8 = 0x75;
+    pub const VSHR: u8 = 0x76;
+    pub const VMAD: u8 = 0x77;
+    pub const VSET: u8 = 0x78;
+}
+
 /// The `bop` values of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bop {
@@ -1193,10 +1359,8 @@ pub enum Op {
     Exit,
     /// branches to the instruction `target` bytes after the next one
     Bra { target: i32, uni: bool },
-    /// pushes a reconvergence point for the divergent region that follows
+    /// sets where the next branch, if it diverges, reconverges
     Ssy { target: i32 },
-    /// ends a divergent path: runs the next pending path, or reconverges
-    Sync,
     /// calls the function `target` bytes after the next instruction
     Call { target: i32 },
     /// returns from a call
@@ -1310,14 +1474,15 @@ pub enum Op {
         rb: RegOrImm,
         sgn: bool,
     },
-    /// funnel shift of rc:ra by rb
+    /// low (or high) word of the 64-bit rc:ra shifted by rb (at most 64)
     Shf {
         rd: Reg,
         ra: Reg,
         rb: RegOrImm,
         rc: Reg,
         shr: bool,
-        wrap: bool,
+        sgn: bool,
+        hi: bool,
     },
     /// bit field of ra at rb, rc bits long
     Bfe {
@@ -1365,6 +1530,15 @@ pub enum Op {
         ito: Ity,
         ifrom: Ity,
         sat: bool,
+    },
+    /// quotient (or remainder) of ra / rb; 64-bit register pairs with w64
+    Idiv {
+        rd: Reg,
+        ra: Reg,
+        rb: Reg,
+        sgn: bool,
+        rem: bool,
+        w64: bool,
     },
     /// rd = ra + rb
     Fadd {
@@ -1727,7 +1901,6 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 73] = [
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
     ("SSY", 0x03, 0xffffffff00000fff),
-    ("SYNC", 0x04, 0x0000000000000fff),
     ("CALL", 0x05, 0xffffffff00000fff),
     ("RET", 0x06, 0x0000000000000fff),
     ("TRAP", 0x07, 0x0000000000000fff),
@@ -1752,7 +1925,7 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 73] = [
     ("LOP32I", 0x29, 0xffffffff3fffffff),
     ("SHL", 0x2a, 0x8000000fffffffff),
     ("SHR", 0x2b, 0x8002000fffffffff),
-    ("SHF", 0x2c, 0x80003fffffffffff),
+    ("SHF", 0x2c, 0x80061fffffffffff),
     ("BFE", 0x2d, 0xc0020fffffffffff),
     ("BFI", 0x2e, 0x00000fffffffffff),
     ("POPC", 0x2f, 0x000000000fffffff),
@@ -1762,6 +1935,7 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 73] = [
     ("PRMT", 0x33, 0x00007fffffffffff),
     ("PRMTI", 0x34, 0x7ffff00fffffffff),
     ("I2I", 0x35, 0x007870000fffffff),
+    ("IDIV", 0x36, 0x0002600fffffffff),
     ("FADD", 0x40, 0x00f9300fffffffff),
     ("FADD32I", 0x41, 0xffffffff0fffffff),
     ("FMUL", 0x42, 0x00f9200fffffffff),
@@ -1805,7 +1979,6 @@ impl Op {
             Op::Exit => "EXIT",
             Op::Bra { .. } => "BRA",
             Op::Ssy { .. } => "SSY",
-            Op::Sync => "SYNC",
             Op::Call { .. } => "CALL",
             Op::Ret => "RET",
             Op::Trap => "TRAP",
@@ -1840,6 +2013,7 @@ impl Op {
             Op::Prmt { .. } => "PRMT",
             Op::Prmti { .. } => "PRMTI",
             Op::I2i { .. } => "I2I",
+            Op::Idiv { .. } => "IDIV",
             Op::Fadd { .. } => "FADD",
             Op::Fadd32i { .. } => "FADD32I",
             Op::Fmul { .. } => "FMUL",
@@ -1899,9 +2073,6 @@ impl Instruction {
             Op::Ssy { target } => {
                 put(&mut word, 0, 7, 0x3);
                 put(&mut word, 32, 63, u64::from(target as u32) & 0xffffffff);
-            }
-            Op::Sync => {
-                put(&mut word, 0, 7, 0x4);
             }
             Op::Call { target } => {
                 put(&mut word, 0, 7, 0x5);
@@ -2162,7 +2333,8 @@ impl Instruction {
                 rb,
                 rc,
                 shr,
-                wrap,
+                sgn,
+                hi,
             } => {
                 put(&mut word, 0, 7, 0x2c);
                 put(&mut word, 12, 19, u64::from(rd.0));
@@ -2174,7 +2346,8 @@ impl Instruction {
                 put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
                 put(&mut word, 36, 43, u64::from(rc.0));
                 put(&mut word, 44, 44, u64::from(shr));
-                put(&mut word, 45, 45, u64::from(wrap));
+                put(&mut word, 49, 49, u64::from(sgn));
+                put(&mut word, 50, 50, u64::from(hi));
             }
             Op::Bfe {
                 rd,
@@ -2268,6 +2441,22 @@ impl Instruction {
                 put(&mut word, 44, 46, ito as u64);
                 put(&mut word, 52, 54, ifrom as u64);
                 put(&mut word, 51, 51, u64::from(sat));
+            }
+            Op::Idiv {
+                rd,
+                ra,
+                rb,
+                sgn,
+                rem,
+                w64,
+            } => {
+                put(&mut word, 0, 7, 0x36);
+                put(&mut word, 12, 19, u64::from(rd.0));
+                put(&mut word, 20, 27, u64::from(ra.0));
+                put(&mut word, 28, 35, u64::from(rb.0));
+                put(&mut word, 49, 49, u64::from(sgn));
+                put(&mut word, 46, 46, u64::from(rem));
+                put(&mut word, 45, 45, u64::from(w64));
             }
             Op::Fadd {
                 rd,
@@ -2998,16 +3187,6 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 target: sign_extend(get(word, 32, 63), 32),
             }
         }
-        0x04 => {
-            let reserved = word & !0x0000000000000fff;
-            if reserved != 0 {
-                return Err(DecodeError::Reserved {
-                    mnemonic: "SYNC",
-                    bits: reserved,
-                });
-            }
-            Op::Sync
-        }
         0x05 => {
             let reserved = word & !0xffffffff00000fff;
             if reserved != 0 {
@@ -3467,7 +3646,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x2c => {
-            let reserved = word & !0x80003fffffffffff;
+            let reserved = word & !0x80061fffffffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "SHF",
@@ -3487,7 +3666,8 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 },
                 rc: Reg(get(word, 36, 43) as u8),
                 shr: get(word, 44, 44) != 0,
-                wrap: get(word, 45, 45) != 0,
+                sgn: get(word, 49, 49) != 0,
+                hi: get(word, 50, 50) != 0,
             }
         }
         0x2d => {
@@ -3647,6 +3827,23 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                     field: "ifrom",
                 })?,
                 sat: get(word, 51, 51) != 0,
+            }
+        }
+        0x36 => {
+            let reserved = word & !0x0002600fffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "IDIV",
+                    bits: reserved,
+                });
+            }
+            Op::Idiv {
+                rd: Reg(get(word, 12, 19) as u8),
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
+                sgn: get(word, 49, 49) != 0,
+                rem: get(word, 46, 46) != 0,
+                w64: get(word, 45, 45) != 0,
             }
         }
         0x40 => {
@@ -4609,9 +4806,6 @@ impl fmt::Display for Instruction {
                 f.write_str(" ")?;
                 text::signed(f, *target)?;
             }
-            Op::Sync => {
-                let _ = f;
-            }
             Op::Call { target } => {
                 f.write_str(" ")?;
                 text::signed(f, *target)?;
@@ -4885,13 +5079,17 @@ impl fmt::Display for Instruction {
                 rb,
                 rc,
                 shr,
-                wrap,
+                sgn,
+                hi,
             } => {
                 if *shr {
                     f.write_str(".R")?;
                 }
-                if *wrap {
-                    f.write_str(".W")?;
+                if *sgn {
+                    f.write_str(".S32")?;
+                }
+                if *hi {
+                    f.write_str(".HI")?;
                 }
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
@@ -5011,6 +5209,30 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
                 write!(f, "{}", ra)?;
+            }
+            Op::Idiv {
+                rd,
+                ra,
+                rb,
+                sgn,
+                rem,
+                w64,
+            } => {
+                if *sgn {
+                    f.write_str(".S32")?;
+                }
+                if *rem {
+                    f.write_str(".REM")?;
+                }
+                if *w64 {
+                    f.write_str(".64")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
             }
             Op::Fadd {
                 rd,
@@ -5881,11 +6103,6 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
             let target = text::signed_imm(o0, 32)?;
             Op::Ssy { target }
         }
-        "SYNC" => {
-            mods.finish("SYNC")?;
-            let [] = text::operands::<0>("SYNC", &operands)?;
-            Op::Sync
-        }
         "CALL" => {
             mods.finish("CALL")?;
             let [o0] = text::operands::<1>("CALL", &operands)?;
@@ -6149,7 +6366,8 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "SHF" => {
             let shr = mods.flag("R");
-            let wrap = mods.flag("W");
+            let sgn = mods.flag("S32");
+            let hi = mods.flag("HI");
             mods.finish("SHF")?;
             let [o0, o1, o2, o3] = text::operands::<4>("SHF", &operands)?;
             let rd = text::reg(o0)?;
@@ -6162,7 +6380,8 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 rb,
                 rc,
                 shr,
-                wrap,
+                sgn,
+                hi,
             }
         }
         "BFE" => {
@@ -6270,6 +6489,24 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 ito,
                 ifrom,
                 sat,
+            }
+        }
+        "IDIV" => {
+            let sgn = mods.flag("S32");
+            let rem = mods.flag("REM");
+            let w64 = mods.flag("64");
+            mods.finish("IDIV")?;
+            let [o0, o1, o2] = text::operands::<3>("IDIV", &operands)?;
+            let rd = text::reg(o0)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg(o2)?;
+            Op::Idiv {
+                rd,
+                ra,
+                rb,
+                sgn,
+                rem,
+                w64,
             }
         }
         "FADD" => {

@@ -180,6 +180,17 @@ impl std::str::FromStr for Instruction {
     }
 }
 
+/// Writes `value` into `field` (see [`fields`]) of an encoded word: how the assembler fills in
+/// registers and branch targets once they are known.
+pub fn set_field(word: &mut u64, (lsb, msb): (usize, usize), value: u64) {
+    put(word, lsb, msb, value);
+}
+
+/// Reads `field` (see [`fields`]) of an encoded word.
+pub fn field(word: u64, (lsb, msb): (usize, usize)) -> u64 {
+    get(word, lsb, msb)
+}
+
 /// Writes `value` into bits `lsb..=msb` of `word`. The generated encoder calls this with
 /// values that fit; a wider value is a bug there.
 fn put(word: &mut u64, lsb: usize, msb: usize, value: u64) {

@@ -1,7 +1,7 @@
 //! The checking pass: resolves every name and validates every instruction against the form
 //! table, with family rules for surfaces and video that a table line cannot express.
 
-mod decl;
+pub mod decl;
 mod forms;
 mod operands;
 mod special;

@@ -128,6 +128,7 @@ pub fn generate(t: &Table) -> String {
     writeln!(w, "use std::fmt;").unwrap();
     writeln!(w).unwrap();
 
+    fields(w, t);
     enums(w, t);
     op_enum(w, t);
     encoder(w, t);
@@ -135,6 +136,37 @@ pub fn generate(t: &Table) -> String {
     printer(w, t);
     parser(w, t);
     s
+}
+
+fn fields(w: &mut String, t: &Table) {
+    writeln!(
+        w,
+        "/// Each field's bits (least, most significant), for reading and patching words in place."
+    )
+    .unwrap();
+    writeln!(w, "pub mod fields {{").unwrap();
+    for f in &t.fields {
+        writeln!(
+            w,
+            "    pub const {}: (usize, usize) = ({}, {});",
+            f.name.to_uppercase(),
+            f.lsb,
+            f.msb
+        )
+        .unwrap();
+    }
+    writeln!(w, "}}\n").unwrap();
+    writeln!(w, "/// Each instruction's opcode.").unwrap();
+    writeln!(w, "pub mod opcodes {{").unwrap();
+    for insn in &t.insns {
+        writeln!(
+            w,
+            "    pub const {}: u8 = {:#04x};",
+            insn.mnemonic, insn.opcode
+        )
+        .unwrap();
+    }
+    writeln!(w, "}}\n").unwrap();
 }
 
 fn enums(w: &mut String, t: &Table) {

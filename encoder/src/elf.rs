@@ -1,0 +1,331 @@
+//! The sgpu ELF file (docs/elf.md): a relocatable ELF64 with one code section per function,
+//! its metadata and line table, the global and constant data, surface slots as symbols, and
+//! relocations for the addresses of global variables.
+
+use crate::layout::Layout;
+use crate::Function;
+use object::elf;
+use object::write::elf::{FileHeader, Rel, SectionHeader, Sym, Writer};
+use object::write::StringId;
+use object::Endianness;
+
+/// `e_machine` of sgpu: not assigned by the ELF registry; 0x5347 is "SG".
+pub const EM_SGPU: u16 = 0x5347;
+/// `e_flags`: the ISA version in the low byte.
+pub const EF_SGPU_ISA_1: u32 = 1;
+/// Relocation types, on the `imm32` field (bits 63:32) of the word at `r_offset`.
+pub const R_SGPU_ABS32_LO: u32 = 1;
+pub const R_SGPU_ABS32_HI: u32 = 2;
+/// `.sgpu.info` layout version.
+pub const INFO_VERSION: u32 = 1;
+
+pub struct Input<'i, 'a> {
+    pub file: &'i str,
+    pub loc_files: &'i [(u32, String)],
+    pub functions: &'i [Function],
+    pub layout: &'i Layout<'a>,
+}
+
+/// A section to place: name, type, flags, alignment, contents (or a size for NOBITS).
+struct Section {
+    name: String,
+    sh_type: u32,
+    flags: u64,
+    align: u64,
+    data: Vec<u8>,
+    size: u64,
+    /// For a `.rela` section: the index (into the sections list) of the section it patches.
+    info: Option<usize>,
+    rels: Vec<Rel>,
+}
+
+impl Section {
+    fn progbits(name: String, flags: u64, align: u64, data: Vec<u8>) -> Section {
+        let size = data.len() as u64;
+        Section {
+            name,
+            sh_type: elf::SHT_PROGBITS,
+            flags,
+            align,
+            data,
+            size,
+            info: None,
+            rels: Vec::new(),
+        }
+    }
+}
+
+struct Symbol {
+    name: String,
+    section: usize,
+    value: u64,
+    size: u64,
+    kind: u8,
+    global: bool,
+}
+
+fn words(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
+    let mut sections: Vec<Section> = Vec::new();
+    let mut symbols: Vec<Symbol> = Vec::new();
+    let layout = input.layout;
+
+    // Global data and its symbols.
+    let data = sections.len();
+    sections.push(Section::progbits(
+        ".data".into(),
+        u64::from(elf::SHF_ALLOC | elf::SHF_WRITE),
+        u64::from(layout.global_align.max(1)),
+        layout.global_image.clone(),
+    ));
+    let global_symbol = |i: usize| i;
+    for g in &layout.globals {
+        symbols.push(Symbol {
+            name: g.name.to_string(),
+            section: data,
+            value: u64::from(g.offset),
+            size: u64::from(g.size),
+            kind: elf::STT_OBJECT,
+            global: g.visible,
+        });
+    }
+    // Constant bank 1.
+    sections.push(Section::progbits(
+        ".sgpu.const".into(),
+        u64::from(elf::SHF_ALLOC),
+        8,
+        layout.const_image.clone(),
+    ));
+    // Surface slots: one symbol per `.surfref`, its value the slot.
+    if !layout.surfaces.is_empty() {
+        let surf = sections.len();
+        sections.push(Section {
+            name: ".sgpu.surfaces".into(),
+            sh_type: elf::SHT_NOBITS,
+            flags: 0,
+            align: 1,
+            data: Vec::new(),
+            size: layout.surfaces.len() as u64,
+            info: None,
+            rels: Vec::new(),
+        });
+        for (slot, name) in layout.surfaces.iter().enumerate() {
+            symbols.push(Symbol {
+                name: name.to_string(),
+                section: surf,
+                value: slot as u64,
+                size: 1,
+                kind: elf::STT_OBJECT,
+                global: true,
+            });
+        }
+    }
+    // Files of the line tables: index 0 is the PTX file, then the `.file` directives.
+    let mut files = Vec::new();
+    files.extend_from_slice(&0u32.to_le_bytes());
+    files.extend_from_slice(input.file.as_bytes());
+    files.push(0);
+    for (index, path) in input.loc_files {
+        files.extend_from_slice(&index.to_le_bytes());
+        files.extend_from_slice(path.as_bytes());
+        files.push(0);
+    }
+    sections.push(Section::progbits(".sgpu.files".into(), 0, 4, files));
+
+    for f in input.functions {
+        let text = sections.len();
+        let code: Vec<u8> = f.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        sections.push(Section::progbits(
+            format!(".text.{}", f.name),
+            u64::from(elf::SHF_ALLOC | elf::SHF_EXECINSTR),
+            8,
+            code,
+        ));
+        symbols.push(Symbol {
+            name: f.name.clone(),
+            section: text,
+            value: 0,
+            size: f.code.len() as u64 * 8,
+            kind: elf::STT_FUNC,
+            global: true,
+        });
+        let info = [
+            INFO_VERSION,
+            u32::from(f.entry),
+            f.registers,
+            f.shared_bytes,
+            f.local_bytes,
+            f.param_bytes,
+            f.max_threads.unwrap_or(0),
+            f.spilled,
+            f.spill_bytes,
+        ];
+        sections.push(Section::progbits(
+            format!(".sgpu.info.{}", f.name),
+            0,
+            4,
+            words(&info),
+        ));
+        let lines: Vec<u32> = f.lines.iter().flatten().copied().collect();
+        sections.push(Section::progbits(
+            format!(".sgpu.lines.{}", f.name),
+            0,
+            4,
+            words(&lines),
+        ));
+        if !f.relocs.is_empty() {
+            let rels = f
+                .relocs
+                .iter()
+                .map(|(at, r)| Rel {
+                    r_offset: *at as u64 * 8,
+                    // Symbol indices: the null symbol, then ours in order.
+                    r_sym: global_symbol(r.symbol as usize) as u32 + 1,
+                    r_type: if r.high {
+                        R_SGPU_ABS32_HI
+                    } else {
+                        R_SGPU_ABS32_LO
+                    },
+                    r_addend: r.addend,
+                })
+                .collect();
+            sections.push(Section {
+                name: format!(".rela.text.{}", f.name),
+                sh_type: elf::SHT_RELA,
+                flags: u64::from(elf::SHF_INFO_LINK),
+                align: 8,
+                data: Vec::new(),
+                size: 0,
+                info: Some(text),
+                rels,
+            });
+        }
+    }
+    emit(&sections, &mut symbols)
+}
+
+/// Lays the file out: header, section contents, symbol and string tables, section headers.
+fn emit(sections: &[Section], symbols: &mut [Symbol]) -> Vec<u8> {
+    // Local symbols come first in an ELF symbol table; relocations above index symbols in
+    // our order, so globals and locals are not reordered: all but the null symbol are
+    // written as given, and `sh_info` counts only the null symbol as local when any global
+    // precedes a local. Keep it simple and valid: make every symbol global or local by its
+    // flag, locals first, and remap.
+    let mut order: Vec<usize> = (0..symbols.len()).collect();
+    order.sort_by_key(|&i| symbols[i].global);
+    let mut buffer = Vec::new();
+    let mut w = Writer::new(Endianness::Little, true, &mut buffer);
+    w.reserve_file_header();
+    let names: Vec<StringId> = sections
+        .iter()
+        .map(|s| w.add_section_name(s.name.as_bytes()))
+        .collect();
+    let _null = w.reserve_null_section_index();
+    let indices: Vec<_> = sections.iter().map(|_| w.reserve_section_index()).collect();
+    let symtab = w.reserve_symtab_section_index();
+    let strtab = w.reserve_strtab_section_index();
+    let shstrtab = w.reserve_shstrtab_section_index();
+    let mut offsets = Vec::with_capacity(sections.len());
+    for s in sections {
+        let offset = if s.sh_type == elf::SHT_RELA {
+            w.reserve_relocations(s.rels.len(), true)
+        } else if s.sh_type == elf::SHT_NOBITS {
+            0
+        } else {
+            w.reserve(s.data.len(), s.align as usize)
+        };
+        offsets.push(offset);
+    }
+    w.reserve_null_symbol_index();
+    let sym_names: Vec<StringId> = order
+        .iter()
+        .map(|&i| w.add_string(symbols[i].name.as_bytes()))
+        .collect();
+    let mut sym_index = vec![0u32; symbols.len()];
+    for &i in &order {
+        sym_index[i] = w.reserve_symbol_index(Some(indices[symbols[i].section])).0;
+    }
+    w.reserve_symtab();
+    w.reserve_strtab();
+    w.reserve_shstrtab();
+    w.reserve_section_headers();
+
+    w.write_file_header(&FileHeader {
+        os_abi: elf::ELFOSABI_NONE,
+        abi_version: 0,
+        e_type: elf::ET_REL,
+        e_machine: EM_SGPU,
+        e_entry: 0,
+        e_flags: EF_SGPU_ISA_1,
+    })
+    .expect("the header fits the buffer");
+    for s in sections {
+        if s.sh_type == elf::SHT_RELA {
+            w.write_align_relocation();
+            for r in &s.rels {
+                let mut r = r.clone();
+                r.r_sym = sym_index[r.r_sym as usize - 1];
+                w.write_relocation(true, &r);
+            }
+        } else if s.sh_type != elf::SHT_NOBITS {
+            w.write_align(s.align as usize);
+            w.write(&s.data);
+        }
+    }
+    w.write_null_symbol();
+    for (k, &i) in order.iter().enumerate() {
+        let s = &symbols[i];
+        let bind = if s.global {
+            elf::STB_GLOBAL
+        } else {
+            elf::STB_LOCAL
+        };
+        w.write_symbol(&Sym {
+            name: Some(sym_names[k]),
+            section: Some(indices[s.section]),
+            st_info: (bind << 4) | s.kind,
+            st_other: elf::STV_DEFAULT,
+            st_shndx: 0,
+            st_value: s.value,
+            st_size: s.size,
+        });
+    }
+    w.write_strtab();
+    w.write_shstrtab();
+    w.write_null_section_header();
+    for (k, s) in sections.iter().enumerate() {
+        if s.sh_type == elf::SHT_RELA {
+            let target = indices[s.info.expect("a relocation section names its target")];
+            w.write_relocation_section_header(
+                names[k],
+                target,
+                symtab,
+                offsets[k],
+                s.rels.len(),
+                true,
+            );
+            continue;
+        }
+        w.write_section_header(&SectionHeader {
+            name: Some(names[k]),
+            sh_type: s.sh_type,
+            sh_flags: s.flags,
+            sh_addr: 0,
+            sh_offset: offsets[k] as u64,
+            sh_size: s.size,
+            sh_link: 0,
+            sh_info: 0,
+            sh_addralign: s.align,
+            sh_entsize: 0,
+        });
+    }
+    let locals = order.iter().filter(|&&i| !symbols[i].global).count() as u32;
+    w.write_symtab_section_header(locals + 1);
+    w.write_strtab_section_header();
+    w.write_shstrtab_section_header();
+    let _ = (strtab, shstrtab);
+    buffer
+}

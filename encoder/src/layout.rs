@@ -1,0 +1,228 @@
+//! Module-scope storage: where every `.global`, `.const`, `.shared` and `.local` variable and
+//! every `.surfref` lives, and the initial images of global and constant memory.
+
+use crate::diag::Diags;
+use ptx_grammar::ast::{DeclSpec, Expr, Init, Item, Linkage, Module, StateSpace, VarDecl};
+use ptx_grammar::check::decl::{declared_type, Opaque};
+use rustc_hash::FxHashMap;
+
+/// Where a module-scope name lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In global memory, at `offset` of the module's global image; `symbol` indexes
+    /// [`Layout::globals`].
+    Global { symbol: u32 },
+    /// In constant bank 1, at `offset`.
+    Const { offset: u32 },
+    /// In each CTA's shared memory, at `offset`.
+    Shared { offset: u32 },
+    /// In each thread's local memory, at `offset`.
+    Local { offset: u32 },
+    /// Surface descriptor slot `slot`.
+    Surface { slot: u8 },
+    /// A texture or sampler reference: nothing sgpu can run.
+    Texture,
+    /// A function or kernel.
+    Function,
+}
+
+/// A variable of global memory: an ELF symbol of the data section.
+#[derive(Clone, Debug)]
+pub struct GlobalVar<'a> {
+    pub name: &'a str,
+    pub offset: u32,
+    pub size: u32,
+    pub visible: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Layout<'a> {
+    pub places: FxHashMap<&'a str, Place>,
+    pub globals: Vec<GlobalVar<'a>>,
+    /// The initial contents of global memory, all `.global` variables in declaration order.
+    pub global_image: Vec<u8>,
+    pub global_align: u32,
+    /// Constant bank 1.
+    pub const_image: Vec<u8>,
+    /// Bytes of module-scope `.shared` and `.local` variables.
+    pub shared_size: u32,
+    pub local_size: u32,
+    /// `.surfref` names by slot.
+    pub surfaces: Vec<&'a str>,
+}
+
+/// The byte size of a declaration's scalar type, and its vector width.
+pub fn element_size(v: &VarDecl<'_>) -> Option<(u32, u32)> {
+    let info = declared_type(v).ok()?;
+    let ty = info.ty?;
+    Some(((u32::from(ty.bits) / 8).max(1), u32::from(info.vector)))
+}
+
+/// `.align N`, or the element size.
+pub fn alignment(v: &VarDecl<'_>, element: u32) -> u32 {
+    v.specs
+        .iter()
+        .find_map(|s| match s {
+            DeclSpec::Align { value, .. } => u32::try_from(*value).ok(),
+            _ => None,
+        })
+        .unwrap_or(element)
+        .max(1)
+}
+
+fn align_to(n: u32, align: u32) -> u32 {
+    n.div_ceil(align) * align
+}
+
+impl<'a> Layout<'a> {
+    pub fn build(module: &Module<'a>, diags: &mut Diags) -> Layout<'a> {
+        let mut l = Layout {
+            global_align: 1,
+            ..Layout::default()
+        };
+        for item in &module.items {
+            match item {
+                Item::Function(f) => {
+                    l.places.insert(f.name.text, Place::Function);
+                }
+                Item::Var(v) => l.variable(v, diags),
+                _ => {}
+            }
+        }
+        l
+    }
+
+    fn variable(&mut self, v: &VarDecl<'a>, diags: &mut Diags) {
+        let Ok(info) = declared_type(v) else { return };
+        if let Some(opaque) = info.opaque {
+            for d in &v.declarators {
+                let place = match opaque {
+                    Opaque::Surface if self.surfaces.len() < 256 => {
+                        self.surfaces.push(d.name.text);
+                        Place::Surface {
+                            slot: self.surfaces.len() as u8 - 1,
+                        }
+                    }
+                    Opaque::Surface => {
+                        diags.unsupported(d.name.span, "more than 256 surface references");
+                        continue;
+                    }
+                    Opaque::Texture | Opaque::Sampler => Place::Texture,
+                };
+                self.places.insert(d.name.text, place);
+            }
+            return;
+        }
+        let Some((scalar, vector)) = element_size(v) else {
+            return;
+        };
+        let element = scalar * vector;
+        let align = alignment(v, element);
+        for d in &v.declarators {
+            // `.extern` declares a variable defined elsewhere: sgpu links one module.
+            if v.linkage == Some(Linkage::Extern) && d.dims.iter().all(|x| x.is_some()) {
+                diags.unsupported(d.name.span, "`.extern` variables defined in another module");
+                continue;
+            }
+            // `[]` takes its length from the initializer.
+            let count: u64 = match &d.init {
+                Some(init) if d.dims.iter().any(Option::is_none) => {
+                    let mut values = Vec::new();
+                    flatten(init, &mut values);
+                    (values.len() as u64).div_ceil(u64::from(vector))
+                }
+                _ => d.dims.iter().map(|n| n.unwrap_or(0)).product(),
+            };
+            let Some(size) = u64::from(element)
+                .checked_mul(count)
+                .and_then(|s| u32::try_from(s).ok())
+            else {
+                diags.unsupported(d.name.span, "a variable of 4 GiB or more");
+                continue;
+            };
+            let place = match v.space {
+                StateSpace::Global => {
+                    let offset = align_to(self.global_image.len() as u32, align);
+                    self.global_image.resize(offset as usize, 0);
+                    let mut bytes = vec![0u8; size as usize];
+                    if let Some(init) = &d.init {
+                        initialize(&mut bytes, init, scalar, diags);
+                    }
+                    self.global_image.extend_from_slice(&bytes);
+                    self.global_align = self.global_align.max(align);
+                    self.globals.push(GlobalVar {
+                        name: d.name.text,
+                        offset,
+                        size,
+                        visible: v.linkage.is_some(),
+                    });
+                    Place::Global {
+                        symbol: self.globals.len() as u32 - 1,
+                    }
+                }
+                StateSpace::Const => {
+                    let offset = align_to(self.const_image.len() as u32, align);
+                    self.const_image.resize(offset as usize, 0);
+                    let mut bytes = vec![0u8; size as usize];
+                    if let Some(init) = &d.init {
+                        initialize(&mut bytes, init, scalar, diags);
+                    }
+                    self.const_image.extend_from_slice(&bytes);
+                    Place::Const { offset }
+                }
+                StateSpace::Shared => {
+                    let offset = align_to(self.shared_size, align);
+                    self.shared_size = offset + size;
+                    Place::Shared { offset }
+                }
+                StateSpace::Local => {
+                    let offset = align_to(self.local_size, align);
+                    self.local_size = offset + size;
+                    Place::Local { offset }
+                }
+                _ => continue,
+            };
+            self.places.insert(d.name.text, place);
+        }
+    }
+}
+
+/// Writes an initializer into `bytes`, element by element (little-endian).
+fn initialize(bytes: &mut [u8], init: &Init<'_>, element: u32, diags: &mut Diags) {
+    let mut values = Vec::new();
+    flatten(init, &mut values);
+    for (i, e) in values.into_iter().enumerate() {
+        let at = i * element as usize;
+        if at + element as usize > bytes.len() {
+            break;
+        }
+        let value = match e {
+            Expr::Int { value, .. } => *value,
+            Expr::F32(bits, _) => u64::from(*bits),
+            Expr::F64(bits, _) if element == 4 => {
+                u64::from((f64::from_bits(*bits) as f32).to_bits())
+            }
+            Expr::F64(bits, _) => *bits,
+            Expr::Node(n) => match crate::lower::fold(e) {
+                Some(v) => v as u64,
+                None => {
+                    diags.unsupported(n.span, "an initializer that is not a constant number");
+                    return;
+                }
+            },
+            other => {
+                diags.unsupported(other.span(), "an initializer that is not a constant number");
+                return;
+            }
+        };
+        bytes[at..at + element as usize].copy_from_slice(&value.to_le_bytes()[..element as usize]);
+    }
+}
+
+fn flatten<'e, 'a>(init: &'e Init<'a>, out: &mut Vec<&'e Expr<'a>>) {
+    match init {
+        Init::Expr(e) => out.push(e),
+        Init::List(items, _) => items.iter().for_each(|i| flatten(i, out)),
+        Init::Field(_, value) => flatten(value, out),
+    }
+}

@@ -1,0 +1,169 @@
+//! The sgpu encoder: from a checked PTX module to an ELF of sgpu machine code.
+//!
+//! For each function: lowering to machine IR on virtual registers (`lower/`), `SSY` before
+//! every branch that may diverge (`cfg.rs`), register allocation with spilling
+//! (`regalloc.rs`), then branch targets; the module's functions, data and metadata go into an
+//! ELF file (`elf.rs`, format in docs/elf.md).
+
+mod cfg;
+mod diag;
+pub mod disasm;
+pub mod elf;
+mod layout;
+mod lower;
+mod mir;
+mod regalloc;
+
+use mir::{Reloc, Target};
+use ptx_grammar::ast::{Item, Module};
+use ptx_grammar::diag::LineIndex;
+use ptx_grammar::Diagnostic;
+use sgpu_isa::fields;
+
+/// What the encoder may use.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// General registers per thread (ptxas's `--maxrregcount`).
+    pub max_registers: u32,
+}
+
+/// The register file sgpu is designed with: 64 registers per thread.
+pub const DEFAULT_REGISTERS: u32 = 64;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_registers: DEFAULT_REGISTERS,
+        }
+    }
+}
+
+/// One function's machine code and what it uses, as `ptxas -v` reports it.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub entry: bool,
+    pub code: Vec<u64>,
+    /// Per instruction: the PTX line, and the `.loc` file and line (0 when none).
+    pub lines: Vec<[u32; 3]>,
+    /// (instruction index, relocation) for addresses of global variables.
+    pub relocs: Vec<(usize, Reloc)>,
+    pub registers: u32,
+    pub spilled: u32,
+    pub spill_bytes: u32,
+    pub spill_store_bytes: u32,
+    pub spill_load_bytes: u32,
+    /// Bytes of the function's own and module-scope `.shared` variables.
+    pub shared_bytes: u32,
+    /// Bytes of local memory per thread: variables and spilled values.
+    pub local_bytes: u32,
+    /// Bytes of kernel parameters (constant bank 0).
+    pub param_bytes: u32,
+    pub max_threads: Option<u32>,
+}
+
+/// An assembled module.
+#[derive(Debug)]
+pub struct Assembled {
+    pub functions: Vec<Function>,
+    pub elf: Vec<u8>,
+    /// Bytes of `.const` data (constant bank 1).
+    pub const_bytes: u32,
+}
+
+/// Assembles a module that parsed and checked cleanly. `file` names the PTX file in the
+/// line table.
+pub fn assemble(
+    source: &str,
+    file: &str,
+    module: &Module<'_>,
+    options: &Options,
+) -> Result<Assembled, Vec<Diagnostic>> {
+    let mut diags = diag::Diags::default();
+    let lines = LineIndex::new(source);
+    let layout = layout::Layout::build(module, &mut diags);
+    let mut functions = Vec::new();
+    let mut loc_files = Vec::new();
+    for item in &module.items {
+        match item {
+            Item::File(f) => loc_files.push((f.index as u32, f.path.to_string())),
+            Item::Function(f) if f.body.is_some() => {
+                let Some(lowered) = lower::FnLower::lower(source, f, &layout, &lines, &mut diags)
+                else {
+                    continue;
+                };
+                functions.push(finish(lowered, &layout, options));
+            }
+            _ => {}
+        }
+    }
+    if !diags.is_empty() {
+        let mut list = diags.list;
+        list.sort_by_key(|d| d.span.start);
+        return Err(list);
+    }
+    let elf = elf::write(&elf::Input {
+        file,
+        loc_files: &loc_files,
+        functions: &functions,
+        layout: &layout,
+    });
+    Ok(Assembled {
+        functions,
+        elf,
+        const_bytes: layout.const_image.len() as u32,
+    })
+}
+
+/// Reconvergence, allocation and branch targets for one lowered function.
+fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options) -> Function {
+    let mut label_pos = l.label_pos;
+    let code = cfg::insert_reconvergence(l.code, &mut label_pos);
+    let spill_base = layout.local_size + l.local_size;
+    let alloc = regalloc::allocate(
+        code,
+        &l.vregs,
+        &label_pos,
+        options.max_registers,
+        spill_base,
+    );
+    for p in label_pos.iter_mut() {
+        *p = alloc.new_index[(*p).min(alloc.new_index.len() - 1)];
+    }
+    let n = alloc.code.len();
+    let mut words = Vec::with_capacity(n);
+    let mut lines = Vec::with_capacity(n);
+    let mut relocs = Vec::new();
+    for (i, m) in alloc.code.iter().enumerate() {
+        let mut word = m.word;
+        if let Some(t) = m.target {
+            let to = match t {
+                Target::Label(id) => label_pos[id as usize],
+                Target::End => n,
+            };
+            let offset = (to as i64 - (i as i64 + 1)) * 8;
+            sgpu_isa::set_field(&mut word, fields::TARGET, u64::from(offset as i32 as u32));
+        }
+        if let Some(r) = m.reloc {
+            relocs.push((i, r));
+        }
+        words.push(word);
+        lines.push([m.line, m.loc.0, m.loc.1]);
+    }
+    Function {
+        name: l.name.to_string(),
+        entry: l.entry,
+        code: words,
+        lines,
+        relocs,
+        registers: alloc.registers,
+        spilled: alloc.spilled,
+        spill_bytes: alloc.spill_bytes,
+        spill_store_bytes: alloc.spill_store_bytes,
+        spill_load_bytes: alloc.spill_load_bytes,
+        shared_bytes: l.shared_size,
+        local_bytes: spill_base + alloc.spill_bytes,
+        param_bytes: l.param_size,
+        max_threads: l.max_threads,
+    }
+}

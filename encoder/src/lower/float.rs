@@ -1,0 +1,450 @@
+//! Single-precision float arithmetic, comparisons and conversions. f64 is rejected before
+//! this point; f16 values are converted, not computed on.
+
+use super::*;
+use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Rnd};
+
+/// The rounding modifier among an instruction's, and whether it rounds to an integer
+/// (`.rni` and its kin).
+fn rounding(ins: &PtxInstruction<'_>) -> (Rnd, bool) {
+    for m in ins.modifiers() {
+        let r = match m {
+            ".rn" | ".rni" => Rnd::Rn,
+            ".rz" | ".rzi" => Rnd::Rz,
+            ".rm" | ".rmi" => Rnd::Rm,
+            ".rp" | ".rpi" => Rnd::Rp,
+            _ => continue,
+        };
+        return (r, m.ends_with('i'));
+    }
+    (Rnd::Rn, false)
+}
+
+const SIGN: u32 = 0x8000_0000;
+
+impl<'a> FnLower<'a, '_> {
+    pub(super) fn float(&mut self, ins: &PtxInstruction<'a>) {
+        let op = ins.opcode();
+        let Some(ty) = types(ins).last().copied() else {
+            return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
+        };
+        if ty.name != "f32" {
+            return self.unsupported(format!("`{}`: {} arithmetic", ins.mnemonic.text, ty.name));
+        }
+        let Some((d, dp, _)) = self.dest(ins, 0) else {
+            return;
+        };
+        let mut lanes = Vec::new();
+        for i in 1..ins.operands.len() {
+            let Some(s) = self.operand(ins, i) else {
+                return;
+            };
+            let Some(l) = self.lane(s, false) else { return };
+            lanes.push(l);
+        }
+        let (rnd, _) = rounding(ins);
+        let ftz = has(ins, ".ftz");
+        let sat = has(ins, ".sat");
+        let approx = has(ins, ".approx") || has(ins, ".full");
+        let rd = R::of(d, dp);
+        match (op, lanes.as_slice()) {
+            ("add" | "sub", [a, b]) => {
+                let nb = op == "sub";
+                if let (Lane::Imm(i), Rnd::Rn, false, false) = (*b, rnd, ftz, sat) {
+                    let ra = self.r(*a);
+                    let imm32 = if nb { i ^ SIGN } else { i };
+                    self.emit(
+                        Op::Fadd32i {
+                            rd: rd.reg,
+                            ra: ra.reg,
+                            imm32,
+                        },
+                        &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    );
+                    return;
+                }
+                let (ra, rb) = (self.r(*a), self.r(*b));
+                self.emit(
+                    Op::Fadd {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        rnd,
+                        ftz,
+                        sat,
+                        na: false,
+                        nb,
+                        absa: false,
+                        absb: false,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, rb),
+                    ],
+                );
+            }
+            ("mul", [a, b]) => {
+                if let (Lane::Imm(i), Rnd::Rn, false, false) = (*b, rnd, ftz, sat) {
+                    let ra = self.r(*a);
+                    self.emit(
+                        Op::Fmul32i {
+                            rd: rd.reg,
+                            ra: ra.reg,
+                            imm32: i,
+                        },
+                        &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    );
+                    return;
+                }
+                let (ra, rb) = (self.r(*a), self.r(*b));
+                self.emit(
+                    Op::Fmul {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        rnd,
+                        ftz,
+                        sat,
+                        na: false,
+                        absa: false,
+                        absb: false,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, rb),
+                    ],
+                );
+            }
+            ("fma" | "mad", [a, b, c]) => {
+                let (ra, rb, rc) = (self.r(*a), self.r(*b), self.r(*c));
+                self.emit(
+                    Op::Ffma {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        rc: rc.reg,
+                        rnd,
+                        ftz,
+                        sat,
+                        na: false,
+                        nc: false,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, rb),
+                        use_(fields::RC, rc),
+                    ],
+                );
+            }
+            ("div", [a, b]) if approx => {
+                let t = self.new32();
+                self.mufu(t, *b, Mufu::Rcp, ftz);
+                let (ra, rt) = (self.r(*a), R::of(t, 0));
+                self.emit(
+                    Op::Fmul {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rt.reg,
+                        rnd: Rnd::Rn,
+                        ftz,
+                        sat: false,
+                        na: false,
+                        absa: false,
+                        absb: false,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, rt),
+                    ],
+                );
+            }
+            ("div", [a, b]) => {
+                let (ra, rb) = (self.r(*a), self.r(*b));
+                self.emit(
+                    Op::Fdiv {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        rnd,
+                        ftz,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, rb),
+                    ],
+                );
+            }
+            ("rcp", [a]) if approx => self.mufu(d, *a, Mufu::Rcp, ftz),
+            ("rcp", [a]) => {
+                let ra = self.r(*a);
+                self.emit(
+                    Op::Frcp {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rnd,
+                        ftz,
+                    },
+                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                );
+            }
+            ("sqrt", [a]) if approx => self.mufu(d, *a, Mufu::Sqrt, ftz),
+            ("sqrt", [a]) => {
+                let ra = self.r(*a);
+                self.emit(
+                    Op::Fsqrt {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rnd,
+                        ftz,
+                    },
+                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                );
+            }
+            ("rsqrt", [a]) => self.mufu(d, *a, Mufu::Rsqrt, ftz),
+            ("ex2", [a]) => self.mufu(d, *a, Mufu::Ex2, ftz),
+            ("lg2", [a]) => self.mufu(d, *a, Mufu::Lg2, ftz),
+            ("sin", [a]) => self.mufu(d, *a, Mufu::Sin, ftz),
+            ("cos", [a]) => self.mufu(d, *a, Mufu::Cos, ftz),
+            ("tanh", [a]) => self.mufu(d, *a, Mufu::Tanh, ftz),
+            ("abs" | "neg", [a]) if !ftz => {
+                // Exact bit operations on the sign, as PTX defines them.
+                let (imm32, lop2) = if op == "abs" {
+                    (!SIGN, Lop2::And)
+                } else {
+                    (SIGN, Lop2::Xor)
+                };
+                let ra = self.r(*a);
+                self.emit(
+                    Op::Lop32i {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        imm32,
+                        lop2,
+                    },
+                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                );
+            }
+            ("abs" | "neg", [a]) => {
+                // Flushing: |a| + 0, or -a + -0 (which keeps the sign of zero).
+                let neg = op == "neg";
+                let zero = if neg {
+                    self.r(Lane::Imm(SIGN))
+                } else {
+                    R::ZERO
+                };
+                let ra = self.r(*a);
+                self.emit(
+                    Op::Fadd {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: zero.reg,
+                        rnd: Rnd::Rn,
+                        ftz: true,
+                        sat: false,
+                        na: neg,
+                        nb: false,
+                        absa: !neg,
+                        absb: false,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, zero),
+                    ],
+                );
+            }
+            ("min" | "max", [a, b]) => {
+                let (ra, rb) = (self.r(*a), self.r(*b));
+                self.emit(
+                    Op::Fmnmx {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        max: op == "max",
+                        ftz,
+                        nan: has(ins, ".NaN"),
+                        absa: false,
+                        absb: false,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_(fields::RB, rb),
+                    ],
+                );
+            }
+            ("copysign", [a, b]) => {
+                // d = sign of a, magnitude of b: (a & c) | (b & ~c) with c the sign mask.
+                let (ra, rb, rc) = (self.r(*a), self.ri(*b), self.ri(Lane::Imm(SIGN)));
+                self.emit(
+                    Op::Lop3 {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.val,
+                        rc: rc.val,
+                        lut: 0xE4,
+                    },
+                    &[
+                        def(fields::RD, rd),
+                        use_(fields::RA, ra),
+                        use_ri(fields::RB, rb),
+                        use_ri(fields::RC, rc),
+                    ],
+                );
+            }
+            _ => self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        }
+    }
+
+    fn mufu(&mut self, d: VReg, a: Lane, f: Mufu, ftz: bool) {
+        let ra = self.r(a);
+        let rd = R::of(d, 0);
+        self.emit(
+            Op::Mufu {
+                rd: rd.reg,
+                ra: ra.reg,
+                mufu: f,
+                ftz,
+            },
+            &[def(fields::RD, rd), use_(fields::RA, ra)],
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fcmp(
+        &mut self,
+        pd: VReg,
+        pq: Option<VReg>,
+        cmp: Fcmp,
+        a: Lane,
+        b: Lane,
+        c: Option<(VReg, bool)>,
+        bop: Bop,
+        ftz: bool,
+    ) {
+        let (ra, rb) = (self.r(a), self.r(b));
+        let at = self.emit(
+            Op::Fsetp {
+                pd: Pred(0),
+                pq: if pq.is_some() { Pred(0) } else { Pred::PT },
+                ra: ra.reg,
+                rb: rb.reg,
+                pc: PredSrc {
+                    pred: if c.is_some() { Pred(0) } else { Pred::PT },
+                    negated: c.is_some_and(|c| c.1),
+                },
+                fcmp: cmp,
+                ftz,
+                bop,
+            },
+            &[use_(fields::RA, ra), use_(fields::RB, rb)],
+        );
+        self.bind_pred(at, fields::PD, pd, true);
+        if let Some(q) = pq {
+            self.bind_pred(at, fields::PQ, q, true);
+        }
+        if let Some((v, _)) = c {
+            self.bind_pred(at, fields::PC, v, false);
+        }
+    }
+
+    /// `cvt` with a float on either side.
+    pub(super) fn cvt_float(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        d: VReg,
+        dp: u8,
+        a: Src<'a>,
+        to: Type,
+        from: Type,
+    ) {
+        let (rnd, integral) = rounding(ins);
+        let ftz = has(ins, ".ftz");
+        let sat = has(ins, ".sat");
+        let int_ty = |t: Type| match (t.bits, t.class == TyClass::Signed) {
+            (8, false) => Ity::U8,
+            (8, true) => Ity::S8,
+            (16, false) => Ity::U16,
+            (16, true) => Ity::S16,
+            (32, false) => Ity::U32,
+            (32, true) => Ity::S32,
+            (_, false) => Ity::U64,
+            (_, true) => Ity::S64,
+        };
+        let Some(lo) = self.lane(a, false) else {
+            return;
+        };
+        let rd = R::of(d, dp);
+        match (to.class == TyClass::Float, from.class == TyClass::Float) {
+            (true, true) => {
+                let fcvt = match (to.name, from.name) {
+                    ("f32", "f32") => Fcvt::F32,
+                    ("f16", "f32") => Fcvt::F16,
+                    ("f32", "f16") => Fcvt::FromF16,
+                    _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+                };
+                let ra = self.r(lo);
+                self.emit(
+                    Op::F2f {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        fcvt,
+                        rint: integral,
+                        rnd,
+                        ftz,
+                        sat,
+                    },
+                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                );
+            }
+            (true, false) => {
+                if to.name != "f32" {
+                    return self.unsupported(format!("`{}`", ins.mnemonic.text));
+                }
+                let ity = int_ty(from);
+                let width = if from.bits == 64 { 2 } else { 1 };
+                let ra = if width == 2 {
+                    match a {
+                        Src::Reg { v, part, .. } => R::of(v, part),
+                        _ => return self.unsupported("a 64-bit immediate to convert"),
+                    }
+                } else {
+                    self.r(lo)
+                };
+                self.emit(
+                    Op::I2f {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        ity,
+                        rnd,
+                    },
+                    &[def(fields::RD, rd), wide(use_(fields::RA, ra), width)],
+                );
+            }
+            (false, true) => {
+                if from.name != "f32" {
+                    return self.unsupported(format!("`{}`", ins.mnemonic.text));
+                }
+                let ito = int_ty(to);
+                let width = if to.bits == 64 { 2 } else { 1 };
+                let ra = self.r(lo);
+                self.emit(
+                    Op::F2i {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        ito,
+                        rnd,
+                        ftz,
+                    },
+                    &[wide(def(fields::RD, rd), width), use_(fields::RA, ra)],
+                );
+            }
+            (false, false) => unreachable!("the caller handles integer conversions"),
+        }
+    }
+}

@@ -1,0 +1,518 @@
+//! Loads, stores, atomics and reductions.
+
+use super::*;
+use ptx_grammar::ast::{AddressPart, Operand as O};
+use sgpu_isa::{Aop, Aty, Cop, Msize, Space};
+
+/// Where an address points, once resolved.
+enum Address {
+    /// A register (pair with `wide`) plus a byte offset, in `space`.
+    Reg { base: R, wide: bool, offset: i64 },
+    /// Constant bank `bank` at `offset` (kernel parameters are bank 0, `.const` data bank 1).
+    Const { bank: u8, offset: i64 },
+}
+
+const OFF24: std::ops::RangeInclusive<i64> = -(1 << 23)..=(1 << 23) - 1;
+
+fn msize(ty: Type) -> Option<Msize> {
+    Some(match (ty.bits, ty.class) {
+        (8, TyClass::Signed) => Msize::S8,
+        (8, _) => Msize::U8,
+        (16, TyClass::Signed) => Msize::S16,
+        (16, _) => Msize::U16,
+        (32, _) => Msize::B32,
+        (64, _) => Msize::B64,
+        (128, _) => Msize::B128,
+        _ => return None,
+    })
+}
+
+fn cache_op(ins: &PtxInstruction<'_>) -> Cop {
+    ins.modifiers()
+        .find_map(|m| Cop::from_name(&m[1..].to_uppercase()))
+        .unwrap_or_default()
+}
+
+impl<'a> FnLower<'a, '_> {
+    pub(super) fn memory(&mut self, ins: &PtxInstruction<'a>) {
+        let op = ins.opcode();
+        if matches!(op, "prefetch" | "prefetchu") {
+            // A hint: sgpu has no cache to warm.
+            return;
+        }
+        let space = ins.modifiers().find_map(|m| match m {
+            ".global" => Some(Space::Global),
+            ".shared" | ".shared::cta" => Some(Space::Shared),
+            ".local" => Some(Space::Local),
+            ".param" => Some(Space::Param),
+            ".const" => Some(Space::Param), // resolved to constant bank 1 below
+            _ => None,
+        });
+        let is_const = has(ins, ".const");
+        let space = space.unwrap_or(Space::Generic);
+        match op {
+            "ld" | "ldu" => self.load(ins, space, is_const),
+            "st" => self.store(ins, space),
+            _ => self.atomic(ins, space),
+        }
+    }
+
+    /// Resolves `[...]` for an access in `space`.
+    fn address(&mut self, op: &O<'a>, space: Space, is_const: bool) -> Option<Address> {
+        let O::Address(parts, _) = op else {
+            self.unsupported("an operand that is not an address");
+            return None;
+        };
+        let [AddressPart::Expr(e)] = parts.as_slice() else {
+            self.unsupported("this address");
+            return None;
+        };
+        // `[name+offset]` where the name is a kernel parameter or a variable.
+        let (base, offset) = split_offset(e);
+        if let Expr::Name(id) = base {
+            if let Some((LocalDecl::KernelParam { offset: at }, _)) = self.lookup(id.text) {
+                return Some(Address::Const {
+                    bank: 0,
+                    offset: i64::from(at) + offset,
+                });
+            }
+        }
+        match self.src(base)? {
+            Src::Reg { v, part, ty, .. } => {
+                let wide = ty.bits == 64 && matches!(space, Space::Global | Space::Generic);
+                if is_const {
+                    self.unsupported("a `.const` access through a register");
+                    return None;
+                }
+                Some(Address::Reg {
+                    base: R::of(v, part),
+                    wide,
+                    offset,
+                })
+            }
+            Src::Addr(place, o) => {
+                let offset = offset + o;
+                match place {
+                    Place::Const { offset: at } => Some(Address::Const {
+                        bank: 1,
+                        offset: i64::from(at) + offset,
+                    }),
+                    Place::Shared { offset: at } | Place::Local { offset: at } => {
+                        Some(Address::Reg {
+                            base: R::ZERO,
+                            wide: false,
+                            offset: i64::from(at) + offset,
+                        })
+                    }
+                    Place::Global { symbol } => {
+                        let t = self.new64();
+                        for high in [false, true] {
+                            let rd = R::of(t, u8::from(high));
+                            let m = self.emit(
+                                Op::Mov32i {
+                                    rd: rd.reg,
+                                    imm32: 0,
+                                },
+                                &[def(fields::RD, rd)],
+                            );
+                            self.code[m].reloc = Some(Reloc {
+                                symbol,
+                                addend: offset,
+                                high,
+                            });
+                        }
+                        Some(Address::Reg {
+                            base: R::of(t, 0),
+                            wide: true,
+                            offset: 0,
+                        })
+                    }
+                    _ => {
+                        self.unsupported("an access to this name");
+                        None
+                    }
+                }
+            }
+            Src::Imm(a) => Some(Address::Reg {
+                base: R::ZERO,
+                wide: false,
+                offset: a as i64,
+            }),
+            _ => {
+                self.unsupported("this address");
+                None
+            }
+        }
+    }
+
+    /// Moves an offset that does not fit 24 bits into the base register.
+    fn fit_offset(&mut self, base: R, wide: bool, offset: i64) -> (R, i64) {
+        if OFF24.contains(&offset) {
+            return (base, offset);
+        }
+        let lo = Lane::Imm(offset as u32);
+        let hi = Lane::Imm((offset >> 32) as u32);
+        let b = |r: R, hi: bool| match r.v {
+            Some((v, p)) => Lane::Reg(v, p + u8::from(hi)),
+            None => Lane::Imm(0),
+        };
+        if wide {
+            let t = self.new64();
+            self.iadd(t, 0, b(base, false), lo, false, true, false, false);
+            self.iadd(t, 1, b(base, true), hi, false, false, true, false);
+            (R::of(t, 0), 0)
+        } else {
+            let t = self.new32();
+            self.iadd(t, 0, b(base, false), lo, false, false, false, false);
+            (R::of(t, 0), 0)
+        }
+    }
+
+    fn load(&mut self, ins: &PtxInstruction<'a>, space: Space, is_const: bool) {
+        let Some(ty) = types(ins).last().copied() else {
+            return self.unsupported("`ld` without a type");
+        };
+        let vector = ins.modifiers().find_map(|m| match m {
+            ".v2" => Some(2u32),
+            ".v4" => Some(4),
+            _ => None,
+        });
+        let n = vector.unwrap_or(1);
+        let bits = u32::from(ty.bits) * n;
+        if n > 1 && ty.bits < 32 {
+            return self.unsupported("vector loads of 8- or 16-bit elements");
+        }
+        let Some(size) = msize(Type {
+            bits: bits as u16,
+            ..ty
+        }) else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        let Some(addr) = self.address(&ins.operands[1], space, is_const) else {
+            return;
+        };
+        let words = (bits.max(32) / 32) as u8;
+        // The destination: one register (tuple), or a vector of them gathered from a
+        // temporary tuple.
+        let (target, gather) = match &ins.operands[0] {
+            O::Vector(items, _) if n > 1 => {
+                let t = self.vregs.new_reg(Class::Gpr { size: words });
+                (R::of(t, 0), Some((t, items)))
+            }
+            O::Expr(e) => match self.dst(e) {
+                Some((v, p, _)) => (R::of(v, p), None),
+                None => return,
+            },
+            _ => return self.unsupported("this destination"),
+        };
+        let rd = target;
+        match addr {
+            Address::Const { bank, offset } => {
+                let (ra, off24) = self.fit_offset(R::ZERO, false, offset);
+                self.emit(
+                    Op::Ldc {
+                        rd: rd.reg,
+                        cbank: bank,
+                        ra: ra.reg,
+                        off24: off24 as i32,
+                        msize: size,
+                    },
+                    &[wide(def(fields::RD, rd), words), use_(fields::RA, ra)],
+                );
+            }
+            Address::Reg {
+                base,
+                wide: w,
+                offset,
+            } => {
+                let (ra, off24) = self.fit_offset(base, w, offset);
+                let space = if space == Space::Param {
+                    Space::Local
+                } else {
+                    space
+                };
+                self.emit(
+                    Op::Ld {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        off24: off24 as i32,
+                        space,
+                        msize: size,
+                        cop: cache_op(ins),
+                        e: w,
+                    },
+                    &[
+                        wide(def(fields::RD, rd), words),
+                        wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
+                    ],
+                );
+            }
+        }
+        if let Some((t, items)) = gather {
+            let per = words / n as u8;
+            for (i, e) in items.iter().enumerate() {
+                if matches!(e, Expr::Name(id) if id.text == "_") {
+                    continue;
+                }
+                let Some((d, dp, _)) = self.dst(e) else {
+                    return;
+                };
+                for w in 0..per {
+                    self.mov_lane(d, dp + w, Lane::Reg(t, i as u8 * per + w));
+                }
+            }
+        }
+    }
+
+    fn store(&mut self, ins: &PtxInstruction<'a>, space: Space) {
+        let Some(ty) = types(ins).last().copied() else {
+            return self.unsupported("`st` without a type");
+        };
+        let vector = ins.modifiers().find_map(|m| match m {
+            ".v2" => Some(2u32),
+            ".v4" => Some(4),
+            _ => None,
+        });
+        let n = vector.unwrap_or(1);
+        let bits = u32::from(ty.bits) * n;
+        if n > 1 && ty.bits < 32 {
+            return self.unsupported("vector stores of 8- or 16-bit elements");
+        }
+        let Some(size) = msize(Type {
+            bits: bits as u16,
+            ..ty
+        }) else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        if space == Space::Param {
+            return self.unsupported("`st.param` (calls are not lowered yet)");
+        }
+        let Some(addr) = self.address(&ins.operands[0], space, false) else {
+            return;
+        };
+        let words = (bits.max(32) / 32) as u8;
+        // The value: a register (tuple), or a vector scattered into a temporary tuple.
+        let value = match &ins.operands[1] {
+            O::Vector(items, _) => {
+                let t = self.vregs.new_reg(Class::Gpr { size: words });
+                let per = words / items.len() as u8;
+                for (i, e) in items.iter().enumerate() {
+                    let Some(s) = self.src(e) else { return };
+                    for w in 0..per {
+                        let Some(l) = self.lane(s, w == 1) else {
+                            return;
+                        };
+                        self.mov_lane(t, i as u8 * per + w, l);
+                    }
+                }
+                R::of(t, 0)
+            }
+            O::Expr(e) => {
+                let Some(s) = self.src(e) else { return };
+                match s {
+                    Src::Reg { v, part, .. } => R::of(v, part),
+                    other => {
+                        // An immediate: built in a register (tuple) first.
+                        let t = self.vregs.new_reg(Class::Gpr { size: words });
+                        for w in 0..words {
+                            let Some(l) = self.lane(other, w == 1) else {
+                                return;
+                            };
+                            self.mov_lane(t, w, l);
+                        }
+                        R::of(t, 0)
+                    }
+                }
+            }
+            _ => return self.unsupported("this value"),
+        };
+        let Address::Reg {
+            base,
+            wide: w,
+            offset,
+        } = addr
+        else {
+            return self.unsupported("a store to constant memory");
+        };
+        let (ra, off24) = self.fit_offset(base, w, offset);
+        self.emit(
+            Op::St {
+                ra: ra.reg,
+                off24: off24 as i32,
+                rd: value.reg,
+                space,
+                msize: size,
+                cop: cache_op(ins),
+                e: w,
+            },
+            &[
+                wide(use_(fields::RD, value), words),
+                wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
+            ],
+        );
+    }
+
+    fn atomic(&mut self, ins: &PtxInstruction<'a>, space: Space) {
+        let red = ins.opcode() == "red";
+        let Some(ty) = types(ins).last().copied() else {
+            return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
+        };
+        let aty = match (ty.name, ty.bits) {
+            ("u32", _) => Aty::U32,
+            ("s32", _) => Aty::S32,
+            ("u64", _) => Aty::U64,
+            ("s64", _) => Aty::S64,
+            ("f32", _) => Aty::F32,
+            ("b32", _) => Aty::B32,
+            ("b64", _) => Aty::B64,
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        let aop = ins
+            .modifiers()
+            .find_map(|m| Aop::from_name(&m[1..].to_uppercase()));
+        let Some(aop) = aop else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        if matches!(space, Space::Local | Space::Param) {
+            return self.unsupported("atomics on local or parameter memory");
+        }
+        let first = usize::from(!red);
+        let Some(addr) = self.address(&ins.operands[first], space, false) else {
+            return;
+        };
+        let Address::Reg {
+            base,
+            wide: w,
+            offset,
+        } = addr
+        else {
+            return self.unsupported("an atomic on constant memory");
+        };
+        // ATOM takes no offset: add it to the address.
+        let base = if offset != 0 {
+            let b = |r: R, hi: bool| match r.v {
+                Some((v, p)) => Lane::Reg(v, p + u8::from(hi)),
+                None => Lane::Imm(0),
+            };
+            if w {
+                let t = self.new64();
+                self.iadd(
+                    t,
+                    0,
+                    b(base, false),
+                    Lane::Imm(offset as u32),
+                    false,
+                    true,
+                    false,
+                    false,
+                );
+                self.iadd(
+                    t,
+                    1,
+                    b(base, true),
+                    Lane::Imm((offset >> 32) as u32),
+                    false,
+                    false,
+                    true,
+                    false,
+                );
+                R::of(t, 0)
+            } else {
+                let t = self.new32();
+                self.iadd(
+                    t,
+                    0,
+                    b(base, false),
+                    Lane::Imm(offset as u32),
+                    false,
+                    false,
+                    false,
+                    false,
+                );
+                R::of(t, 0)
+            }
+        } else {
+            base
+        };
+        let words = if ty.bits == 64 { 2 } else { 1 };
+        let value = |me: &mut Self, i: usize| -> Option<R> {
+            let s = me.operand(ins, i)?;
+            if let Src::Reg { v, part, .. } = s {
+                return Some(R::of(v, part));
+            }
+            let t = me.vregs.new_reg(Class::Gpr { size: words });
+            for w in 0..words {
+                let l = me.lane(s, w == 1)?;
+                me.mov_lane(t, w, l);
+            }
+            Some(R::of(t, 0))
+        };
+        let Some(rb) = value(self, first + 1) else {
+            return;
+        };
+        let rc = if aop == Aop::Cas {
+            match value(self, first + 2) {
+                Some(r) => r,
+                None => return,
+            }
+        } else {
+            R::ZERO
+        };
+        let aw = if w { 2 } else { 1 };
+        if red {
+            self.emit(
+                Op::Red {
+                    ra: base.reg,
+                    rb: rb.reg,
+                    aop,
+                    aty,
+                    space,
+                    e: w,
+                },
+                &[
+                    wide(use_(fields::RA, base), aw),
+                    wide(use_(fields::RB, rb), words),
+                ],
+            );
+        } else {
+            let Some((d, dp, _)) = self.dest(ins, 0) else {
+                return;
+            };
+            let rd = R::of(d, dp);
+            self.emit(
+                Op::Atom {
+                    rd: rd.reg,
+                    ra: base.reg,
+                    rb: rb.reg,
+                    rc: rc.reg,
+                    aop,
+                    aty,
+                    space,
+                    e: w,
+                },
+                &[
+                    wide(def(fields::RD, rd), words),
+                    wide(use_(fields::RA, base), aw),
+                    wide(use_(fields::RB, rb), words),
+                    wide(use_(fields::RC, rc), words),
+                ],
+            );
+        }
+    }
+}
+
+/// `a + 4` -> (`a`, 4); `a` -> (`a`, 0).
+fn split_offset<'e, 'a>(e: &'e Expr<'a>) -> (&'e Expr<'a>, i64) {
+    if let Expr::Node(n) = e {
+        if let NodeKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), l, r) = &n.kind {
+            if let Some(k) = fold(r) {
+                let k = if *op == BinaryOp::Sub { -k } else { k };
+                if let Ok(k) = i64::try_from(k) {
+                    let (base, inner) = split_offset(l);
+                    return (base, inner + k);
+                }
+            }
+        }
+    }
+    (e, 0)
+}

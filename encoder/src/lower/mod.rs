@@ -1,0 +1,911 @@
+//! Lowering one PTX function to machine IR: names to virtual registers, operands to register
+//! fields and immediates, each PTX instruction to sgpu instructions.
+//!
+//! The families live beside this file: `int.rs`, `float.rs`, `mem.rs`, `control.rs`,
+//! `video.rs`, `surface.rs` and `warp.rs`. This file holds what they share: resolving
+//! operands, and building instructions through the generated [`Op`] with their register
+//! fields recorded as [`Slot`]s.
+
+mod control;
+mod float;
+mod int;
+mod mem;
+mod surface;
+mod video;
+mod warp;
+
+use crate::diag::Diags;
+use crate::layout::{Layout, Place};
+use crate::mir::{Class, MInst, Reloc, Slot, Target, VReg, VRegs};
+use ptx_grammar::ast::{
+    BinaryOp, Block, Expr, Function, FunctionKind, Ident, Instruction as PtxInstruction, NodeKind,
+    Span, StateSpace, Statement, UnaryOp, VarDecl,
+};
+use ptx_grammar::check::decl::declared_type;
+use ptx_grammar::check::types::{Class as TyClass, Type};
+use ptx_grammar::diag::LineIndex;
+use rustc_hash::FxHashMap;
+use sgpu_isa::{fields, Instruction, Op, Pred, PredSrc, Reg, RegOrImm};
+
+/// A function after lowering: its code on virtual registers, ready for allocation.
+pub struct Lowered<'a> {
+    pub name: &'a str,
+    pub entry: bool,
+    pub code: Vec<MInst>,
+    pub vregs: VRegs,
+    /// Each label's instruction index.
+    pub label_pos: Vec<usize>,
+    /// Bytes of kernel parameters (constant bank 0).
+    pub param_size: u32,
+    /// Bytes of the function's own `.local` and `.shared` variables.
+    pub local_size: u32,
+    pub shared_size: u32,
+    /// `.maxntid` / `.reqntid` threads per CTA, when given.
+    pub max_threads: Option<u32>,
+}
+
+/// What a name declared inside the function stands for.
+#[derive(Clone, Copy, Debug)]
+enum LocalDecl {
+    /// Registers; `range` for `%r<N>`. `id` tells apart declarations of the same name in
+    /// different scopes.
+    Reg {
+        ty: Type,
+        vector: u8,
+        range: Option<u32>,
+        id: u32,
+    },
+    /// A variable in memory.
+    Var(Place),
+    /// A kernel parameter at this offset of constant bank 0.
+    KernelParam { offset: u32 },
+}
+
+/// A resolved source operand.
+#[derive(Clone, Copy, Debug)]
+enum Src<'a> {
+    /// A register (or a register of a vector, `part`), with a video selector if written.
+    Reg {
+        v: VReg,
+        ty: Type,
+        part: u8,
+        sel: Option<&'a str>,
+    },
+    Imm(u64),
+    /// The address of a variable, plus an offset.
+    Addr(Place, i64),
+    /// A predicate register, negated with `!`.
+    Pred(VReg, bool),
+    Special(sgpu_isa::Sreg),
+    /// `-%r`: only vmad takes it.
+    Neg(VReg, Option<&'a str>),
+}
+
+/// One 32-bit lane of a source: a register (part of a virtual register), an immediate, or
+/// zero (RZ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    Reg(VReg, u8),
+    Imm(u32),
+}
+
+/// A register operand ready for an instruction: the `Reg` to build it with (a placeholder
+/// when `slot` names a virtual register) and the virtual register.
+#[derive(Clone, Copy, Debug)]
+struct R {
+    reg: Reg,
+    v: Option<(VReg, u8)>,
+}
+
+impl R {
+    const ZERO: R = R {
+        reg: Reg::RZ,
+        v: None,
+    };
+    fn of(v: VReg, part: u8) -> R {
+        R {
+            reg: Reg(0),
+            v: Some((v, part)),
+        }
+    }
+}
+
+/// An `rb`/`rc` operand that may be an 8-bit immediate.
+#[derive(Clone, Copy, Debug)]
+struct RI {
+    val: RegOrImm,
+    v: Option<(VReg, u8)>,
+}
+
+/// A register field binding for [`FnLower::push`].
+#[derive(Clone, Copy)]
+struct Bind {
+    field: (usize, usize),
+    v: Option<(VReg, u8)>,
+    width: u8,
+    def: bool,
+}
+
+fn use_(field: (usize, usize), r: R) -> Bind {
+    Bind {
+        field,
+        v: r.v,
+        width: 1,
+        def: false,
+    }
+}
+fn use_ri(field: (usize, usize), r: RI) -> Bind {
+    Bind {
+        field,
+        v: r.v,
+        width: 1,
+        def: false,
+    }
+}
+fn def(field: (usize, usize), r: R) -> Bind {
+    Bind {
+        field,
+        v: r.v,
+        width: 1,
+        def: true,
+    }
+}
+fn wide(mut b: Bind, width: u8) -> Bind {
+    b.width = width;
+    b
+}
+
+pub struct FnLower<'a, 'l> {
+    source: &'a str,
+    layout: &'l Layout<'a>,
+    lines: &'l LineIndex<'l>,
+    diags: &'l mut Diags,
+    vregs: VRegs,
+    scopes: Vec<FxHashMap<&'a str, LocalDecl>>,
+    next_decl: u32,
+    regs: FxHashMap<(u32, &'a str), VReg>,
+    code: Vec<MInst>,
+    labels: FxHashMap<&'a str, u32>,
+    label_pos: Vec<usize>,
+    /// The guard of the PTX instruction being lowered; every instruction it becomes has it.
+    guard: Option<(VReg, bool)>,
+    line: u32,
+    span: Span,
+    local_size: u32,
+    shared_size: u32,
+    entry: bool,
+    /// Whether the instruction being lowered has been reported, so one line gets one error.
+    failed: bool,
+    /// The `.loc` in force: file index and line.
+    loc: (u32, u32),
+}
+
+/// The PTX type among an instruction's modifiers, the last one written (`cvt.u32.f32` -> f32).
+fn types(ins: &PtxInstruction<'_>) -> Vec<Type> {
+    ins.modifiers().filter_map(Type::from_modifier).collect()
+}
+
+fn has(ins: &PtxInstruction<'_>, m: &str) -> bool {
+    ins.modifiers().any(|x| x == m)
+}
+
+/// Integer constant folding over an expression of literals.
+pub fn fold(e: &Expr<'_>) -> Option<i128> {
+    match e {
+        Expr::Int { value, .. } => Some(i128::from(*value)),
+        Expr::Node(n) => match &n.kind {
+            NodeKind::Paren(x) => fold(x),
+            NodeKind::Unary(UnaryOp::Neg, x) => fold(x).map(|v| -v),
+            NodeKind::Unary(UnaryOp::BitNot, x) => fold(x).map(|v| !v),
+            NodeKind::Binary(op, l, r) => {
+                let (a, b) = (fold(l)?, fold(r)?);
+                Some(match op {
+                    BinaryOp::Add => a.checked_add(b)?,
+                    BinaryOp::Sub => a.checked_sub(b)?,
+                    BinaryOp::Mul => a.checked_mul(b)?,
+                    BinaryOp::Div => a.checked_div(b)?,
+                    BinaryOp::Rem => a.checked_rem(b)?,
+                    BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+                    BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+                    BinaryOp::BitAnd => a & b,
+                    BinaryOp::BitOr => a | b,
+                    BinaryOp::BitXor => a ^ b,
+                    _ => return None,
+                })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `%r12` -> (`%r`, 12), as PTX's `%r<N>` ranges name registers.
+fn split_index(name: &str) -> Option<(&str, u32)> {
+    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits == name.len() {
+        return None;
+    }
+    let (prefix, index) = name.split_at(name.len() - digits);
+    if index.len() > 1 && index.starts_with('0') {
+        return None;
+    }
+    Some((prefix, index.parse().ok()?))
+}
+
+/// The register class of a PTX register type.
+fn class_of(ty: Type, vector: u8) -> Class {
+    if ty.class == TyClass::Pred {
+        return Class::Pred;
+    }
+    let words = (u32::from(ty.bits).max(32) / 32) as u8 * vector;
+    Class::Gpr {
+        size: words.next_power_of_two().min(4),
+    }
+}
+
+impl<'a, 'l> FnLower<'a, 'l> {
+    pub fn lower(
+        source: &'a str,
+        f: &Function<'a>,
+        layout: &'l Layout<'a>,
+        lines: &'l LineIndex<'l>,
+        diags: &'l mut Diags,
+    ) -> Option<Lowered<'a>> {
+        let body = f.body.as_ref()?;
+        let mut l = FnLower {
+            source,
+            layout,
+            lines,
+            diags,
+            vregs: VRegs::default(),
+            scopes: vec![FxHashMap::default()],
+            next_decl: 0,
+            regs: FxHashMap::default(),
+            code: Vec::new(),
+            labels: FxHashMap::default(),
+            label_pos: Vec::new(),
+            guard: None,
+            line: lines.line_col(f.span.start as usize).0 as u32,
+            span: f.name.span,
+            local_size: 0,
+            shared_size: layout.shared_size,
+            entry: f.kind == FunctionKind::Entry,
+            failed: false,
+            loc: (0, 0),
+        };
+        let mut param_size = 0;
+        if l.entry {
+            for p in f.params.iter().flatten() {
+                param_size = l.kernel_param(p, param_size);
+            }
+        } else if f.params.iter().flatten().next().is_some() || f.ret.is_some() {
+            l.diags.unsupported(
+                f.name.span,
+                "device functions with parameters or results (calls are not lowered yet)",
+            );
+            return None;
+        }
+        l.collect_labels(body);
+        l.block(body);
+        // A kernel that runs off its end exits.
+        if l.code.last().is_none_or(|m| !m.is_unconditional_jump()) {
+            l.span = Span::new(body.span.end as usize - 1, body.span.end as usize);
+            l.emit(if l.entry { Op::Exit } else { Op::Ret }, &[]);
+        }
+        let max_threads = f.directives.iter().find_map(|d| {
+            matches!(d.name.text, ".maxntid" | ".reqntid")
+                .then(|| d.values.iter().product::<u64>() as u32)
+        });
+        Some(Lowered {
+            name: f.name.text,
+            entry: l.entry,
+            code: l.code,
+            vregs: l.vregs,
+            label_pos: l.label_pos,
+            param_size,
+            local_size: l.local_size,
+            shared_size: l.shared_size,
+            max_threads,
+        })
+    }
+
+    fn kernel_param(&mut self, p: &VarDecl<'a>, at: u32) -> u32 {
+        let Some((scalar, vector)) = crate::layout::element_size(p) else {
+            return at;
+        };
+        let d = &p.declarators[0];
+        let count: u64 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
+        let size = scalar * vector * count as u32;
+        let align = crate::layout::alignment(p, scalar * vector);
+        let offset = at.div_ceil(align) * align;
+        self.scopes[0].insert(d.name.text, LocalDecl::KernelParam { offset });
+        offset + size
+    }
+
+    fn collect_labels(&mut self, b: &Block<'a>) {
+        for s in &b.statements {
+            match s {
+                Statement::Label(l) => {
+                    let id = self.label_pos.len() as u32;
+                    self.labels.insert(l.text, id);
+                    self.label_pos.push(usize::MAX);
+                }
+                Statement::Block(inner) => self.collect_labels(inner),
+                _ => {}
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block<'a>) {
+        self.scopes.push(FxHashMap::default());
+        for s in &b.statements {
+            match s {
+                Statement::Label(l) => {
+                    let id = self.labels[l.text];
+                    self.label_pos[id as usize] = self.code.len();
+                }
+                Statement::Var(v) => self.declare(v),
+                Statement::Instr(i) => {
+                    self.line = self.lines.line_col(i.span.start as usize).0 as u32;
+                    self.span = i.span;
+                    self.failed = false;
+                    self.guard = match &i.guard {
+                        Some(g) => match self.pred_reg(&g.pred) {
+                            Some(v) => Some((v, g.negated)),
+                            None => continue,
+                        },
+                        None => None,
+                    };
+                    self.instruction(i);
+                    self.guard = None;
+                }
+                Statement::Block(inner) => self.block(inner),
+                Statement::CallPrototype(_) | Statement::Targets { .. } => {}
+                Statement::Loc(loc) => self.loc = (loc.file as u32, loc.line as u32),
+                Statement::Pragma(_) | Statement::Error(_) => {}
+            }
+        }
+        self.scopes.pop();
+    }
+
+    fn declare(&mut self, v: &VarDecl<'a>) {
+        let Ok(info) = declared_type(v) else { return };
+        let scope = self.scopes.len() - 1;
+        for d in &v.declarators {
+            let decl = match v.space {
+                StateSpace::Reg => {
+                    let Some(ty) = info.ty else { continue };
+                    self.next_decl += 1;
+                    LocalDecl::Reg {
+                        ty,
+                        vector: info.vector,
+                        range: d.range,
+                        id: self.next_decl,
+                    }
+                }
+                StateSpace::Local | StateSpace::Shared => {
+                    let Some((scalar, vector)) = crate::layout::element_size(v) else {
+                        continue;
+                    };
+                    let count: u64 = d.dims.iter().map(|n| n.unwrap_or(0)).product();
+                    let size = (u64::from(scalar * vector) * count) as u32;
+                    let align = crate::layout::alignment(v, scalar * vector);
+                    let total = if v.space == StateSpace::Local {
+                        &mut self.local_size
+                    } else {
+                        &mut self.shared_size
+                    };
+                    let offset = total.div_ceil(align) * align;
+                    *total = offset + size;
+                    LocalDecl::Var(if v.space == StateSpace::Local {
+                        Place::Local {
+                            offset: offset + self.layout.local_size,
+                        }
+                    } else {
+                        Place::Shared { offset }
+                    })
+                }
+                _ => {
+                    self.diags.unsupported(
+                        d.name.span,
+                        format!("`{}` variables inside a function", v.space.as_str()),
+                    );
+                    continue;
+                }
+            };
+            self.scopes[scope].insert(d.name.text, decl);
+        }
+    }
+
+    /// The declaration a name refers to, innermost scope first, then `%r<N>` ranges.
+    fn lookup(&self, name: &'a str) -> Option<(LocalDecl, &'a str)> {
+        for scope in self.scopes.iter().rev() {
+            if let Some(d) = scope.get(name) {
+                if !matches!(d, LocalDecl::Reg { range: Some(_), .. }) {
+                    return Some((*d, name));
+                }
+            }
+        }
+        let (prefix, index) = split_index(name)?;
+        for scope in self.scopes.iter().rev() {
+            if let Some(d @ LocalDecl::Reg { range: Some(n), .. }) = scope.get(prefix) {
+                if index < *n {
+                    return Some((*d, name));
+                }
+            }
+        }
+        None
+    }
+
+    /// The virtual register of a register name (without suffix), created on first use.
+    fn vreg(&mut self, name: &'a str) -> Option<(VReg, Type, u8)> {
+        let (LocalDecl::Reg { ty, vector, id, .. }, name) = self.lookup(name)? else {
+            return None;
+        };
+        let class = class_of(ty, vector);
+        let v = *self
+            .regs
+            .entry((id, name))
+            .or_insert_with(|| self.vregs.new_reg(class));
+        Some((v, ty, vector))
+    }
+
+    fn pred_reg(&mut self, id: &Ident<'a>) -> Option<VReg> {
+        match self.vreg(id.text) {
+            Some((v, ty, _)) if ty.class == TyClass::Pred => Some(v),
+            _ => {
+                self.fail(format!("`{}` is not a predicate register", id.text));
+                None
+            }
+        }
+    }
+
+    /// Reports the instruction being lowered as unsupported (once).
+    fn unsupported(&mut self, what: impl std::fmt::Display) {
+        if !self.failed {
+            self.failed = true;
+            self.diags.unsupported(self.span, what);
+        }
+    }
+
+    fn fail(&mut self, message: impl Into<String>) {
+        if !self.failed {
+            self.failed = true;
+            self.diags.error(self.span, message);
+        }
+    }
+
+    /// Resolves a source operand.
+    fn src(&mut self, e: &Expr<'a>) -> Option<Src<'a>> {
+        match e {
+            Expr::Name(id) => self.name(id),
+            Expr::Int { value, .. } => Some(Src::Imm(*value)),
+            Expr::F32(bits, _) => Some(Src::Imm(u64::from(*bits))),
+            Expr::F64(bits, _) => Some(Src::Imm(*bits)),
+            Expr::Node(n) => {
+                if let Some(v) = fold(e) {
+                    return Some(Src::Imm(v as u64));
+                }
+                match &n.kind {
+                    NodeKind::Paren(x) => self.src(x),
+                    NodeKind::Unary(UnaryOp::Not, x) => match self.src(x)? {
+                        Src::Pred(v, neg) => Some(Src::Pred(v, !neg)),
+                        _ => self.bad_operand(e),
+                    },
+                    NodeKind::Unary(UnaryOp::Neg, x) => match self.src(x)? {
+                        Src::Reg { v, sel, .. } => Some(Src::Neg(v, sel)),
+                        _ => self.bad_operand(e),
+                    },
+                    NodeKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), l, r) => {
+                        let (base, off) = match (self.src(l)?, fold(r)) {
+                            (Src::Addr(p, o), Some(k)) => (p, o as i128 + k * sign(*op)),
+                            _ => return self.bad_operand(e),
+                        };
+                        Some(Src::Addr(base, i64::try_from(off).ok()?))
+                    }
+                    _ => self.bad_operand(e),
+                }
+            }
+            Expr::Error(_) => self.bad_operand(e),
+        }
+    }
+
+    fn bad_operand<T>(&mut self, e: &Expr<'a>) -> Option<T> {
+        let text = self.lines_text(e.span());
+        self.unsupported(format!("the operand `{text}`"));
+        None
+    }
+
+    fn lines_text(&self, span: Span) -> String {
+        self.source.get(span.range()).unwrap_or("").to_string()
+    }
+
+    fn name(&mut self, id: &Ident<'a>) -> Option<Src<'a>> {
+        let (base, suffix) = id.split_suffix();
+        if let Some((decl, _)) = self.lookup(base) {
+            return match decl {
+                LocalDecl::Reg { .. } => {
+                    let (v, ty, vector) = self.vreg(base)?;
+                    if ty.class == TyClass::Pred {
+                        return Some(Src::Pred(v, false));
+                    }
+                    let (part, sel) = match suffix {
+                        Some(".x" | ".r") if vector > 1 => (0, None),
+                        Some(".y" | ".g") if vector > 1 => (1, None),
+                        Some(".z" | ".b") if vector > 1 => (2, None),
+                        Some(".w" | ".a") if vector > 1 => (3, None),
+                        other => (0, other),
+                    };
+                    let part = part * (u32::from(ty.bits).max(32) / 32) as u8;
+                    Some(Src::Reg { v, ty, part, sel })
+                }
+                LocalDecl::Var(place) => Some(Src::Addr(place, 0)),
+                LocalDecl::KernelParam { .. } => {
+                    self.unsupported("the address of a kernel parameter");
+                    None
+                }
+            };
+        }
+        if let Some(place) = self.layout.places.get(base) {
+            return Some(Src::Addr(*place, 0));
+        }
+        if id.text == "WARP_SZ" {
+            return Some(Src::Imm(32));
+        }
+        match special(id.text) {
+            Some(s) => Some(Src::Special(s)),
+            None => {
+                self.unsupported(format!("the special register `{}`", id.text));
+                None
+            }
+        }
+    }
+
+    /// Lane `hi` (0 = low word) of a source, as a register or an immediate.
+    fn lane(&mut self, s: Src<'a>, hi: bool) -> Option<Lane> {
+        Some(match s {
+            Src::Reg { v, part, .. } => Lane::Reg(v, part + u8::from(hi)),
+            Src::Imm(i) => Lane::Imm(if hi { (i >> 32) as u32 } else { i as u32 }),
+            Src::Special(sr) => {
+                let t = self.vregs.new_reg(Class::Gpr {
+                    size: if sr == sgpu_isa::Sreg::Clock64 { 2 } else { 1 },
+                });
+                self.emit_s2r(t, sr);
+                Lane::Reg(t, u8::from(hi))
+            }
+            Src::Addr(place, off) => return self.address_lane(place, off, hi),
+            Src::Pred(p, neg) => {
+                // A predicate as a number: 1 when set.
+                let t = self.new32();
+                let rd = R::of(t, 0);
+                self.push(
+                    Op::Sel {
+                        rd: rd.reg,
+                        ra: Reg::RZ,
+                        rb: RegOrImm::Imm(1),
+                        pc: PredSrc {
+                            pred: Pred(0),
+                            negated: !neg,
+                        },
+                    },
+                    &[def(fields::RD, rd)],
+                    Some((p, fields::PC)),
+                );
+                Lane::Reg(t, 0)
+            }
+            Src::Neg(..) => {
+                self.unsupported("a negated register here");
+                return None;
+            }
+        })
+    }
+
+    /// The address of a variable: shared, local and constant offsets are known now; a
+    /// global variable's address comes from a relocation.
+    fn address_lane(&mut self, place: Place, off: i64, hi: bool) -> Option<Lane> {
+        let known = |base: u32| {
+            Lane::Imm(if hi {
+                0
+            } else {
+                (i64::from(base) + off) as u32
+            })
+        };
+        Some(match place {
+            Place::Shared { offset } => known(offset),
+            Place::Local { offset } => known(offset),
+            Place::Const { offset } => known(offset),
+            Place::Global { symbol } => {
+                let t = self.new32();
+                let rd = R::of(t, 0);
+                let m = self.push(
+                    Op::Mov32i {
+                        rd: rd.reg,
+                        imm32: 0,
+                    },
+                    &[def(fields::RD, rd)],
+                    None,
+                );
+                self.code[m].reloc = Some(Reloc {
+                    symbol,
+                    addend: off,
+                    high: hi,
+                });
+                Lane::Reg(t, 0)
+            }
+            Place::Surface { .. } | Place::Texture | Place::Function => {
+                self.unsupported("the address of a surface, texture or function");
+                return None;
+            }
+        })
+    }
+
+    fn new32(&mut self) -> VReg {
+        self.vregs.new_reg(Class::Gpr { size: 1 })
+    }
+
+    fn new64(&mut self) -> VReg {
+        self.vregs.new_reg(Class::Gpr { size: 2 })
+    }
+
+    fn emit_s2r(&mut self, t: VReg, sr: sgpu_isa::Sreg) {
+        let rd = R::of(t, 0);
+        let width = if sr == sgpu_isa::Sreg::Clock64 { 2 } else { 1 };
+        self.push(
+            Op::S2r {
+                rd: rd.reg,
+                sreg: sr,
+            },
+            &[wide(def(fields::RD, rd), width)],
+            None,
+        );
+    }
+
+    /// A lane as a register operand; immediates other than zero are built with `MOV32I`.
+    fn r(&mut self, lane: Lane) -> R {
+        match lane {
+            Lane::Reg(v, p) => R::of(v, p),
+            Lane::Imm(0) => R::ZERO,
+            Lane::Imm(i) => {
+                let t = self.new32();
+                self.mov32i(t, i);
+                R::of(t, 0)
+            }
+        }
+    }
+
+    /// A lane as an `rb`/`rc` operand: an 8-bit immediate in place, else a register.
+    fn ri(&mut self, lane: Lane) -> RI {
+        match lane {
+            Lane::Imm(i) if (1..256).contains(&i) => RI {
+                val: RegOrImm::Imm(i as u8),
+                v: None,
+            },
+            other => {
+                let r = self.r(other);
+                RI {
+                    val: RegOrImm::Reg(r.reg),
+                    v: r.v,
+                }
+            }
+        }
+    }
+
+    fn mov32i(&mut self, t: VReg, value: u32) {
+        let rd = R::of(t, 0);
+        self.push(
+            Op::Mov32i {
+                rd: rd.reg,
+                imm32: value,
+            },
+            &[def(fields::RD, rd)],
+            None,
+        );
+    }
+
+    /// Copies a lane into register `d` (part `part`).
+    fn mov_lane(&mut self, d: VReg, part: u8, lane: Lane) {
+        let rd = R::of(d, part);
+        match lane {
+            Lane::Imm(i) => {
+                self.push(
+                    Op::Mov32i {
+                        rd: rd.reg,
+                        imm32: i,
+                    },
+                    &[def(fields::RD, rd)],
+                    None,
+                );
+            }
+            Lane::Reg(v, p) => {
+                let ra = R::of(v, p);
+                self.push(
+                    Op::Mov {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                    },
+                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Emits an instruction with no register fields beyond those bound.
+    fn emit(&mut self, op: Op, binds: &[Bind]) -> usize {
+        self.push(op, binds, None)
+    }
+
+    /// Emits `op` under the current guard, binding its register fields and an optional
+    /// predicate source field.
+    fn push(&mut self, op: Op, binds: &[Bind], pred: Option<(VReg, (usize, usize))>) -> usize {
+        let mut guard = PredSrc::ALWAYS;
+        if let Some((_, neg)) = self.guard {
+            guard = PredSrc {
+                pred: Pred(0),
+                negated: neg,
+            };
+        }
+        let mut m = MInst::new(Instruction { guard, op }, self.line);
+        m.loc = self.loc;
+        if let Some((v, _)) = self.guard {
+            m.push_slot(Slot {
+                field: fields::PG,
+                reg: v,
+                part: 0,
+                width: 1,
+                def: false,
+            });
+        }
+        for b in binds {
+            if let Some((reg, part)) = b.v {
+                m.push_slot(Slot {
+                    field: b.field,
+                    reg,
+                    part,
+                    width: b.width,
+                    def: b.def,
+                });
+            }
+        }
+        if let Some((reg, field)) = pred {
+            m.push_slot(Slot {
+                field,
+                reg,
+                part: 0,
+                width: 1,
+                def: false,
+            });
+        }
+        self.code.push(m);
+        self.code.len() - 1
+    }
+
+    /// Binds a predicate field (destination or source) of the instruction at `at`.
+    fn bind_pred(&mut self, at: usize, field: (usize, usize), v: VReg, def: bool) {
+        self.code[at].push_slot(Slot {
+            field,
+            reg: v,
+            part: 0,
+            width: 1,
+            def,
+        });
+    }
+
+    /// A branch or `SSY` target, fixed at layout.
+    fn set_target(&mut self, at: usize, target: Target) {
+        self.code[at].target = Some(target);
+    }
+
+    /// The destination register of an instruction: (virtual register, first part, type).
+    fn dst(&mut self, e: &Expr<'a>) -> Option<(VReg, u8, Type)> {
+        match self.src(e)? {
+            Src::Reg { v, ty, part, .. } => Some((v, part, ty)),
+            _ => {
+                self.unsupported("this destination");
+                None
+            }
+        }
+    }
+
+    fn instruction(&mut self, ins: &PtxInstruction<'a>) {
+        let opcode = ins.opcode();
+        let tys = types(ins);
+        if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
+            return self.unsupported(format!("`{}`: f64 arithmetic", ins.mnemonic.text));
+        }
+        if tys
+            .iter()
+            .any(|t| t.name.contains("16x2") || t.name.starts_with("bf16"))
+        {
+            return self.unsupported(format!(
+                "`{}`: packed or bf16 arithmetic",
+                ins.mnemonic.text
+            ));
+        }
+        match opcode {
+            "mov" => self.mov(ins),
+            "add" | "sub" | "mul" | "mad" | "mul24" | "mad24" | "div" | "rem" | "abs" | "neg"
+            | "min" | "max" | "addc" | "subc" | "madc" | "sad" => self.arith(ins),
+            "and" | "or" | "xor" | "not" | "cnot" | "shl" | "shr" | "shf" | "popc" | "clz"
+            | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "lop3" => self.bits(ins),
+            "setp" | "set" | "selp" | "slct" => self.compare(ins),
+            "cvt" | "cvta" => self.convert(ins),
+            "fma" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh"
+            | "copysign" | "testp" => self.float(ins),
+            "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" => self.memory(ins),
+            "bra" | "ret" | "exit" | "trap" | "brkpt" | "bar" | "barrier" | "membar" | "fence"
+            | "nanosleep" | "call" => self.control(ins),
+            "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vmad" | "vset" => {
+                self.video(ins)
+            }
+            "suld" | "sust" | "sured" | "suq" => self.surface(ins),
+            "shfl" | "vote" | "activemask" => self.warp(ins),
+            other => self.unsupported(format!("`{other}`")),
+        }
+    }
+
+    /// The operand `i` of the instruction, resolved.
+    fn operand(&mut self, ins: &PtxInstruction<'a>, i: usize) -> Option<Src<'a>> {
+        match ins.operands.get(i) {
+            Some(ptx_grammar::ast::Operand::Expr(e)) => self.src(e),
+            Some(other) => {
+                let text = self.lines_text(other.span());
+                self.unsupported(format!("the operand `{text}`"));
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn dest(&mut self, ins: &PtxInstruction<'a>, i: usize) -> Option<(VReg, u8, Type)> {
+        match ins.operands.get(i) {
+            Some(ptx_grammar::ast::Operand::Expr(e)) => self.dst(e),
+            _ => {
+                self.unsupported("this destination");
+                None
+            }
+        }
+    }
+}
+
+fn sign(op: BinaryOp) -> i128 {
+    if op == BinaryOp::Sub {
+        -1
+    } else {
+        1
+    }
+}
+
+/// The sgpu special register of a PTX one.
+fn special(name: &str) -> Option<sgpu_isa::Sreg> {
+    use sgpu_isa::Sreg::*;
+    Some(match name {
+        "%tid.x" | "%tid" => TidX,
+        "%tid.y" => TidY,
+        "%tid.z" => TidZ,
+        "%ntid.x" | "%ntid" => NtidX,
+        "%ntid.y" => NtidY,
+        "%ntid.z" => NtidZ,
+        "%ctaid.x" | "%ctaid" => CtaidX,
+        "%ctaid.y" => CtaidY,
+        "%ctaid.z" => CtaidZ,
+        "%nctaid.x" | "%nctaid" => NctaidX,
+        "%nctaid.y" => NctaidY,
+        "%nctaid.z" => NctaidZ,
+        "%laneid" => Laneid,
+        "%warpid" => Warpid,
+        "%nwarpid" => Nwarpid,
+        "%smid" => Smid,
+        "%nsmid" => Nsmid,
+        "%gridid" => Gridid,
+        "%clock" => Clock,
+        "%clock_hi" => ClockHi,
+        "%clock64" => Clock64,
+        "%lanemask_eq" => LanemaskEq,
+        "%lanemask_lt" => LanemaskLt,
+        "%lanemask_le" => LanemaskLe,
+        "%lanemask_gt" => LanemaskGt,
+        "%lanemask_ge" => LanemaskGe,
+        _ => return None,
+    })
+}

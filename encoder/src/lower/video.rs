@@ -1,0 +1,263 @@
+//! The scalar video instructions, each one sgpu instruction: types, selectors on a, b and
+//! the destination, saturation, the secondary operation or merge, vmad's negation, scale and
+//! `.po`, and vshl/vshr's clamp.
+
+use super::*;
+use sgpu_isa::{Icmp, Vneg, Vscale, Vsec, Vsel};
+
+fn selector(sel: Option<&str>) -> Option<Vsel> {
+    match sel {
+        None => Some(Vsel::B32),
+        Some(s) => Vsel::from_name(&s[1..].to_uppercase()),
+    }
+}
+
+impl<'a> FnLower<'a, '_> {
+    pub(super) fn video(&mut self, ins: &PtxInstruction<'a>) {
+        let op = ins.opcode();
+        let tys = types(ins);
+        let signed = |t: &Type| t.class == TyClass::Signed;
+        let (dsgn, asgn, bsgn) = match (op, tys.as_slice()) {
+            ("vset", [a, b]) => (false, signed(a), signed(b)),
+            (_, [d, a, b]) => (signed(d), signed(a), signed(b)),
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        // Destination, with its merge selector.
+        let Some(ptx_grammar::ast::Operand::Expr(d)) = ins.operands.first() else {
+            return self.unsupported("this destination");
+        };
+        let Some(Src::Reg {
+            v: d,
+            part: dp,
+            sel: dsel,
+            ..
+        }) = self.src(d)
+        else {
+            return self.unsupported("this destination");
+        };
+        let Some(dsel) = selector(dsel) else {
+            return self.unsupported("this destination selector");
+        };
+        // Sources: a and b with selectors and (vmad) negation; c plain or negated.
+        let mut regs = Vec::new();
+        let mut negated = Vec::new();
+        for i in 1..ins.operands.len() {
+            let Some(s) = self.operand(ins, i) else {
+                return;
+            };
+            let (lane, sel, neg) = match s {
+                Src::Reg { v, part, sel, .. } => (Lane::Reg(v, part), sel, false),
+                Src::Neg(v, sel) => (Lane::Reg(v, 0), sel, true),
+                other => match self.lane(other, false) {
+                    Some(l) => (l, None, false),
+                    None => return,
+                },
+            };
+            let Some(sel) = selector(sel) else {
+                return self.unsupported("this selector");
+            };
+            regs.push((self.r(lane), sel));
+            negated.push(neg);
+        }
+        if regs.len() < 2 {
+            return self.unsupported(format!("`{}` with these operands", ins.mnemonic.text));
+        }
+        let (ra, asel) = regs[0];
+        let (rb, bsel) = regs[1];
+        let rc = regs.get(2).map_or(R::ZERO, |r| r.0);
+        let sat = has(ins, ".sat");
+        let vsec = if dsel != Vsel::B32 {
+            Vsec::Merge
+        } else if has(ins, ".add") {
+            Vsec::Add
+        } else if has(ins, ".min") {
+            Vsec::Min
+        } else if has(ins, ".max") {
+            Vsec::Max
+        } else {
+            Vsec::None
+        };
+        let rd = R::of(d, dp);
+        let op = match op {
+            "vadd" => Op::Vadd {
+                rd: rd.reg,
+                dsel,
+                ra: ra.reg,
+                asel,
+                rb: rb.reg,
+                bsel,
+                rc: rc.reg,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat: sat,
+                vsec,
+            },
+            "vsub" => Op::Vsub {
+                rd: rd.reg,
+                dsel,
+                ra: ra.reg,
+                asel,
+                rb: rb.reg,
+                bsel,
+                rc: rc.reg,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat: sat,
+                vsec,
+            },
+            "vabsdiff" => Op::Vabsdiff {
+                rd: rd.reg,
+                dsel,
+                ra: ra.reg,
+                asel,
+                rb: rb.reg,
+                bsel,
+                rc: rc.reg,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat: sat,
+                vsec,
+            },
+            "vmin" => Op::Vmin {
+                rd: rd.reg,
+                dsel,
+                ra: ra.reg,
+                asel,
+                rb: rb.reg,
+                bsel,
+                rc: rc.reg,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat: sat,
+                vsec,
+            },
+            "vmax" => Op::Vmax {
+                rd: rd.reg,
+                dsel,
+                ra: ra.reg,
+                asel,
+                rb: rb.reg,
+                bsel,
+                rc: rc.reg,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat: sat,
+                vsec,
+            },
+            "vshl" | "vshr" => {
+                let vclamp = has(ins, ".clamp");
+                if op == "vshl" {
+                    Op::Vshl {
+                        rd: rd.reg,
+                        dsel,
+                        ra: ra.reg,
+                        asel,
+                        rb: rb.reg,
+                        bsel,
+                        rc: rc.reg,
+                        dsgn,
+                        asgn,
+                        vclamp,
+                        vsat: sat,
+                        vsec,
+                    }
+                } else {
+                    Op::Vshr {
+                        rd: rd.reg,
+                        dsel,
+                        ra: ra.reg,
+                        asel,
+                        rb: rb.reg,
+                        bsel,
+                        rc: rc.reg,
+                        dsgn,
+                        asgn,
+                        vclamp,
+                        vsat: sat,
+                        vsec,
+                    }
+                }
+            }
+            "vmad" => {
+                // The product is negated when exactly one of a and b is.
+                let product = negated[0] != negated[1];
+                let vneg = match (product, negated.get(2).copied().unwrap_or(false)) {
+                    (false, false) => Vneg::None,
+                    (true, false) => Vneg::NegAb,
+                    (false, true) => Vneg::NegC,
+                    (true, true) => {
+                        return self.unsupported("`vmad` negating both the product and c")
+                    }
+                };
+                let vscale = if has(ins, ".shr7") {
+                    Vscale::Shr7
+                } else if has(ins, ".shr15") {
+                    Vscale::Shr15
+                } else {
+                    Vscale::None
+                };
+                Op::Vmad {
+                    rd: rd.reg,
+                    ra: ra.reg,
+                    asel,
+                    rb: rb.reg,
+                    bsel,
+                    rc: rc.reg,
+                    dsgn,
+                    asgn,
+                    bsgn,
+                    vsat: sat,
+                    vneg,
+                    vscale,
+                    po: has(ins, ".po"),
+                }
+            }
+            "vset" => {
+                let Some(vcmp) = ins.modifiers().find_map(|m| match m {
+                    ".eq" => Some(Icmp::Eq),
+                    ".ne" => Some(Icmp::Ne),
+                    ".lt" => Some(Icmp::Lt),
+                    ".le" => Some(Icmp::Le),
+                    ".gt" => Some(Icmp::Gt),
+                    ".ge" => Some(Icmp::Ge),
+                    _ => None,
+                }) else {
+                    return self.unsupported("`vset` without a comparison");
+                };
+                Op::Vset {
+                    rd: rd.reg,
+                    dsel,
+                    ra: ra.reg,
+                    asel,
+                    rb: rb.reg,
+                    bsel,
+                    rc: rc.reg,
+                    asgn,
+                    bsgn,
+                    vcmp,
+                    vsec,
+                }
+            }
+            _ => unreachable!("dispatched on the video opcodes"),
+        };
+        // Merging writes only part of d: the rest of d is read.
+        let merge_read = if dsel != Vsel::B32 {
+            Some(use_(fields::RD, rd))
+        } else {
+            None
+        };
+        let mut binds = vec![
+            def(fields::RD, rd),
+            use_(fields::RA, ra),
+            use_(fields::RB, rb),
+            use_(fields::RC, rc),
+        ];
+        binds.extend(merge_read);
+        self.emit(op, &binds);
+    }
+}

@@ -1,0 +1,182 @@
+//! Warp operations: `.sync` forms become `WARPSYNC` on their member mask, then the operation.
+
+use super::*;
+use sgpu_isa::{Smode, Vmode};
+
+impl<'a> FnLower<'a, '_> {
+    pub(super) fn warp(&mut self, ins: &PtxInstruction<'a>) {
+        match ins.opcode() {
+            "activemask" => {
+                let Some((d, dp, _)) = self.dest(ins, 0) else {
+                    return;
+                };
+                let rd = R::of(d, dp);
+                self.emit(
+                    Op::Vote {
+                        rd: rd.reg,
+                        pd: Pred::PT,
+                        pc: PredSrc::ALWAYS,
+                        vmode: Vmode::Ballot,
+                    },
+                    &[def(fields::RD, rd)],
+                );
+            }
+            "shfl" => self.shfl(ins),
+            _ => self.vote(ins),
+        }
+    }
+
+    fn warpsync(&mut self, mask: Src<'a>) -> Option<()> {
+        match self.lane(mask, false)? {
+            Lane::Imm(imm32) => {
+                self.emit(Op::Warpsynci { imm32 }, &[]);
+            }
+            reg => {
+                let ra = self.r(reg);
+                self.emit(Op::Warpsync { ra: ra.reg }, &[use_(fields::RA, ra)]);
+            }
+        }
+        Some(())
+    }
+
+    /// `shfl.sync.mode.b32 d[|p], a, b, c, membermask`.
+    fn shfl(&mut self, ins: &PtxInstruction<'a>) {
+        use ptx_grammar::ast::Operand as O;
+        let smode = match ins
+            .modifiers()
+            .find_map(|m| Smode::from_name(&m[1..].to_uppercase()))
+        {
+            Some(m) => m,
+            None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        let sync = has(ins, ".sync");
+        let (d, p) = match &ins.operands[0] {
+            O::PredPair(pair) => {
+                let (Some(Src::Reg { v, part, .. }), Some(Src::Pred(p, _))) =
+                    (self.src(&pair[0]), self.src(&pair[1]))
+                else {
+                    return self.unsupported("these destinations");
+                };
+                ((v, part), Some(p))
+            }
+            O::Expr(e) => match self.dst(e) {
+                Some((v, part, _)) => ((v, part), None),
+                None => return,
+            },
+            _ => return self.unsupported("this destination"),
+        };
+        let (Some(a), Some(b), Some(c)) = (
+            self.operand(ins, 1),
+            self.operand(ins, 2),
+            self.operand(ins, 3),
+        ) else {
+            return;
+        };
+        if sync {
+            let Some(mask) = self.operand(ins, 4) else {
+                return;
+            };
+            if self.warpsync(mask).is_none() {
+                return;
+            }
+        }
+        let (Some(a), Some(b), Some(c)) = (
+            self.lane(a, false),
+            self.lane(b, false),
+            self.lane(c, false),
+        ) else {
+            return;
+        };
+        let ra = self.r(a);
+        let (rb, rc) = (self.ri_zero(b), self.ri_zero(c));
+        let rd = R::of(d.0, d.1);
+        let at = self.emit(
+            Op::Shfl {
+                rd: rd.reg,
+                pd: if p.is_some() { Pred(0) } else { Pred::PT },
+                ra: ra.reg,
+                rb: rb.val,
+                rc: rc.val,
+                smode,
+            },
+            &[
+                def(fields::RD, rd),
+                use_(fields::RA, ra),
+                use_ri(fields::RB, rb),
+                use_ri(fields::RC, rc),
+            ],
+        );
+        if let Some(p) = p {
+            self.bind_pred(at, fields::PD, p, true);
+        }
+    }
+
+    /// An `rb`/`rc` operand where zero is the immediate 0 rather than RZ (the same value;
+    /// shorter to read in a disassembly of `shfl`).
+    fn ri_zero(&mut self, l: Lane) -> RI {
+        match l {
+            Lane::Imm(0) => RI {
+                val: RegOrImm::Imm(0),
+                v: None,
+            },
+            other => self.ri(other),
+        }
+    }
+
+    /// `vote{.sync}.mode.pred d, {!}a{, membermask}` and `vote.ballot.b32 d, {!}a`.
+    fn vote(&mut self, ins: &PtxInstruction<'a>) {
+        let vmode = match ins
+            .modifiers()
+            .find_map(|m| Vmode::from_name(&m[1..].to_uppercase()))
+        {
+            Some(m) => m,
+            None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        let Some(Src::Pred(a, neg)) = self.operand(ins, 1) else {
+            return self.unsupported("a vote on something other than a predicate");
+        };
+        if has(ins, ".sync") {
+            let Some(mask) = self.operand(ins, 2) else {
+                return;
+            };
+            if self.warpsync(mask).is_none() {
+                return;
+            }
+        }
+        let pc = PredSrc {
+            pred: Pred(0),
+            negated: neg,
+        };
+        if vmode == Vmode::Ballot {
+            let Some((d, dp, _)) = self.dest(ins, 0) else {
+                return;
+            };
+            let rd = R::of(d, dp);
+            self.push(
+                Op::Vote {
+                    rd: rd.reg,
+                    pd: Pred::PT,
+                    pc,
+                    vmode,
+                },
+                &[def(fields::RD, rd)],
+                Some((a, fields::PC)),
+            );
+        } else {
+            let Some(Src::Pred(d, _)) = self.operand(ins, 0) else {
+                return self.unsupported("this destination");
+            };
+            let at = self.push(
+                Op::Vote {
+                    rd: Reg::RZ,
+                    pd: Pred(0),
+                    pc,
+                    vmode,
+                },
+                &[],
+                Some((a, fields::PC)),
+            );
+            self.bind_pred(at, fields::PD, d, true);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Machine IR: sgpu instructions already encoded, with their register fields still to fill.
+//!
+//! Lowering builds each instruction with the generated [`Op`] (so every form is one the ISA
+//! table defines) using register 0 as a placeholder, encodes it, and records which fields name
+//! which virtual registers. Because every field sits at a fixed place in the word, register
+//! allocation then only writes numbers into those fields ([`sgpu_isa::set_field`]).
+
+use sgpu_isa::{fields, Instruction, PredSrc};
+
+/// A virtual register: an index into the function's [`VRegs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VReg(pub u32);
+
+/// What a virtual register holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// `size` consecutive 32-bit registers, the first aligned to `size` (1, 2 or 4).
+    Gpr { size: u8 },
+    /// A predicate register.
+    Pred,
+}
+
+/// The virtual registers of one function.
+#[derive(Default, Debug)]
+pub struct VRegs {
+    pub classes: Vec<Class>,
+}
+
+impl VRegs {
+    pub fn new_reg(&mut self, class: Class) -> VReg {
+        self.classes.push(class);
+        VReg(self.classes.len() as u32 - 1)
+    }
+    pub fn class(&self, v: VReg) -> Class {
+        self.classes[v.0 as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+}
+
+/// A register field of an instruction and the virtual register it names: `part` selects a
+/// register of a tuple (the high word of a 64-bit value is part 1); `width` is how many
+/// consecutive registers the instruction reads or writes from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub field: (usize, usize),
+    pub reg: VReg,
+    pub part: u8,
+    pub width: u8,
+    pub def: bool,
+}
+
+/// Where a branch or `SSY` goes, before code layout fixes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Label(u32),
+    /// Past the end of the function: a reconvergence point no thread reaches.
+    End,
+}
+
+/// A symbol whose address goes into a 32-bit immediate when the program is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reloc {
+    pub symbol: u32,
+    pub addend: i64,
+    /// The high word of the 64-bit address, rather than the low.
+    pub high: bool,
+}
+
+/// The most register fields one instruction has (ATOM: rd, ra, rb, rc and the guard).
+pub const MAX_SLOTS: usize = 6;
+
+#[derive(Clone, Debug)]
+pub struct MInst {
+    pub word: u64,
+    pub slots: [Option<Slot>; MAX_SLOTS],
+    pub target: Option<Target>,
+    pub reloc: Option<Reloc>,
+    /// The PTX source line it came from.
+    pub line: u32,
+    /// The `.loc` file index and line in force there, or zeros.
+    pub loc: (u32, u32),
+}
+
+impl MInst {
+    pub fn new(insn: Instruction, line: u32) -> MInst {
+        MInst {
+            word: insn.encode(),
+            slots: [None; MAX_SLOTS],
+            target: None,
+            reloc: None,
+            line,
+            loc: (0, 0),
+        }
+    }
+
+    pub fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().flatten()
+    }
+
+    pub fn push_slot(&mut self, slot: Slot) {
+        let free = self
+            .slots
+            .iter_mut()
+            .find(|s| s.is_none())
+            .expect("an instruction has at most MAX_SLOTS register fields");
+        *free = Some(slot);
+    }
+
+    /// Whether control never falls through to the next instruction.
+    pub fn is_unconditional_jump(&self) -> bool {
+        let guarded = self.slots().any(|s| s.field == fields::PG);
+        let op = sgpu_isa::field(self.word, fields::OP) as u8;
+        !guarded && is_jump_opcode(op) && self.always_runs()
+    }
+
+    /// Whether the guard is PT (not negated) and no virtual predicate guards it.
+    pub fn always_runs(&self) -> bool {
+        let pred = sgpu_isa::field(self.word, fields::PG) as u8;
+        let neg = sgpu_isa::field(self.word, fields::PGN) != 0;
+        let guarded = self.slots().any(|s| s.field == fields::PG);
+        !guarded && pred == PredSrc::ALWAYS.pred.0 && !neg
+    }
+
+    pub fn opcode(&self) -> u8 {
+        sgpu_isa::field(self.word, fields::OP) as u8
+    }
+}
+
+/// The opcodes after which a thread does not continue to the next instruction.
+fn is_jump_opcode(op: u8) -> bool {
+    use sgpu_isa::opcodes::*;
+    matches!(op, BRA | EXIT | RET | TRAP)
+}

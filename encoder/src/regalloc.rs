@@ -1,0 +1,519 @@
+//! Register allocation: liveness over the control-flow graph, then linear scan over live
+//! intervals, with tuples of consecutive registers for 64-bit values and vectors, and spilling
+//! to local memory when the register budget runs out.
+//!
+//! Positions: instruction `i` reads at `2i` and writes at `2i + 1`, so a register whose last
+//! read is at `i` may be written by `i` itself. An interval spans every position its value
+//! may be live at; a value live into or out of a block covers the block's start or end.
+
+use crate::cfg::Cfg;
+use crate::mir::{Class, MInst, Slot, VReg, VRegs};
+use sgpu_isa::{fields, Instruction, Msize, Op, Pred, PredSrc, Reg, RegOrImm, Space};
+
+/// Predicate registers P0..P6.
+const PREDICATES: u8 = 7;
+/// Registers kept for spill code once spilling is needed: the most one instruction names
+/// (ATOM.CAS.B64: rd, ra, rb and rc pairs).
+const GPR_SCRATCH: u8 = 8;
+/// Predicates kept for spill code: guard, pd, pq and a source.
+const PRED_SCRATCH: u8 = 4;
+
+/// The result: every slot filled in, and what was used.
+pub struct Allocation {
+    pub code: Vec<MInst>,
+    /// Each original instruction's index in `code` (its first reload, if it has any), and
+    /// one past the end.
+    pub new_index: Vec<usize>,
+    /// Registers used: the highest numbered one, plus one.
+    pub registers: u32,
+    /// Bytes of local memory holding spilled values, and how many were spilled.
+    pub spill_bytes: u32,
+    pub spilled: u32,
+    /// Bytes moved by the spill code's stores and loads (per thread, each executed once).
+    pub spill_store_bytes: u32,
+    pub spill_load_bytes: u32,
+}
+
+struct Interval {
+    v: VReg,
+    start: u32,
+    end: u32,
+}
+
+/// Live intervals of every virtual register (`None` for those never used).
+fn intervals(code: &[MInst], vregs: &VRegs, label_pos: &[usize]) -> Vec<Option<(u32, u32)>> {
+    let n = vregs.len();
+    let words = n.div_ceil(64);
+    let cfg = Cfg::build(code, label_pos);
+    let blocks = cfg.starts.len();
+    let mut uses = vec![vec![0u64; words]; blocks];
+    let mut defs = vec![vec![0u64; words]; blocks];
+    let set = |bits: &mut [u64], v: VReg| bits[v.0 as usize / 64] |= 1 << (v.0 % 64);
+    let get = |bits: &[u64], v: VReg| bits[v.0 as usize / 64] & (1 << (v.0 % 64)) != 0;
+    let size = |v: VReg| match vregs.class(v) {
+        Class::Gpr { size } => size,
+        Class::Pred => 1,
+    };
+    // Parts of each register written so far in the block being scanned.
+    let mut written: Vec<u8> = vec![0; n];
+    let mut touched: Vec<VReg> = Vec::new();
+    for b in 0..blocks {
+        let end = cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+        for m in &code[cfg.starts[b]..end] {
+            for s in m.slots().filter(|s| !s.def) {
+                let mask = parts(s);
+                if written[s.reg.0 as usize] & mask != mask && !get(&defs[b], s.reg) {
+                    set(&mut uses[b], s.reg);
+                }
+            }
+            for s in m.slots().filter(|s| s.def) {
+                let w = &mut written[s.reg.0 as usize];
+                if *w == 0 {
+                    touched.push(s.reg);
+                }
+                *w |= parts(s);
+                let full = ((1u16 << size(s.reg)) - 1) as u8;
+                if *w & full == full && !get(&uses[b], s.reg) {
+                    set(&mut defs[b], s.reg);
+                }
+            }
+        }
+        for v in touched.drain(..) {
+            written[v.0 as usize] = 0;
+        }
+    }
+    // Live-in and live-out sets, to a fixed point.
+    let mut live_in = vec![vec![0u64; words]; blocks];
+    let mut live_out = vec![vec![0u64; words]; blocks];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks).rev() {
+            let mut out = vec![0u64; words];
+            for &s in &cfg.succs[b] {
+                if s < blocks {
+                    for (o, i) in out.iter_mut().zip(&live_in[s]) {
+                        *o |= i;
+                    }
+                }
+            }
+            let new_in: Vec<u64> = (0..words)
+                .map(|i| uses[b][i] | (out[i] & !defs[b][i]))
+                .collect();
+            if new_in != live_in[b] {
+                live_in[b] = new_in;
+                changed = true;
+            }
+            live_out[b] = out;
+        }
+    }
+    let mut range: Vec<Option<(u32, u32)>> = vec![None; n];
+    let mut extend = |v: usize, p: u32| {
+        range[v] = Some(match range[v] {
+            None => (p, p),
+            Some((s, e)) => (s.min(p), e.max(p)),
+        });
+    };
+    for (i, m) in code.iter().enumerate() {
+        for s in m.slots() {
+            let p = 2 * i as u32 + u32::from(s.def);
+            extend(s.reg.0 as usize, p);
+        }
+    }
+    for b in 0..blocks {
+        let start = 2 * cfg.starts[b] as u32;
+        let end = 2 * cfg.starts.get(b + 1).copied().unwrap_or(code.len()) as u32 - 1;
+        for v in 0..n {
+            if live_in[b][v / 64] & (1 << (v % 64)) != 0 {
+                extend(v, start);
+            }
+            if live_out[b][v / 64] & (1 << (v % 64)) != 0 {
+                extend(v, end);
+            }
+        }
+    }
+    range
+}
+
+/// The parts of a register a slot reads or writes, as a bit mask.
+fn parts(s: &Slot) -> u8 {
+    (((1u16 << s.width) - 1) << s.part) as u8
+}
+
+/// Free registers of one file, as a bit set.
+struct Pool {
+    free: [u64; 4],
+    limit: u32,
+}
+
+impl Pool {
+    fn new(limit: u32) -> Pool {
+        let mut p = Pool {
+            free: [0; 4],
+            limit,
+        };
+        for r in 0..limit {
+            p.free[r as usize / 64] |= 1 << (r % 64);
+        }
+        p
+    }
+    fn is_free(&self, r: u32) -> bool {
+        r < self.limit && self.free[r as usize / 64] & (1 << (r % 64)) != 0
+    }
+    /// The lowest `size` free registers starting at a multiple of `size`.
+    fn take(&mut self, size: u32) -> Option<u32> {
+        let base = (0..self.limit)
+            .step_by(size as usize)
+            .find(|&b| (b..b + size).all(|r| self.is_free(r)))?;
+        for r in base..base + size {
+            self.free[r as usize / 64] &= !(1 << (r % 64));
+        }
+        Some(base)
+    }
+    fn give(&mut self, base: u32, size: u32) {
+        for r in base..base + size {
+            self.free[r as usize / 64] |= 1 << (r % 64);
+        }
+    }
+}
+
+/// Where a virtual register ended up.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Home {
+    Unused,
+    Reg(u32),
+    /// A byte offset in the spill area of local memory.
+    Spilled(u32),
+}
+
+/// Allocates registers for `code` within `budget` general registers. `spill_base` is the
+/// first byte of local memory free for spilled values.
+pub fn allocate(
+    code: Vec<MInst>,
+    vregs: &VRegs,
+    label_pos: &[usize],
+    budget: u32,
+    spill_base: u32,
+) -> Allocation {
+    let ranges = intervals(&code, vregs, label_pos);
+    let mut list: Vec<Interval> = ranges
+        .iter()
+        .enumerate()
+        .filter_map(|(v, r)| {
+            r.map(|(start, end)| Interval {
+                v: VReg(v as u32),
+                start,
+                end,
+            })
+        })
+        .collect();
+    list.sort_by_key(|i| (i.start, i.end));
+    // First without reserving anything for spill code; if that spills, again with the
+    // scratch registers set aside.
+    let mut homes = scan(&list, vregs, budget, PREDICATES as u32);
+    let spills_gpr = list.iter().any(|i| {
+        matches!(homes[i.v.0 as usize], Home::Spilled(_)) && vregs.class(i.v) != Class::Pred
+    });
+    let spills_pred = list.iter().any(|i| {
+        matches!(homes[i.v.0 as usize], Home::Spilled(_)) && vregs.class(i.v) == Class::Pred
+    });
+    // Pred spill code needs GPR scratch too.
+    let gpr_limit = if spills_gpr || spills_pred {
+        budget.saturating_sub(GPR_SCRATCH as u32) & !3
+    } else {
+        budget
+    };
+    let pred_limit = if spills_pred {
+        u32::from(PREDICATES - PRED_SCRATCH)
+    } else {
+        u32::from(PREDICATES)
+    };
+    if gpr_limit != budget || pred_limit != u32::from(PREDICATES) {
+        homes = scan(&list, vregs, gpr_limit, pred_limit);
+    }
+    // Spill slots.
+    let mut spill_bytes = 0u32;
+    let mut spilled = 0;
+    for h in homes.iter_mut() {
+        if let Home::Spilled(size) = *h {
+            let bytes = size * 4;
+            let at = spill_bytes.div_ceil(bytes) * bytes;
+            spill_bytes = at + bytes;
+            *h = Home::Spilled(spill_base + at);
+            spilled += 1;
+        }
+    }
+    let scratch = Scratch {
+        gpr: gpr_limit,
+        pred: pred_limit as u8,
+    };
+    let (code, new_index, traffic) = rewrite(code, vregs, &homes, scratch);
+    let (spill_store_bytes, spill_load_bytes) = traffic;
+    let mut registers = 0;
+    for (v, h) in homes.iter().enumerate() {
+        if let (Home::Reg(r), Class::Gpr { size }) = (h, vregs.class(VReg(v as u32))) {
+            registers = registers.max(r + u32::from(size));
+        }
+    }
+    if spilled > 0 {
+        registers = registers.max(gpr_limit + GPR_SCRATCH as u32);
+    }
+    Allocation {
+        code,
+        new_index,
+        registers,
+        spill_bytes,
+        spilled,
+        spill_store_bytes,
+        spill_load_bytes,
+    }
+}
+
+/// Linear scan. A value that finds no register goes to memory, unless an active value of the
+/// same size lives longer, which then goes instead. `Spilled` holds the size in words here.
+fn scan(list: &[Interval], vregs: &VRegs, gpr_limit: u32, pred_limit: u32) -> Vec<Home> {
+    let mut homes = vec![Home::Unused; vregs.len()];
+    let mut gpr = Pool::new(gpr_limit);
+    let mut pred = Pool::new(pred_limit);
+    // Active intervals: (end, vreg), kept sorted by end.
+    let mut active: Vec<(u32, VReg)> = Vec::new();
+    for it in list {
+        // Expire what ended before this starts.
+        while let Some(&(end, v)) = active.first() {
+            if end >= it.start {
+                break;
+            }
+            active.remove(0);
+            if let Home::Reg(r) = homes[v.0 as usize] {
+                let (pool, size) = pool_of(vregs, v, &mut gpr, &mut pred);
+                pool.give(r, size);
+            }
+        }
+        let (pool, size) = pool_of(vregs, it.v, &mut gpr, &mut pred);
+        if let Some(r) = pool.take(size) {
+            homes[it.v.0 as usize] = Home::Reg(r);
+        } else {
+            // Steal from the active value of the same class and size that ends last.
+            let victim = active
+                .iter()
+                .rev()
+                .find(|(end, v)| {
+                    *end > it.end
+                        && vregs.class(*v) == vregs.class(it.v)
+                        && matches!(homes[v.0 as usize], Home::Reg(_))
+                })
+                .copied();
+            match victim {
+                Some((_, v)) => {
+                    homes[it.v.0 as usize] = homes[v.0 as usize];
+                    homes[v.0 as usize] = Home::Spilled(size);
+                    active.retain(|(_, a)| *a != v);
+                }
+                None => {
+                    homes[it.v.0 as usize] = Home::Spilled(size);
+                    continue;
+                }
+            }
+        }
+        let at = active.partition_point(|(e, _)| *e <= it.end);
+        active.insert(at, (it.end, it.v));
+    }
+    homes
+}
+
+fn pool_of<'p>(
+    vregs: &VRegs,
+    v: VReg,
+    gpr: &'p mut Pool,
+    pred: &'p mut Pool,
+) -> (&'p mut Pool, u32) {
+    match vregs.class(v) {
+        Class::Gpr { size } => (gpr, u32::from(size)),
+        Class::Pred => (pred, 1),
+    }
+}
+
+/// The registers set aside for spill code: general registers from `gpr` and predicates from
+/// `pred` up.
+#[derive(Clone, Copy)]
+struct Scratch {
+    gpr: u32,
+    pred: u8,
+}
+
+/// Fills in every slot, with loads before and stores after instructions that name spilled
+/// values.
+fn rewrite(
+    code: Vec<MInst>,
+    vregs: &VRegs,
+    homes: &[Home],
+    scratch: Scratch,
+) -> (Vec<MInst>, Vec<usize>, (u32, u32)) {
+    let (mut stores, mut loads) = (0, 0);
+    let mut out = Vec::with_capacity(code.len());
+    let mut new_index = Vec::with_capacity(code.len() + 1);
+    for mut m in code {
+        new_index.push(out.len());
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        let mut next_gpr = scratch.gpr;
+        let mut next_pred = scratch.pred;
+        // A spilled value gets one scratch home per instruction, however many slots name it.
+        let mut assigned: Vec<(VReg, u32)> = Vec::new();
+        let mut pred_tmp: Vec<(VReg, u32)> = Vec::new();
+        let guarded = m.slots().any(|s| s.field == fields::PG);
+        let slots: Vec<Slot> = m.slots().copied().collect();
+        for s in &slots {
+            let home = homes[s.reg.0 as usize];
+            let phys = match home {
+                Home::Reg(r) => r,
+                Home::Unused => 0,
+                Home::Spilled(offset) => {
+                    let is_pred = vregs.class(s.reg) == Class::Pred;
+                    let size = match vregs.class(s.reg) {
+                        Class::Gpr { size } => u32::from(size),
+                        Class::Pred => 1,
+                    };
+                    let r = match assigned.iter().find(|(v, _)| *v == s.reg) {
+                        Some(&(_, r)) => r,
+                        None => {
+                            let r = if is_pred {
+                                next_pred += 1;
+                                u32::from(next_pred - 1)
+                            } else {
+                                let base = next_gpr.div_ceil(size) * size;
+                                next_gpr = base + size;
+                                base
+                            };
+                            assigned.push((s.reg, r));
+                            // Values read, and values written under a guard (so that threads
+                            // the guard leaves out store back what they had), are loaded.
+                            let read = slots.iter().any(|t| t.reg == s.reg && !t.def);
+                            if is_pred {
+                                // A predicate moves through a general register of its own.
+                                pred_tmp.push((s.reg, next_gpr));
+                                next_gpr += 1;
+                            }
+                            let tmp = pred_tmp
+                                .iter()
+                                .find(|(v, _)| *v == s.reg)
+                                .map_or(0, |p| p.1);
+                            if read || guarded {
+                                reload(&mut before, is_pred, r, offset, size, tmp, m.line);
+                                loads += 4 * size;
+                            }
+                            r
+                        }
+                    };
+                    if s.def {
+                        let tmp = pred_tmp
+                            .iter()
+                            .find(|(v, _)| *v == s.reg)
+                            .map_or(0, |p| p.1);
+                        spill(&mut after, is_pred, r, offset, s, tmp, m.line);
+                        stores += 4 * u32::from(s.width);
+                    }
+                    r
+                }
+            };
+            sgpu_isa::set_field(&mut m.word, s.field, u64::from(phys + u32::from(s.part)));
+        }
+        m.slots = [None; crate::mir::MAX_SLOTS];
+        for spill_code in before.iter_mut().chain(after.iter_mut()) {
+            spill_code.loc = m.loc;
+        }
+        out.extend(before);
+        // A copy the allocator made pointless (both sides in one register) goes.
+        let self_move = m.opcode() == sgpu_isa::opcodes::MOV
+            && sgpu_isa::field(m.word, fields::RD) == sgpu_isa::field(m.word, fields::RA);
+        if !self_move {
+            out.push(m);
+        }
+        out.extend(after);
+    }
+    new_index.push(out.len());
+    (out, new_index, (stores, loads))
+}
+
+fn msize(words: u32) -> Msize {
+    match words {
+        1 => Msize::B32,
+        2 => Msize::B64,
+        _ => Msize::B128,
+    }
+}
+
+fn local(op: Op, line: u32) -> MInst {
+    MInst::new(Instruction::new(op), line)
+}
+
+/// Loads a spilled value into scratch register (or predicate) `r`; a predicate goes through
+/// the general scratch register `tmp`.
+fn reload(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, size: u32, tmp: u32, line: u32) {
+    let dst = if pred { tmp } else { r };
+    out.push(local(
+        Op::Ld {
+            rd: Reg(dst as u8),
+            ra: Reg::RZ,
+            off24: offset as i32,
+            space: Space::Local,
+            msize: msize(size),
+            cop: Default::default(),
+            e: false,
+        },
+        line,
+    ));
+    if pred {
+        out.push(local(
+            Op::Isetp {
+                pd: Pred(r as u8),
+                pq: Pred::PT,
+                ra: Reg(tmp as u8),
+                rb: RegOrImm::Reg(Reg::RZ),
+                pc: PredSrc::ALWAYS,
+                icmp: sgpu_isa::Icmp::Ne,
+                sgn: false,
+                x: false,
+                bop: sgpu_isa::Bop::And,
+            },
+            line,
+        ));
+    }
+}
+
+/// Stores the parts a slot wrote back to the spill slot.
+fn spill(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, s: &Slot, tmp: u32, line: u32) {
+    let value = if pred {
+        // 1 where the predicate is set.
+        out.push(local(
+            Op::Sel {
+                rd: Reg(tmp as u8),
+                ra: Reg::RZ,
+                rb: RegOrImm::Imm(1),
+                pc: PredSrc {
+                    pred: Pred(r as u8),
+                    negated: true,
+                },
+            },
+            line,
+        ));
+        tmp
+    } else {
+        r + u32::from(s.part)
+    };
+    out.push(local(
+        Op::St {
+            ra: Reg::RZ,
+            off24: (offset + 4 * u32::from(s.part)) as i32,
+            rd: Reg(value as u8),
+            space: Space::Local,
+            msize: msize(u32::from(s.width)),
+            cop: Default::default(),
+            e: false,
+        },
+        line,
+    ));
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,211 @@
+//! Allocation checked by running the result: an abstract machine follows which value each
+//! physical register and spill slot holds, and every read must find the value the virtual
+//! register had at that point. Random programs, with and without spilling.
+
+use super::*;
+use proptest::prelude::*;
+use sgpu_isa::{decode, Op, Reg, RegOrImm};
+
+/// A value: (virtual register, part, version).
+type Tag = (u32, u8, u32);
+
+/// One random instruction: `d.dp = a.ap + b.bp`, where a and b were defined before.
+#[derive(Clone, Debug)]
+struct Step {
+    d: u32,
+    a: u32,
+    b: u32,
+}
+
+/// Builds MIR for a straight-line program over `n` virtual registers (the first `pairs` of
+/// them 64-bit pairs, defined and read a word at a time).
+fn program(n: u32, pairs: u32, steps: &[Step]) -> (Vec<MInst>, VRegs) {
+    let mut vregs = VRegs::default();
+    for i in 0..n {
+        vregs.new_reg(Class::Gpr {
+            size: if i < pairs { 2 } else { 1 },
+        });
+    }
+    let words = |v: u32| if v < pairs { 2u8 } else { 1 };
+    let mut code = Vec::new();
+    let iadd = |d: (u32, u8), a: Option<(u32, u8)>, b: Option<(u32, u8)>| {
+        let mut m = MInst::new(
+            Instruction::new(Op::Iadd {
+                rd: Reg(0),
+                ra: if a.is_some() { Reg(0) } else { Reg::RZ },
+                rb: RegOrImm::Reg(if b.is_some() { Reg(0) } else { Reg::RZ }),
+                nb: false,
+                cc: false,
+                x: false,
+                sat: false,
+            }),
+            1,
+        );
+        let slot = |field, (v, part): (u32, u8), def| Slot {
+            field,
+            reg: VReg(v),
+            part,
+            width: 1,
+            def,
+        };
+        m.push_slot(slot(fields::RD, d, true));
+        if let Some(a) = a {
+            m.push_slot(slot(fields::RA, a, false));
+        }
+        if let Some(b) = b {
+            m.push_slot(slot(fields::RB, b, false));
+        }
+        m
+    };
+    // Each step reads values already defined (RZ otherwise) and defines one; values live
+    // from their definition to their last read, so lifetimes vary and registers get reused.
+    let mut defined = vec![false; n as usize];
+    for s in steps {
+        for p in 0..words(s.d) {
+            let read = |v: u32| defined[v as usize].then_some((v, p.min(words(v) - 1)));
+            let (a, b) = (read(s.a), read(s.b));
+            code.push(iadd((s.d, p), a, b));
+        }
+        defined[s.d as usize] = true;
+    }
+    // The last few values are read at the end.
+    for v in (0..n).filter(|v| defined[*v as usize]).take(5) {
+        for p in 0..words(v) {
+            code.push(iadd((v, p), Some((v, p)), None));
+        }
+    }
+    (code, vregs)
+}
+
+/// Runs the original program on tags, giving the tag each instruction must read in ra and
+/// rb; then runs the allocated code and checks that every original instruction reads them.
+fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
+    let mut version: std::collections::HashMap<(u32, u8), u32> = Default::default();
+    let mut expected: Vec<[Option<Tag>; 2]> = Vec::new();
+    for m in original {
+        let mut reads = [None, None];
+        for s in m.slots().filter(|s| !s.def) {
+            let tag = (s.reg.0, s.part, version[&(s.reg.0, s.part)]);
+            reads[usize::from(s.field == fields::RB)] = Some(tag);
+        }
+        expected.push(reads);
+        for s in m.slots().filter(|s| s.def) {
+            *version.entry((s.reg.0, s.part)).or_default() += 1;
+        }
+    }
+    // Abstract execution of the allocated code.
+    let mut regs: Vec<Option<Tag>> = vec![None; 256];
+    let mut memory: std::collections::HashMap<u32, Option<Tag>> = Default::default();
+    let mut written: std::collections::HashMap<(u32, u8), u32> = Default::default();
+    // Spill code is loads and stores only, so the IADDs are the original instructions.
+    let mut k = 0;
+    for (i, m) in alloc.code.iter().enumerate() {
+        let insn = decode(m.word).map_err(|e| format!("{i}: {e}"))?;
+        match insn.op {
+            Op::Iadd { rd, ra, rb, .. } => {
+                let want = expected[k];
+                let rb = match rb {
+                    RegOrImm::Reg(r) => r,
+                    RegOrImm::Imm(_) => Reg::RZ,
+                };
+                for (r, want) in [(ra, want[0]), (rb, want[1])] {
+                    if let Some(tag) = want {
+                        if regs[r.0 as usize] != Some(tag) {
+                            return Err(format!(
+                                "instruction {k} ({insn}) reads {r} holding {:?}, wanted {tag:?}",
+                                regs[r.0 as usize]
+                            ));
+                        }
+                    }
+                }
+                let s = original[k].slots().find(|s| s.def).unwrap();
+                let v = written.entry((s.reg.0, s.part)).or_default();
+                *v += 1;
+                regs[rd.0 as usize] = Some((s.reg.0, s.part, *v));
+                k += 1;
+            }
+            Op::Ld {
+                rd, off24, msize, ..
+            } => {
+                let n = match msize {
+                    sgpu_isa::Msize::B64 => 2,
+                    sgpu_isa::Msize::B128 => 4,
+                    _ => 1,
+                };
+                for w in 0..n {
+                    regs[rd.0 as usize + w] =
+                        *memory.get(&(off24 as u32 + 4 * w as u32)).unwrap_or(&None);
+                }
+            }
+            Op::St {
+                rd, off24, msize, ..
+            } => {
+                let n = match msize {
+                    sgpu_isa::Msize::B64 => 2,
+                    sgpu_isa::Msize::B128 => 4,
+                    _ => 1,
+                };
+                for w in 0..n {
+                    memory.insert(off24 as u32 + 4 * w as u32, regs[rd.0 as usize + w]);
+                }
+            }
+            other => return Err(format!("unexpected {other:?}")),
+        }
+    }
+    Ok(())
+}
+
+fn steps(n: u32) -> impl Strategy<Value = Vec<Step>> {
+    proptest::collection::vec(
+        (0..n, 0..n, 0..n).prop_map(|(d, a, b)| Step { d, a, b }),
+        1..120,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Enough registers: no spills, and every read finds its value.
+    #[test]
+    fn values_never_share_a_live_register(s in steps(20)) {
+        let (code, vregs) = program(20, 6, &s);
+        prop_assume!(!code.is_empty());
+        let alloc = allocate(code.clone(), &vregs, &[], 64, 0);
+        prop_assert_eq!(alloc.spilled, 0);
+        prop_assert!(alloc.registers <= 64);
+        check(&code, &alloc).map_err(TestCaseError::fail)?;
+    }
+
+    /// More live values than registers: spills, and every read still finds its value.
+    #[test]
+    fn spilled_values_come_back_intact(s in steps(40)) {
+        let (code, vregs) = program(40, 10, &s);
+        let alloc = allocate(code.clone(), &vregs, &[], 16, 0);
+        prop_assert!(alloc.registers <= 16, "{} registers", alloc.registers);
+        check(&code, &alloc).map_err(TestCaseError::fail)?;
+    }
+}
+
+#[test]
+fn more_live_values_than_registers_spill_and_survive() {
+    // Thirty values, each computed from the two before it, all read again at the end: with
+    // 16 registers (8 kept for spill code) most must live in memory for a while.
+    let mut steps: Vec<Step> = (0..30)
+        .map(|d| Step {
+            d,
+            a: d.saturating_sub(1),
+            b: d.saturating_sub(2),
+        })
+        .collect();
+    steps.extend((0..30).map(|d| Step {
+        d: 39 - d % 10,
+        a: d,
+        b: 29 - d,
+    }));
+    let (code, vregs) = program(40, 4, &steps);
+    let alloc = allocate(code.clone(), &vregs, &[], 16, 0x100);
+    assert!(alloc.spilled > 0, "nothing spilled");
+    assert!(alloc.registers <= 16, "{} registers", alloc.registers);
+    assert!(alloc.spill_store_bytes > 0 && alloc.spill_load_bytes > 0);
+    check(&code, &alloc).unwrap();
+}

@@ -1,0 +1,61 @@
+//! Every file of ../shared/corpus assembles, or is rejected only because sgpu cannot run
+//! something in it, with that said at the line; every ELF written satisfies `readelf -a`.
+
+mod common;
+
+use common::{corpus_files, read};
+use std::collections::BTreeMap;
+use std::process::Command;
+
+#[test]
+fn corpus_assembles_or_is_rejected_as_unsupported() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut assembled = 0;
+    let mut rejected = 0;
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for path in corpus_files() {
+        let source = read(&path);
+        let (module, _) = ptx_grammar::parse(&source);
+        let name = path.display().to_string();
+        match ptx_encoder::assemble(&source, &name, &module, &ptx_encoder::Options::default()) {
+            Ok(a) => {
+                assembled += 1;
+                let elf = dir.path().join("out.elf");
+                std::fs::write(&elf, &a.elf).unwrap();
+                let out = Command::new("readelf")
+                    .args(["-a", "-W"])
+                    .arg(&elf)
+                    .output()
+                    .expect("readelf (binutils) must be installed");
+                let text = String::from_utf8_lossy(&out.stdout).to_lowercase()
+                    + &String::from_utf8_lossy(&out.stderr).to_lowercase();
+                if !out.status.success() || text.contains("warning") {
+                    failures.push(format!("{name}: readelf: {text}"));
+                }
+                let listing = ptx_encoder::disasm::disassemble(&a.elf).unwrap();
+                if listing.contains("<") {
+                    failures.push(format!("{name}: a word does not decode"));
+                }
+            }
+            Err(diags) => {
+                rejected += 1;
+                for d in &diags {
+                    match d.message.strip_prefix("unsupported on sgpu: ") {
+                        Some(reason) => *reasons.entry(reason.to_string()).or_default() += 1,
+                        None => failures.push(format!("{name}: {}", d.message)),
+                    }
+                }
+            }
+        }
+    }
+    println!("corpus: {assembled} files assembled, {rejected} rejected as unsupported on sgpu");
+    let mut by_count: Vec<_> = reasons.into_iter().collect();
+    by_count.sort_by_key(|r| std::cmp::Reverse(r.1));
+    for (reason, n) in by_count {
+        println!("  {n:5}  {reason}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Regressions only: raise this as the encoder learns more.
+    assert!(assembled >= 104, "only {assembled} corpus files assemble");
+}
