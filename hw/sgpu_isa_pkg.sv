@@ -35,6 +35,8 @@ package sgpu_isa_pkg;
   localparam int unsigned LUT_MSB = 51;
   localparam int unsigned UNI_LSB = 28;
   localparam int unsigned UNI_MSB = 28;
+  localparam int unsigned FRAME_LSB = 12;
+  localparam int unsigned FRAME_MSB = 31;
   localparam int unsigned PD_LSB = 59;
   localparam int unsigned PD_MSB = 61;
   localparam int unsigned PQ_LSB = 56;
@@ -258,7 +260,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_EXIT = 64'h0000000000000fff;
   localparam logic [63:0] USED_BRA = 64'hffffffff10000fff;
   localparam logic [63:0] USED_SSY = 64'hffffffff00000fff;
-  localparam logic [63:0] USED_CALL = 64'hffffffff00000fff;
+  localparam logic [63:0] USED_CALL = 64'hffffffffffffffff;
   localparam logic [63:0] USED_RET = 64'h0000000000000fff;
   localparam logic [63:0] USED_TRAP = 64'h0000000000000fff;
   localparam logic [63:0] USED_BAR = 64'h80003ffff0000fff;
@@ -638,7 +640,8 @@ package sgpu_isa_pkg;
     SREG_LANEMASK_GT = 6'd24,
     SREG_LANEMASK_GE = 6'd25,
     SREG_SHARED_WINDOW = 6'd26,
-    SREG_LOCAL_WINDOW = 6'd27
+    SREG_LOCAL_WINDOW = 6'd27,
+    SREG_CONST_WINDOW = 6'd28
   } sreg_e;
 
   typedef enum logic [1:0] {

@@ -3,11 +3,13 @@
 //! relocations for the addresses of global variables.
 
 use crate::layout::Layout;
+use crate::mir::Reloc;
 use crate::Function;
 use object::elf;
 use object::write::elf::{FileHeader, Rel, SectionHeader, Sym, Writer};
 use object::write::StringId;
 use object::Endianness;
+use std::collections::HashMap;
 
 /// `e_machine` of sgpu: not assigned by the ELF registry; 0x5347 is "SG".
 pub const EM_SGPU: u16 = 0x5347;
@@ -16,6 +18,8 @@ pub const EF_SGPU_ISA_1: u32 = 1;
 /// Relocation types, on the `imm32` field (bits 63:32) of the word at `r_offset`.
 pub const R_SGPU_ABS32_LO: u32 = 1;
 pub const R_SGPU_ABS32_HI: u32 = 2;
+/// On the `target` field (bits 63:32): the callee's address relative to the next instruction.
+pub const R_SGPU_CALL: u32 = 3;
 /// `.sgpu.info` layout version.
 pub const INFO_VERSION: u32 = 1;
 
@@ -81,7 +85,6 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
         u64::from(layout.global_align.max(1)),
         layout.global_image.clone(),
     ));
-    let global_symbol = |i: usize| i;
     for g in &layout.globals {
         symbols.push(Symbol {
             name: g.name.to_string(),
@@ -135,8 +138,25 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
     }
     sections.push(Section::progbits(".sgpu.files".into(), 0, 4, files));
 
+    // Function symbols first, so calls can name functions defined later; their sections
+    // follow.
+    let first_text = sections.len();
+    let mut function_symbol: HashMap<&str, usize> = HashMap::new();
+    for (k, f) in input.functions.iter().enumerate() {
+        function_symbol.insert(&f.name, symbols.len());
+        symbols.push(Symbol {
+            name: f.name.clone(),
+            // Each function takes four sections at most; fixed below once placed.
+            section: first_text + k,
+            value: 0,
+            size: f.code.len() as u64 * 8,
+            kind: elf::STT_FUNC,
+            global: true,
+        });
+    }
     for f in input.functions {
         let text = sections.len();
+        symbols[function_symbol[f.name.as_str()]].section = text;
         let code: Vec<u8> = f.code.iter().flat_map(|w| w.to_le_bytes()).collect();
         sections.push(Section::progbits(
             format!(".text.{}", f.name),
@@ -144,14 +164,6 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
             8,
             code,
         ));
-        symbols.push(Symbol {
-            name: f.name.clone(),
-            section: text,
-            value: 0,
-            size: f.code.len() as u64 * 8,
-            kind: elf::STT_FUNC,
-            global: true,
-        });
         let info = [
             INFO_VERSION,
             u32::from(f.entry),
@@ -180,16 +192,33 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
             let rels = f
                 .relocs
                 .iter()
-                .map(|(at, r)| Rel {
-                    r_offset: *at as u64 * 8,
-                    // Symbol indices: the null symbol, then ours in order.
-                    r_sym: global_symbol(r.symbol as usize) as u32 + 1,
-                    r_type: if r.high {
-                        R_SGPU_ABS32_HI
-                    } else {
-                        R_SGPU_ABS32_LO
-                    },
-                    r_addend: r.addend,
+                .map(|(at, r)| {
+                    // `r_sym` is an index into `symbols` plus one here; `emit` maps it to
+                    // the symbol table's order.
+                    let (symbol, r_type, r_addend) = match *r {
+                        Reloc::Global {
+                            symbol,
+                            addend,
+                            high,
+                        } => {
+                            let t = if high {
+                                R_SGPU_ABS32_HI
+                            } else {
+                                R_SGPU_ABS32_LO
+                            };
+                            (symbol as usize, t, addend)
+                        }
+                        Reloc::Call { function } => {
+                            let name = input.layout.functions[function as usize];
+                            (function_symbol[name], R_SGPU_CALL, 0)
+                        }
+                    };
+                    Rel {
+                        r_offset: *at as u64 * 8,
+                        r_sym: symbol as u32 + 1,
+                        r_type,
+                        r_addend,
+                    }
                 })
                 .collect();
             sections.push(Section {

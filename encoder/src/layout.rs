@@ -22,8 +22,20 @@ pub enum Place {
     Surface { slot: u8 },
     /// A texture or sampler reference: nothing sgpu can run.
     Texture,
-    /// A function or kernel.
-    Function,
+    /// A function or kernel: an index of [`Layout::functions`].
+    Function { index: u32 },
+    /// In the outgoing call area of the current function's frame, at `offset`: the `.param`
+    /// variables of a call.
+    Outgoing { offset: u32 },
+}
+
+/// Where a device function's results and parameters are in its frame: results first, then
+/// parameters, each at its alignment, from offset 0.
+#[derive(Clone, Debug, Default)]
+pub struct Signature {
+    pub results: Vec<(u32, u32)>,
+    pub params: Vec<(u32, u32)>,
+    pub size: u32,
 }
 
 /// A variable of global memory: an ELF symbol of the data section.
@@ -49,6 +61,11 @@ pub struct Layout<'a> {
     pub local_size: u32,
     /// `.surfref` names by slot.
     pub surfaces: Vec<&'a str>,
+    /// Every function and kernel, declared or defined.
+    pub functions: Vec<&'a str>,
+    pub signatures: FxHashMap<&'a str, Signature>,
+    /// The functions with a body in this module.
+    pub defined: rustc_hash::FxHashSet<&'a str>,
 }
 
 /// The byte size of a declaration's scalar type, and its vector width.
@@ -70,6 +87,31 @@ pub fn alignment(v: &VarDecl<'_>, element: u32) -> u32 {
         .max(1)
 }
 
+/// The frame layout of a function's results and parameters.
+pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
+    let mut sig = Signature::default();
+    let place = |decls: &[VarDecl<'_>], out: &mut Vec<(u32, u32)>, at: &mut u32| {
+        for p in decls {
+            let Some((scalar, vector)) = element_size(p) else {
+                out.push((*at, 0));
+                continue;
+            };
+            for d in &p.declarators {
+                let count: u64 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
+                let size = scalar * vector * count as u32;
+                let offset = align_to(*at, alignment(p, scalar * vector));
+                out.push((offset, size));
+                *at = offset + size;
+            }
+        }
+    };
+    let mut at = 0;
+    place(f.ret.as_deref().unwrap_or(&[]), &mut sig.results, &mut at);
+    place(f.params.as_deref().unwrap_or(&[]), &mut sig.params, &mut at);
+    sig.size = align_to(at, 8);
+    sig
+}
+
 fn align_to(n: u32, align: u32) -> u32 {
     n.div_ceil(align) * align
 }
@@ -83,7 +125,18 @@ impl<'a> Layout<'a> {
         for item in &module.items {
             match item {
                 Item::Function(f) => {
-                    l.places.insert(f.name.text, Place::Function);
+                    let index = match l.places.get(f.name.text) {
+                        Some(Place::Function { index }) => *index,
+                        _ => {
+                            l.functions.push(f.name.text);
+                            l.functions.len() as u32 - 1
+                        }
+                    };
+                    l.places.insert(f.name.text, Place::Function { index });
+                    l.signatures.insert(f.name.text, signature(f));
+                    if f.body.is_some() {
+                        l.defined.insert(f.name.text);
+                    }
                 }
                 Item::Var(v) => l.variable(v, diags),
                 _ => {}

@@ -130,6 +130,8 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
     for p in label_pos.iter_mut() {
         *p = alloc.new_index[(*p).min(alloc.new_index.len() - 1)];
     }
+    // The frame: variables, spill slots, then the outgoing area for calls' arguments.
+    let out_base = (spill_base + alloc.spill_bytes).div_ceil(8) * 8;
     let n = alloc.code.len();
     let mut words = Vec::with_capacity(n);
     let mut lines = Vec::with_capacity(n);
@@ -147,6 +149,17 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
         if let Some(r) = m.reloc {
             relocs.push((i, r));
         }
+        if m.outgoing {
+            let off = sgpu_isa::field(word, fields::OFF24) as u32;
+            sgpu_isa::set_field(
+                &mut word,
+                fields::OFF24,
+                u64::from(off + out_base) & 0xff_ffff,
+            );
+        }
+        if m.call_frame {
+            sgpu_isa::set_field(&mut word, fields::FRAME, u64::from(out_base));
+        }
         words.push(word);
         lines.push([m.line, m.loc.0, m.loc.1]);
     }
@@ -162,7 +175,7 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
         spill_store_bytes: alloc.spill_store_bytes,
         spill_load_bytes: alloc.spill_load_bytes,
         shared_bytes: l.shared_size,
-        local_bytes: spill_base + alloc.spill_bytes,
+        local_bytes: out_base + l.outgoing_size,
         param_bytes: l.param_size,
         max_threads: l.max_threads,
     }

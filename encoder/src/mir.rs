@@ -59,13 +59,19 @@ pub enum Target {
     End,
 }
 
-/// A symbol whose address goes into a 32-bit immediate when the program is loaded.
+/// An address the loader fills in: of a global variable (into `MOV32I`'s immediate), or of
+/// a called function (into `CALL`'s target).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Reloc {
-    pub symbol: u32,
-    pub addend: i64,
-    /// The high word of the 64-bit address, rather than the low.
-    pub high: bool,
+pub enum Reloc {
+    /// Global variable `symbol` (an index of the layout's globals) plus `addend`; the high
+    /// word of the 64-bit address, or the low.
+    Global {
+        symbol: u32,
+        addend: i64,
+        high: bool,
+    },
+    /// The function named by this index of the layout's functions.
+    Call { function: u32 },
 }
 
 /// The most register fields one instruction has (ATOM: rd, ra, rb, rc and the guard).
@@ -81,6 +87,11 @@ pub struct MInst {
     pub line: u32,
     /// The `.loc` file index and line in force there, or zeros.
     pub loc: (u32, u32),
+    /// A load or store of the outgoing call area, whose offset is known only once the frame is
+    /// laid out: its `off24` is relative to the area.
+    pub outgoing: bool,
+    /// A `CALL`, whose `frame` field gets the outgoing area's offset.
+    pub call_frame: bool,
 }
 
 impl MInst {
@@ -92,6 +103,8 @@ impl MInst {
             reloc: None,
             line,
             loc: (0, 0),
+            outgoing: false,
+            call_frame: false,
         }
     }
 

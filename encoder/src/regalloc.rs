@@ -208,9 +208,16 @@ pub fn allocate(
         })
         .collect();
     list.sort_by_key(|i| (i.start, i.end));
+    // A call may use every register, so values live across one stay in memory.
+    let calls: Vec<u32> = code
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.opcode() == sgpu_isa::opcodes::CALL)
+        .map(|(i, _)| 2 * i as u32)
+        .collect();
     // First without reserving anything for spill code; if that spills, again with the
     // scratch registers set aside.
-    let mut homes = scan(&list, vregs, budget, PREDICATES as u32);
+    let mut homes = scan(&list, vregs, &calls, budget, PREDICATES as u32);
     let spills_gpr = list.iter().any(|i| {
         matches!(homes[i.v.0 as usize], Home::Spilled(_)) && vregs.class(i.v) != Class::Pred
     });
@@ -229,7 +236,7 @@ pub fn allocate(
         u32::from(PREDICATES)
     };
     if gpr_limit != budget || pred_limit != u32::from(PREDICATES) {
-        homes = scan(&list, vregs, gpr_limit, pred_limit);
+        homes = scan(&list, vregs, &calls, gpr_limit, pred_limit);
     }
     // Spill slots.
     let mut spill_bytes = 0u32;
@@ -243,21 +250,21 @@ pub fn allocate(
             spilled += 1;
         }
     }
-    let scratch = Scratch {
-        gpr: gpr_limit,
-        pred: pred_limit as u8,
-    };
-    let (code, new_index, traffic) = rewrite(code, vregs, &homes, scratch);
-    let (spill_store_bytes, spill_load_bytes) = traffic;
     let mut registers = 0;
     for (v, h) in homes.iter().enumerate() {
         if let (Home::Reg(r), Class::Gpr { size }) = (h, vregs.class(VReg(v as u32))) {
             registers = registers.max(r + u32::from(size));
         }
     }
-    if spilled > 0 {
-        registers = registers.max(gpr_limit + GPR_SCRATCH as u32);
-    }
+    // Spill code's registers follow the highest one allocated (within the budget, since the
+    // scan left GPR_SCRATCH free at the top).
+    let scratch = Scratch {
+        gpr: registers.div_ceil(4) * 4,
+        pred: pred_limit as u8,
+    };
+    let (code, new_index, traffic, scratch_top) = rewrite(code, vregs, &homes, scratch);
+    let (spill_store_bytes, spill_load_bytes) = traffic;
+    registers = registers.max(scratch_top);
     Allocation {
         code,
         new_index,
@@ -270,8 +277,15 @@ pub fn allocate(
 }
 
 /// Linear scan. A value that finds no register goes to memory, unless an active value of the
-/// same size lives longer, which then goes instead. `Spilled` holds the size in words here.
-fn scan(list: &[Interval], vregs: &VRegs, gpr_limit: u32, pred_limit: u32) -> Vec<Home> {
+/// same size lives longer, which then goes instead; so does a value live across a call (at
+/// the read positions `calls`). `Spilled` holds the size in words here.
+fn scan(
+    list: &[Interval],
+    vregs: &VRegs,
+    calls: &[u32],
+    gpr_limit: u32,
+    pred_limit: u32,
+) -> Vec<Home> {
     let mut homes = vec![Home::Unused; vregs.len()];
     let mut gpr = Pool::new(gpr_limit);
     let mut pred = Pool::new(pred_limit);
@@ -290,6 +304,11 @@ fn scan(list: &[Interval], vregs: &VRegs, gpr_limit: u32, pred_limit: u32) -> Ve
             }
         }
         let (pool, size) = pool_of(vregs, it.v, &mut gpr, &mut pred);
+        let next_call = calls[calls.partition_point(|&c| c <= it.start)..].first();
+        if next_call.is_some_and(|&c| c + 1 < it.end) {
+            homes[it.v.0 as usize] = Home::Spilled(size);
+            continue;
+        }
         if let Some(r) = pool.take(size) {
             homes[it.v.0 as usize] = Home::Reg(r);
         } else {
@@ -348,8 +367,9 @@ fn rewrite(
     vregs: &VRegs,
     homes: &[Home],
     scratch: Scratch,
-) -> (Vec<MInst>, Vec<usize>, (u32, u32)) {
+) -> (Vec<MInst>, Vec<usize>, (u32, u32), u32) {
     let (mut stores, mut loads) = (0, 0);
+    let mut top = 0;
     let mut out = Vec::with_capacity(code.len());
     let mut new_index = Vec::with_capacity(code.len() + 1);
     for mut m in code {
@@ -418,6 +438,7 @@ fn rewrite(
             };
             sgpu_isa::set_field(&mut m.word, s.field, u64::from(phys + u32::from(s.part)));
         }
+        top = top.max(next_gpr * u32::from(next_gpr > scratch.gpr));
         m.slots = [None; crate::mir::MAX_SLOTS];
         for spill_code in before.iter_mut().chain(after.iter_mut()) {
             spill_code.loc = m.loc;
@@ -432,7 +453,7 @@ fn rewrite(
         out.extend(after);
     }
     new_index.push(out.len());
-    (out, new_index, (stores, loads))
+    (out, new_index, (stores, loads), top)
 }
 
 fn msize(words: u32) -> Msize {

@@ -24,6 +24,7 @@ pub mod fields {
     pub const IMM16: (usize, usize) = (44, 59);
     pub const LUT: (usize, usize) = (44, 51);
     pub const UNI: (usize, usize) = (28, 28);
+    pub const FRAME: (usize, usize) = (12, 31);
     pub const PD: (usize, usize) = (59, 61);
     pub const PQ: (usize, usize) = (56, 58);
     pub const PC: (usize, usize) = (53, 55);
@@ -1078,10 +1079,11 @@ pub enum Sreg {
     LanemaskGe = 25,
     SharedWindow = 26,
     LocalWindow = 27,
+    ConstWindow = 28,
 }
 
 impl Sreg {
-    pub const ALL: [Sreg; 28] = [
+    pub const ALL: [Sreg; 29] = [
         Sreg::TidX,
         Sreg::TidY,
         Sreg::TidZ,
@@ -1110,6 +1112,7 @@ impl Sreg {
         Sreg::LanemaskGe,
         Sreg::SharedWindow,
         Sreg::LocalWindow,
+        Sreg::ConstWindow,
     ];
     pub fn from_bits(bits: u64) -> Option<Sreg> {
         Sreg::ALL.get(usize::try_from(bits).ok()?).copied()
@@ -1145,6 +1148,7 @@ impl Sreg {
             Sreg::LanemaskGe => "LANEMASK_GE",
             Sreg::SharedWindow => "SHARED_WINDOW",
             Sreg::LocalWindow => "LOCAL_WINDOW",
+            Sreg::ConstWindow => "CONST_WINDOW",
         }
     }
     pub fn from_name(name: &str) -> Option<Sreg> {
@@ -1361,9 +1365,9 @@ pub enum Op {
     Bra { target: i32, uni: bool },
     /// sets where the next branch, if it diverges, reconverges
     Ssy { target: i32 },
-    /// calls the function `target` bytes after the next instruction
-    Call { target: i32 },
-    /// returns from a call
+    /// calls the function `target` bytes after the next instruction; its local memory starts `frame` bytes into the caller's
+    Call { target: i32, frame: u32 },
+    /// returns from a call, to the caller's local memory
     Ret,
     /// stops the kernel with an error
     Trap,
@@ -1901,7 +1905,7 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 73] = [
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
     ("SSY", 0x03, 0xffffffff00000fff),
-    ("CALL", 0x05, 0xffffffff00000fff),
+    ("CALL", 0x05, 0xffffffffffffffff),
     ("RET", 0x06, 0x0000000000000fff),
     ("TRAP", 0x07, 0x0000000000000fff),
     ("BAR", 0x08, 0x80003ffff0000fff),
@@ -2074,9 +2078,10 @@ impl Instruction {
                 put(&mut word, 0, 7, 0x3);
                 put(&mut word, 32, 63, u64::from(target as u32) & 0xffffffff);
             }
-            Op::Call { target } => {
+            Op::Call { target, frame } => {
                 put(&mut word, 0, 7, 0x5);
                 put(&mut word, 32, 63, u64::from(target as u32) & 0xffffffff);
+                put(&mut word, 12, 31, u64::from(frame));
             }
             Op::Ret => {
                 put(&mut word, 0, 7, 0x6);
@@ -3187,18 +3192,10 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 target: sign_extend(get(word, 32, 63), 32),
             }
         }
-        0x05 => {
-            let reserved = word & !0xffffffff00000fff;
-            if reserved != 0 {
-                return Err(DecodeError::Reserved {
-                    mnemonic: "CALL",
-                    bits: reserved,
-                });
-            }
-            Op::Call {
-                target: sign_extend(get(word, 32, 63), 32),
-            }
-        }
+        0x05 => Op::Call {
+            target: sign_extend(get(word, 32, 63), 32),
+            frame: get(word, 12, 31) as u32,
+        },
         0x06 => {
             let reserved = word & !0x0000000000000fff;
             if reserved != 0 {
@@ -4806,9 +4803,11 @@ impl fmt::Display for Instruction {
                 f.write_str(" ")?;
                 text::signed(f, *target)?;
             }
-            Op::Call { target } => {
+            Op::Call { target, frame } => {
                 f.write_str(" ")?;
                 text::signed(f, *target)?;
+                f.write_str(", ")?;
+                write!(f, "{:#x}", frame)?;
             }
             Op::Ret => {
                 let _ = f;
@@ -6105,9 +6104,10 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "CALL" => {
             mods.finish("CALL")?;
-            let [o0] = text::operands::<1>("CALL", &operands)?;
+            let [o0, o1] = text::operands::<2>("CALL", &operands)?;
             let target = text::signed_imm(o0, 32)?;
-            Op::Call { target }
+            let frame = text::unsigned(o1, 20)? as u32;
+            Op::Call { target, frame }
         }
         "RET" => {
             mods.finish("RET")?;

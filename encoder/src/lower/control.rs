@@ -46,9 +46,37 @@ impl<'a> FnLower<'a, '_> {
                 };
                 self.emit(Op::Membar { level }, &[]);
             }
-            "call" => self.unsupported("`call` (device function calls are not lowered yet)"),
+            "call" => self.call(ins),
             other => self.unsupported(format!("`{other}`")),
         }
+    }
+
+    /// `call (results), f, (params);`: the arguments are already in the outgoing area (see
+    /// `call_arguments`); CALL moves the frame there. Every register is the callee's to use,
+    /// so the allocator keeps nothing in registers across a call.
+    fn call(&mut self, ins: &PtxInstruction<'a>) {
+        let Some((_, callee, _)) = call_parts(ins) else {
+            return self.unsupported("this call");
+        };
+        let function = match self.layout.places.get(callee.text) {
+            Some(Place::Function { index }) if self.layout.defined.contains(callee.text) => *index,
+            Some(Place::Function { .. }) => {
+                return self.unsupported(format!(
+                    "a call to `{}`, which is not defined in this module",
+                    callee.text
+                ))
+            }
+            _ => return self.unsupported("an indirect call"),
+        };
+        let at = self.emit(
+            Op::Call {
+                target: 0,
+                frame: 0,
+            },
+            &[],
+        );
+        self.code[at].reloc = Some(Reloc::Call { function });
+        self.code[at].call_frame = true;
     }
 
     fn barrier(&mut self, ins: &PtxInstruction<'a>) {

@@ -1284,13 +1284,22 @@ impl<'a> FnLower<'a, '_> {
                 ) else {
                     return;
                 };
-                let Src::Pred(p, neg) = p else {
-                    return self.unsupported("`selp` with a constant condition");
-                };
                 if ty.class == TyClass::Pred {
                     return self.unsupported("`selp.pred`");
                 }
-                for w in 0..(u8::from(ty.bits == 64) + 1) {
+                let words = u8::from(ty.bits == 64) + 1;
+                let Src::Pred(p, neg) = p else {
+                    // A constant condition picks one source.
+                    let chosen = if matches!(p, Src::Imm(0)) { b } else { a };
+                    for w in 0..words {
+                        let Some(l) = self.lane(chosen, w == 1) else {
+                            return;
+                        };
+                        self.mov_lane(d, dp + w, l);
+                    }
+                    return;
+                };
+                for w in 0..words {
                     let (Some(a), Some(b)) = (self.lane(a, w == 1), self.lane(b, w == 1)) else {
                         return;
                     };
@@ -1521,6 +1530,7 @@ impl<'a> FnLower<'a, '_> {
         let window = match space {
             Some(".shared") => Some(sgpu_isa::Sreg::SharedWindow),
             Some(".local") => Some(sgpu_isa::Sreg::LocalWindow),
+            Some(".const") => Some(sgpu_isa::Sreg::ConstWindow),
             Some(".global") => None,
             _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };

@@ -6,10 +6,17 @@ use sgpu_isa::{Aop, Aty, Cop, Msize, Space};
 
 /// Where an address points, once resolved.
 enum Address {
-    /// A register (pair with `wide`) plus a byte offset, in `space`.
-    Reg { base: R, wide: bool, offset: i64 },
-    /// Constant bank `bank` at `offset` (kernel parameters are bank 0, `.const` data bank 1).
-    Const { bank: u8, offset: i64 },
+    /// A register (pair with `wide`) plus a byte offset, in `space`; `outgoing` when the
+    /// offset is relative to the frame's outgoing call area.
+    Reg {
+        base: R,
+        wide: bool,
+        offset: i64,
+        outgoing: bool,
+    },
+    /// Constant bank `bank` at a register (RZ for none) plus `offset` (kernel parameters are
+    /// bank 0, `.const` data bank 1).
+    Const { bank: u8, base: R, offset: i64 },
 }
 
 const OFF24: std::ops::RangeInclusive<i64> = -(1 << 23)..=(1 << 23) - 1;
@@ -73,6 +80,7 @@ impl<'a> FnLower<'a, '_> {
             if let Some((LocalDecl::KernelParam { offset: at }, _)) = self.lookup(id.text) {
                 return Some(Address::Const {
                     bank: 0,
+                    base: R::ZERO,
                     offset: i64::from(at) + offset,
                 });
             }
@@ -81,13 +89,18 @@ impl<'a> FnLower<'a, '_> {
             Src::Reg { v, part, ty, .. } => {
                 let wide = ty.bits == 64 && matches!(space, Space::Global | Space::Generic);
                 if is_const {
-                    self.unsupported("a `.const` access through a register");
-                    return None;
+                    // A `.const` address is an offset in bank 1 (below 4 GiB: the low word).
+                    return Some(Address::Const {
+                        bank: 1,
+                        base: R::of(v, part),
+                        offset,
+                    });
                 }
                 Some(Address::Reg {
                     base: R::of(v, part),
                     wide,
                     offset,
+                    outgoing: false,
                 })
             }
             Src::Addr(place, o) => {
@@ -95,6 +108,7 @@ impl<'a> FnLower<'a, '_> {
                 match place {
                     Place::Const { offset: at } => Some(Address::Const {
                         bank: 1,
+                        base: R::ZERO,
                         offset: i64::from(at) + offset,
                     }),
                     Place::Shared { offset: at } | Place::Local { offset: at } => {
@@ -102,8 +116,15 @@ impl<'a> FnLower<'a, '_> {
                             base: R::ZERO,
                             wide: false,
                             offset: i64::from(at) + offset,
+                            outgoing: false,
                         })
                     }
+                    Place::Outgoing { offset: at } => Some(Address::Reg {
+                        base: R::ZERO,
+                        wide: false,
+                        offset: i64::from(at) + offset,
+                        outgoing: true,
+                    }),
                     Place::Global { symbol } => {
                         let t = self.new64();
                         for high in [false, true] {
@@ -115,7 +136,7 @@ impl<'a> FnLower<'a, '_> {
                                 },
                                 &[def(fields::RD, rd)],
                             );
-                            self.code[m].reloc = Some(Reloc {
+                            self.code[m].reloc = Some(Reloc::Global {
                                 symbol,
                                 addend: offset,
                                 high,
@@ -125,6 +146,7 @@ impl<'a> FnLower<'a, '_> {
                             base: R::of(t, 0),
                             wide: true,
                             offset: 0,
+                            outgoing: false,
                         })
                     }
                     _ => {
@@ -137,6 +159,7 @@ impl<'a> FnLower<'a, '_> {
                 base: R::ZERO,
                 wide: false,
                 offset: a as i64,
+                outgoing: false,
             }),
             _ => {
                 self.unsupported("this address");
@@ -207,8 +230,8 @@ impl<'a> FnLower<'a, '_> {
         };
         let rd = target;
         match addr {
-            Address::Const { bank, offset } => {
-                let (ra, off24) = self.fit_offset(R::ZERO, false, offset);
+            Address::Const { bank, base, offset } => {
+                let (ra, off24) = self.fit_offset(base, false, offset);
                 self.emit(
                     Op::Ldc {
                         rd: rd.reg,
@@ -224,14 +247,16 @@ impl<'a> FnLower<'a, '_> {
                 base,
                 wide: w,
                 offset,
+                outgoing,
             } => {
                 let (ra, off24) = self.fit_offset(base, w, offset);
+                // Parameters of device functions and calls live in the frame.
                 let space = if space == Space::Param {
                     Space::Local
                 } else {
                     space
                 };
-                self.emit(
+                let at = self.emit(
                     Op::Ld {
                         rd: rd.reg,
                         ra: ra.reg,
@@ -246,6 +271,7 @@ impl<'a> FnLower<'a, '_> {
                         wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
                     ],
                 );
+                self.code[at].outgoing = outgoing;
             }
         }
         if let Some((t, items)) = gather {
@@ -284,9 +310,6 @@ impl<'a> FnLower<'a, '_> {
         }) else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
-        if space == Space::Param {
-            return self.unsupported("`st.param` (calls are not lowered yet)");
-        }
         let Some(addr) = self.address(&ins.operands[0], space, false) else {
             return;
         };
@@ -330,12 +353,18 @@ impl<'a> FnLower<'a, '_> {
             base,
             wide: w,
             offset,
+            outgoing,
         } = addr
         else {
             return self.unsupported("a store to constant memory");
         };
         let (ra, off24) = self.fit_offset(base, w, offset);
-        self.emit(
+        let space = if space == Space::Param {
+            Space::Local
+        } else {
+            space
+        };
+        let at = self.emit(
             Op::St {
                 ra: ra.reg,
                 off24: off24 as i32,
@@ -350,6 +379,7 @@ impl<'a> FnLower<'a, '_> {
                 wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
             ],
         );
+        self.code[at].outgoing = outgoing;
     }
 
     fn atomic(&mut self, ins: &PtxInstruction<'a>, space: Space) {
@@ -384,6 +414,7 @@ impl<'a> FnLower<'a, '_> {
             base,
             wide: w,
             offset,
+            outgoing: false,
         } = addr
         else {
             return self.unsupported("an atomic on constant memory");

@@ -42,6 +42,8 @@ pub struct Lowered<'a> {
     pub shared_size: u32,
     /// `.maxntid` / `.reqntid` threads per CTA, when given.
     pub max_threads: Option<u32>,
+    /// Bytes of the largest call's results and parameters: the outgoing area of the frame.
+    pub outgoing_size: u32,
 }
 
 /// What a name declared inside the function stands for.
@@ -178,6 +180,13 @@ pub struct FnLower<'a, 'l> {
     failed: bool,
     /// The `.loc` in force: file index and line.
     loc: (u32, u32),
+    /// Where the function's own `.local` variables start in its frame: after module-scope
+    /// `.local` variables in a kernel, after the results and parameters in a function.
+    frame_start: u32,
+    /// The `.param` variables of the calls in the blocks being lowered, by name: their
+    /// offsets in the outgoing area.
+    outgoing: Vec<FxHashMap<&'a str, u32>>,
+    outgoing_size: u32,
 }
 
 /// The PTX type among an instruction's modifiers, the last one written (`cvt.u32.f32` -> f32).
@@ -272,18 +281,24 @@ impl<'a, 'l> FnLower<'a, 'l> {
             entry: f.kind == FunctionKind::Entry,
             failed: false,
             loc: (0, 0),
+            frame_start: layout.local_size,
+            outgoing: Vec::new(),
+            outgoing_size: 0,
         };
         let mut param_size = 0;
         if l.entry {
             for p in f.params.iter().flatten() {
                 param_size = l.kernel_param(p, param_size);
             }
-        } else if f.params.iter().flatten().next().is_some() || f.ret.is_some() {
-            l.diags.unsupported(
-                f.name.span,
-                "device functions with parameters or results (calls are not lowered yet)",
-            );
-            return None;
+        } else {
+            // Results and parameters are at the start of the function's frame.
+            let sig = &layout.signatures[f.name.text];
+            let decls = f.ret.iter().flatten().chain(f.params.iter().flatten());
+            let names = decls.flat_map(|d| d.declarators.iter().map(|x| x.name.text));
+            for (name, &(offset, _)) in names.zip(sig.results.iter().chain(&sig.params)) {
+                l.scopes[0].insert(name, LocalDecl::Var(Place::Local { offset }));
+            }
+            l.frame_start = sig.size;
         }
         l.collect_labels(body);
         l.block(body);
@@ -306,6 +321,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             local_size: l.local_size,
             shared_size: l.shared_size,
             max_threads,
+            outgoing_size: l.outgoing_size,
         })
     }
 
@@ -338,6 +354,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     fn block(&mut self, b: &Block<'a>) {
         self.scopes.push(FxHashMap::default());
+        let arguments = self.call_arguments(b);
+        self.outgoing.push(arguments);
         for s in &b.statements {
             match s {
                 Statement::Label(l) => {
@@ -366,6 +384,36 @@ impl<'a, 'l> FnLower<'a, 'l> {
             }
         }
         self.scopes.pop();
+        self.outgoing.pop();
+    }
+
+    /// The `.param` variables that the calls directly in `b` pass, with their offsets in the
+    /// outgoing area: where the callee's frame has its results and parameters.
+    fn call_arguments(&mut self, b: &Block<'a>) -> FxHashMap<&'a str, u32> {
+        let mut map = FxHashMap::default();
+        for s in &b.statements {
+            let Statement::Instr(ins) = s else { continue };
+            if ins.opcode() != "call" {
+                continue;
+            }
+            let Some((results, callee, params)) = call_parts(ins) else {
+                continue;
+            };
+            let Some(sig) = self.layout.signatures.get(callee.text) else {
+                continue;
+            };
+            self.outgoing_size = self.outgoing_size.max(sig.size);
+            let slots = results
+                .iter()
+                .zip(&sig.results)
+                .chain(params.iter().zip(&sig.params));
+            for (arg, &(offset, _)) in slots {
+                if let Expr::Name(id) = arg {
+                    map.insert(id.text, offset);
+                }
+            }
+        }
+        map
     }
 
     fn declare(&mut self, v: &VarDecl<'a>) {
@@ -399,11 +447,24 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     *total = offset + size;
                     LocalDecl::Var(if v.space == StateSpace::Local {
                         Place::Local {
-                            offset: offset + self.layout.local_size,
+                            offset: offset + self.frame_start,
                         }
                     } else {
                         Place::Shared { offset }
                     })
+                }
+                StateSpace::Param => {
+                    let found = self.outgoing.iter().rev().find_map(|m| m.get(d.name.text));
+                    match found {
+                        Some(&offset) => LocalDecl::Var(Place::Outgoing { offset }),
+                        None => {
+                            self.diags.unsupported(
+                                d.name.span,
+                                "a `.param` variable that no direct call in its block passes",
+                            );
+                            continue;
+                        }
+                    }
                 }
                 _ => {
                     self.diags.unsupported(
@@ -547,6 +608,12 @@ impl<'a, 'l> FnLower<'a, 'l> {
             };
         }
         if let Some(place) = self.layout.places.get(base) {
+            if matches!(place, Place::Local { .. }) && !self.entry {
+                // Module-scope `.local` sits at the start of a kernel's frame; a function's
+                // frame starts elsewhere.
+                self.unsupported("a module-scope `.local` variable in a device function");
+                return None;
+            }
             return Some(Src::Addr(*place, 0));
         }
         if id.text == "WARP_SZ" {
@@ -614,6 +681,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
             Place::Shared { offset } => known(offset),
             Place::Local { offset } => known(offset),
             Place::Const { offset } => known(offset),
+            // A surface's 64-bit handle is its descriptor slot.
+            Place::Surface { slot } => known(u32::from(slot)),
             Place::Global { symbol } => {
                 let t = self.new32();
                 let rd = R::of(t, 0);
@@ -625,15 +694,15 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     &[def(fields::RD, rd)],
                     None,
                 );
-                self.code[m].reloc = Some(Reloc {
+                self.code[m].reloc = Some(Reloc::Global {
                     symbol,
                     addend: off,
                     high: hi,
                 });
                 Lane::Reg(t, 0)
             }
-            Place::Surface { .. } | Place::Texture | Place::Function => {
-                self.unsupported("the address of a surface, texture or function");
+            Place::Texture | Place::Function { .. } | Place::Outgoing { .. } => {
+                self.unsupported("the address of a texture, function or call parameter");
                 return None;
             }
         })
@@ -800,6 +869,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
     fn dst(&mut self, e: &Expr<'a>) -> Option<(VReg, u8, Type)> {
         match self.src(e)? {
             Src::Reg { v, ty, part, .. } => Some((v, part, ty)),
+            Src::Pred(v, false) => Some((v, 0, Type::from_name("pred").expect("a PTX type"))),
             _ => {
                 self.unsupported("this destination");
                 None
@@ -866,6 +936,41 @@ impl<'a, 'l> FnLower<'a, 'l> {
             }
         }
     }
+}
+
+/// A call's results, callee and parameters: `call (r), f, (a, b);`, `call f, (a);`,
+/// `call f;`. A one-element list parses as a parenthesised expression.
+fn call_parts<'i, 'a>(
+    ins: &'i PtxInstruction<'a>,
+) -> Option<(Vec<&'i Expr<'a>>, &'i Ident<'a>, Vec<&'i Expr<'a>>)> {
+    use ptx_grammar::ast::Operand as O;
+    let list = |o: &'i O<'a>| -> Option<Vec<&'i Expr<'a>>> {
+        match o {
+            O::List(items, _) => Some(items.iter().collect()),
+            O::Expr(Expr::Node(n)) => match &n.kind {
+                NodeKind::Paren(x) => Some(vec![x]),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let at = ins
+        .operands
+        .iter()
+        .position(|o| matches!(o, O::Expr(Expr::Name(_))))?;
+    let O::Expr(Expr::Name(callee)) = &ins.operands[at] else {
+        return None;
+    };
+    let results = if at == 1 {
+        list(&ins.operands[0])?
+    } else {
+        Vec::new()
+    };
+    let params = match ins.operands.get(at + 1) {
+        Some(o) => list(o)?,
+        None => Vec::new(),
+    };
+    Some((results, callee, params))
 }
 
 fn sign(op: BinaryOp) -> i128 {

@@ -210,6 +210,24 @@ impl<'a> FnLower<'a, '_> {
             width: 1,
             def: false,
         };
+        // A handle passed as a kernel parameter and named directly.
+        if let Expr::Name(id) = e {
+            if let Some((LocalDecl::KernelParam { offset }, _)) = self.lookup(id.text) {
+                let t = self.new64();
+                let rd = R::of(t, 0);
+                self.emit(
+                    Op::Ldc {
+                        rd: rd.reg,
+                        cbank: 0,
+                        ra: Reg::RZ,
+                        off24: offset as i32,
+                        msize: sgpu_isa::Msize::B64,
+                    },
+                    &[wide(def(fields::RD, rd), 2)],
+                );
+                return Some((Surface::Handle(rd.reg), wide(use_(fields::RB, rd), 2)));
+            }
+        }
         match self.src(e)? {
             Src::Addr(Place::Surface { slot }, 0) => Some((Surface::Slot(slot), unbound)),
             Src::Reg { v, part, ty, .. } if ty.bits == 64 => {

@@ -447,19 +447,22 @@ fn decoder(w: &mut String, t: &Table) {
     for insn in &t.insns {
         let mnemonic = &insn.mnemonic;
         writeln!(w, "        {:#04x} => {{", insn.opcode).unwrap();
-        writeln!(
-            w,
-            "            let reserved = word & !{:#018x};",
-            t.used_mask(insn)
-        )
-        .unwrap();
-        writeln!(w, "            if reserved != 0 {{").unwrap();
-        writeln!(
-            w,
-            "                return Err(DecodeError::Reserved {{ mnemonic: \"{mnemonic}\", bits: reserved }});"
-        )
-        .unwrap();
-        writeln!(w, "            }}").unwrap();
+        // An instruction that uses every bit has none to check.
+        if t.used_mask(insn) != u64::MAX {
+            writeln!(
+                w,
+                "            let reserved = word & !{:#018x};",
+                t.used_mask(insn)
+            )
+            .unwrap();
+            writeln!(w, "            if reserved != 0 {{").unwrap();
+            writeln!(
+                w,
+                "                return Err(DecodeError::Reserved {{ mnemonic: \"{mnemonic}\", bits: reserved }});"
+            )
+            .unwrap();
+            writeln!(w, "            }}").unwrap();
+        }
         let name = camel(&mnemonic.to_lowercase());
         let m = members(t, insn);
         if m.is_empty() {
