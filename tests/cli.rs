@@ -219,3 +219,55 @@ fn the_readme_example_checks_cleanly() {
         stderr(&out)
     );
 }
+
+/// The numbers after "Used" and before "bytes spill stores" in `-v` output.
+fn registers_and_spills(err: &str) -> (u32, u32) {
+    let used = err
+        .split("Used ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a register count");
+    let spills = err
+        .split(" bytes spill stores")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a spill count");
+    (used, spills)
+}
+
+#[test]
+fn a_kernel_over_the_register_budget_spills_and_says_so() {
+    let dir = temp_dir();
+    let elf = dir.path().join("p.elf");
+    let src = fixture("encode/pressure.ptx");
+    let roomy = ptxas_rs(&["-v", &src, "-o", elf.to_str().unwrap()]);
+    assert_eq!(roomy.status.code(), Some(0), "{}", stderr(&roomy));
+    let (used, spills) = registers_and_spills(&stderr(&roomy));
+    assert!(used > 40 && spills == 0, "{}", stderr(&roomy));
+    let tight = ptxas_rs(&[
+        "-v",
+        "--maxrregcount",
+        "16",
+        &src,
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(tight.status.code(), Some(0), "{}", stderr(&tight));
+    let (used, spills) = registers_and_spills(&stderr(&tight));
+    assert!(used <= 16 && spills > 0, "{}", stderr(&tight));
+    let dis = ptxas_rs(&["disasm", elf.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&dis.stdout);
+    assert!(
+        text.contains("ST.LOCAL.32") && text.contains("LD.LOCAL.32"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_register_budget_below_sixteen_is_refused() {
+    let out = ptxas_rs(&["--maxrregcount", "8", &fixture("encode/pressure.ptx")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--maxrregcount"), "{}", stderr(&out));
+}

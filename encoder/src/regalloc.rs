@@ -120,16 +120,25 @@ fn intervals(code: &[MInst], vregs: &VRegs, label_pos: &[usize]) -> Vec<Option<(
             extend(s.reg.0 as usize, p);
         }
     }
+    let ones = |bits: &[u64]| -> Vec<usize> {
+        let mut out = Vec::new();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut x = word;
+            while x != 0 {
+                out.push(w * 64 + x.trailing_zeros() as usize);
+                x &= x - 1;
+            }
+        }
+        out
+    };
     for b in 0..blocks {
         let start = 2 * cfg.starts[b] as u32;
         let end = 2 * cfg.starts.get(b + 1).copied().unwrap_or(code.len()) as u32 - 1;
-        for v in 0..n {
-            if live_in[b][v / 64] & (1 << (v % 64)) != 0 {
-                extend(v, start);
-            }
-            if live_out[b][v / 64] & (1 << (v % 64)) != 0 {
-                extend(v, end);
-            }
+        for v in ones(&live_in[b]) {
+            extend(v, start);
+        }
+        for v in ones(&live_out[b]) {
+            extend(v, end);
         }
     }
     range
@@ -157,18 +166,30 @@ impl Pool {
         }
         p
     }
-    fn is_free(&self, r: u32) -> bool {
-        r < self.limit && self.free[r as usize / 64] & (1 << (r % 64)) != 0
-    }
-    /// The lowest `size` free registers starting at a multiple of `size`.
+    /// The lowest `size` (1, 2 or 4) free registers starting at a multiple of `size`.
     fn take(&mut self, size: u32) -> Option<u32> {
-        let base = (0..self.limit)
-            .step_by(size as usize)
-            .find(|&b| (b..b + size).all(|r| self.is_free(r)))?;
-        for r in base..base + size {
-            self.free[r as usize / 64] &= !(1 << (r % 64));
+        for (w, &word) in self.free.iter().enumerate() {
+            // Bit i of `fit`: registers i .. i+size are free, i aligned.
+            let fit = match size {
+                1 => word,
+                2 => word & (word >> 1) & 0x5555_5555_5555_5555,
+                _ => {
+                    let pairs = word & (word >> 1);
+                    pairs & (pairs >> 2) & 0x1111_1111_1111_1111
+                }
+            };
+            if fit != 0 {
+                let base = w as u32 * 64 + fit.trailing_zeros();
+                if base + size > self.limit {
+                    return None;
+                }
+                for r in base..base + size {
+                    self.free[r as usize / 64] &= !(1 << (r % 64));
+                }
+                return Some(base);
+            }
         }
-        Some(base)
+        None
     }
     fn give(&mut self, base: u32, size: u32) {
         for r in base..base + size {
@@ -289,15 +310,15 @@ fn scan(
     let mut homes = vec![Home::Unused; vregs.len()];
     let mut gpr = Pool::new(gpr_limit);
     let mut pred = Pool::new(pred_limit);
-    // Active intervals: (end, vreg), kept sorted by end.
-    let mut active: Vec<(u32, VReg)> = Vec::new();
+    // Active intervals, ordered by end.
+    let mut active: std::collections::BTreeSet<(u32, VReg)> = Default::default();
     for it in list {
         // Expire what ended before this starts.
         while let Some(&(end, v)) = active.first() {
             if end >= it.start {
                 break;
             }
-            active.remove(0);
+            active.pop_first();
             if let Home::Reg(r) = homes[v.0 as usize] {
                 let (pool, size) = pool_of(vregs, v, &mut gpr, &mut pred);
                 pool.give(r, size);
@@ -323,10 +344,10 @@ fn scan(
                 })
                 .copied();
             match victim {
-                Some((_, v)) => {
+                Some((end, v)) => {
                     homes[it.v.0 as usize] = homes[v.0 as usize];
                     homes[v.0 as usize] = Home::Spilled(size);
-                    active.retain(|(_, a)| *a != v);
+                    active.remove(&(end, v));
                 }
                 None => {
                     homes[it.v.0 as usize] = Home::Spilled(size);
@@ -334,8 +355,7 @@ fn scan(
                 }
             }
         }
-        let at = active.partition_point(|(e, _)| *e <= it.end);
-        active.insert(at, (it.end, it.v));
+        active.insert((it.end, it.v));
     }
     homes
 }

@@ -9,9 +9,12 @@
 // A counting allocator needs `unsafe impl GlobalAlloc`; it only forwards to the system one.
 #![allow(unsafe_code)]
 
-use ptx_grammar::lexer::{Lexer, Tok};
+#[path = "big_module.rs"]
+mod big_module;
+
+use big_module::{build_module, count_instructions};
+use ptx_grammar::lexer::Lexer;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -43,64 +46,6 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-const TARGET_BYTES: usize = 10_000_000;
-
-fn build_module() -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/generated");
-    let mut files: Vec<String> = ["clang16_cuda", "llc16_ll"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(dir.join(d)).expect("../shared/corpus/generated"))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        // DWARF sections name labels across functions; leave the `-g` file out.
-        .filter(|s| !s.contains(".section"))
-        .collect();
-    files.sort();
-    let mut out = String::from(".version 7.5\n.target sm_80\n.address_size 64\n");
-    let mut copy = 0;
-    while out.len() < TARGET_BYTES {
-        for source in &files {
-            out.push_str(&renamed(source, copy));
-            copy += 1;
-        }
-    }
-    out
-}
-
-/// The module's text after its header, with module-scope names suffixed by `_c{copy}`.
-fn renamed(source: &str, copy: usize) -> String {
-    let (module, diags) = ptx_grammar::parse(source);
-    assert!(diags.is_empty(), "corpus file does not parse");
-    let mut names = std::collections::HashSet::new();
-    for item in &module.items {
-        match item {
-            ptx_grammar::ast::Item::Function(f) => {
-                names.insert(f.name.text);
-            }
-            ptx_grammar::ast::Item::Var(v) => {
-                names.extend(v.declarators.iter().map(|d| d.name.text))
-            }
-            _ => {}
-        }
-    }
-    let body = &source[source.find(".address_size").map_or(0, |i| i + 17)..];
-    let mut out = String::with_capacity(body.len() + 1024);
-    let mut last = 0;
-    for (start, tok, _) in Lexer::new(body).map(|t| t.unwrap()) {
-        if let Tok::Name(text) = tok {
-            let base = &text[..text.find('.').unwrap_or(text.len())];
-            if names.contains(base) {
-                out.push_str(&body[last..start + base.len()]);
-                out.push_str(&format!("_c{copy}"));
-                last = start + base.len();
-            }
-        }
-    }
-    out.push_str(&body[last..]);
-    out
-}
-
 /// Best of `runs`: the least disturbed by whatever else the machine does.
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::MAX;
@@ -116,7 +61,7 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is taken.
-    let module = build_module();
+    let module = build_module(10_000_000, |_| true);
     let bytes = module.len();
     let mb = bytes as f64 / 1e6;
     let runs = 5;
@@ -166,23 +111,4 @@ fn main() {
         peak as f64 / 1e6,
         peak as f64 / bytes as f64
     );
-}
-
-fn count_instructions(m: &ptx_grammar::ast::Module<'_>) -> usize {
-    use ptx_grammar::ast::{Item, Statement};
-    let mut n = 0;
-    for item in &m.items {
-        let Item::Function(f) = item else { continue };
-        let mut stack: Vec<&ptx_grammar::ast::Block<'_>> = f.body.iter().collect();
-        while let Some(b) = stack.pop() {
-            for s in &b.statements {
-                match s {
-                    Statement::Instr(_) => n += 1,
-                    Statement::Block(inner) => stack.push(inner),
-                    _ => {}
-                }
-            }
-        }
-    }
-    n
 }

@@ -472,6 +472,25 @@ impl BinaryOp {
         }
     }
 
+    /// The operator on two integer constants, or `None` when it has no integer value
+    /// (overflow, division by zero, a comparison or logical operator).
+    pub fn apply(self, a: i128, b: i128) -> Option<i128> {
+        use BinaryOp::*;
+        Some(match self {
+            Add => a.checked_add(b)?,
+            Sub => a.checked_sub(b)?,
+            Mul => a.checked_mul(b)?,
+            Div => a.checked_div(b)?,
+            Rem => a.checked_rem(b)?,
+            Shl => a.checked_shl(u32::try_from(b).ok()?)?,
+            Shr => a.checked_shr(u32::try_from(b).ok()?)?,
+            BitAnd => a & b,
+            BitOr => a | b,
+            BitXor => a ^ b,
+            _ => return None,
+        })
+    }
+
     /// Binding strength, C's order; higher binds tighter.
     pub fn precedence(self) -> u8 {
         use BinaryOp::*;

@@ -59,7 +59,7 @@ impl<'a> FnLower<'a, '_> {
                             ra: ra.reg,
                             imm32,
                         },
-                        &[def(fields::RD, rd), use_(fields::RA, ra)],
+                        &unary(rd, ra),
                     );
                     return;
                 }
@@ -77,11 +77,7 @@ impl<'a> FnLower<'a, '_> {
                         absa: false,
                         absb: false,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rb),
-                    ],
+                    &binary(rd, ra, rb),
                 );
             }
             ("mul", [a, b]) => {
@@ -93,7 +89,7 @@ impl<'a> FnLower<'a, '_> {
                             ra: ra.reg,
                             imm32: i,
                         },
-                        &[def(fields::RD, rd), use_(fields::RA, ra)],
+                        &unary(rd, ra),
                     );
                     return;
                 }
@@ -110,11 +106,7 @@ impl<'a> FnLower<'a, '_> {
                         absa: false,
                         absb: false,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rb),
-                    ],
+                    &binary(rd, ra, rb),
                 );
             }
             ("fma" | "mad", [a, b, c]) => {
@@ -155,11 +147,7 @@ impl<'a> FnLower<'a, '_> {
                         absa: false,
                         absb: false,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rt),
-                    ],
+                    &binary(rd, ra, rt),
                 );
             }
             ("div", [a, b]) => {
@@ -172,11 +160,7 @@ impl<'a> FnLower<'a, '_> {
                         rnd,
                         ftz,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rb),
-                    ],
+                    &binary(rd, ra, rb),
                 );
             }
             ("rcp", [a]) if approx => self.mufu(d, *a, Mufu::Rcp, ftz),
@@ -189,7 +173,7 @@ impl<'a> FnLower<'a, '_> {
                         rnd,
                         ftz,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
             }
             ("sqrt", [a]) if approx => self.mufu(d, *a, Mufu::Sqrt, ftz),
@@ -202,7 +186,7 @@ impl<'a> FnLower<'a, '_> {
                         rnd,
                         ftz,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
             }
             ("rsqrt", [a]) => self.mufu(d, *a, Mufu::Rsqrt, ftz),
@@ -226,7 +210,7 @@ impl<'a> FnLower<'a, '_> {
                         imm32,
                         lop2,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
             }
             ("abs" | "neg", [a]) => {
@@ -251,11 +235,7 @@ impl<'a> FnLower<'a, '_> {
                         absa: !neg,
                         absb: false,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, zero),
-                    ],
+                    &binary(rd, ra, zero),
                 );
             }
             ("min" | "max", [a, b]) => {
@@ -271,11 +251,7 @@ impl<'a> FnLower<'a, '_> {
                         absa: false,
                         absb: false,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rb),
-                    ],
+                    &binary(rd, ra, rb),
                 );
             }
             ("copysign", [a, b]) => {
@@ -311,7 +287,7 @@ impl<'a> FnLower<'a, '_> {
                 mufu: f,
                 ftz,
             },
-            &[def(fields::RD, rd), use_(fields::RA, ra)],
+            &unary(rd, ra),
         );
     }
 
@@ -331,26 +307,17 @@ impl<'a> FnLower<'a, '_> {
         let at = self.emit(
             Op::Fsetp {
                 pd: Pred(0),
-                pq: if pq.is_some() { Pred(0) } else { Pred::PT },
+                pq: placeholder(pq.is_some()),
                 ra: ra.reg,
                 rb: rb.reg,
-                pc: PredSrc {
-                    pred: if c.is_some() { Pred(0) } else { Pred::PT },
-                    negated: c.is_some_and(|c| c.1),
-                },
+                pc: pred_source(c),
                 fcmp: cmp,
                 ftz,
                 bop,
             },
             &[use_(fields::RA, ra), use_(fields::RB, rb)],
         );
-        self.bind_pred(at, fields::PD, pd, true);
-        if let Some(q) = pq {
-            self.bind_pred(at, fields::PQ, q, true);
-        }
-        if let Some((v, _)) = c {
-            self.bind_pred(at, fields::PC, v, false);
-        }
+        self.bind_compare(at, pd, pq, c);
     }
 
     /// `cvt` with a float on either side.
@@ -399,7 +366,7 @@ impl<'a> FnLower<'a, '_> {
                         ftz,
                         sat,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
             }
             (true, false) => {

@@ -57,11 +57,7 @@ impl<'a> FnLower<'a, '_> {
                             imm16: 0x5410,
                             pmodei: Pmode::Default,
                         },
-                        &[
-                            def(fields::RD, rd),
-                            use_(fields::RA, a),
-                            use_(fields::RB, b),
-                        ],
+                        &binary(rd, a, b),
                     );
                 } else if ty.bits == 64 && lanes.len() == 2 {
                     self.mov_lane(d, part, lanes[0]);
@@ -299,11 +295,7 @@ impl<'a> FnLower<'a, '_> {
                         max: op == "max",
                         sgn,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_ri(fields::RB, rb),
-                    ],
+                    &binary_ri(rd, ra, rb),
                 );
             }
             ("abs", [a]) => {
@@ -315,7 +307,7 @@ impl<'a> FnLower<'a, '_> {
                         rd: rd.reg,
                         ra: ra.reg,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
             }
             ("neg", [a]) => self.iadd(d, dp, Lane::Imm(0), *a, true, false, false, false),
@@ -353,11 +345,7 @@ impl<'a> FnLower<'a, '_> {
                 max,
                 sgn,
             },
-            &[
-                def(fields::RD, rd),
-                use_(fields::RA, ra),
-                use_ri(fields::RB, rb),
-            ],
+            &binary_ri(rd, ra, rb),
         );
     }
 
@@ -402,7 +390,7 @@ impl<'a> FnLower<'a, '_> {
                 ifrom,
                 sat,
             },
-            &[def(fields::RD, rd), use_(fields::RA, ra)],
+            &unary(rd, ra),
         );
     }
 
@@ -430,7 +418,7 @@ impl<'a> FnLower<'a, '_> {
                         ra: ra.reg,
                         imm32,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
                 return;
             }
@@ -447,11 +435,7 @@ impl<'a> FnLower<'a, '_> {
                 x,
                 sat,
             },
-            &[
-                def(fields::RD, rd),
-                use_(fields::RA, ra),
-                use_ri(fields::RB, rb),
-            ],
+            &binary_ri(rd, ra, rb),
         );
     }
 
@@ -466,11 +450,7 @@ impl<'a> FnLower<'a, '_> {
                 hi,
                 sgn,
             },
-            &[
-                def(fields::RD, rd),
-                use_(fields::RA, ra),
-                use_ri(fields::RB, rb),
-            ],
+            &binary_ri(rd, ra, rb),
         );
     }
 
@@ -646,11 +626,7 @@ impl<'a> FnLower<'a, '_> {
                     negated: p.1,
                 },
             },
-            &[
-                def(fields::RD, rd),
-                use_(fields::RA, ra),
-                use_ri(fields::RB, rb),
-            ],
+            &binary_ri(rd, ra, rb),
             Some((p.0, fields::PC)),
         );
     }
@@ -673,13 +649,10 @@ impl<'a> FnLower<'a, '_> {
         let at = self.emit(
             Op::Isetp {
                 pd: Pred(0),
-                pq: if pq.is_some() { Pred(0) } else { Pred::PT },
+                pq: placeholder(pq.is_some()),
                 ra: ra.reg,
                 rb: rb.val,
-                pc: PredSrc {
-                    pred: if c.is_some() { Pred(0) } else { Pred::PT },
-                    negated: c.is_some_and(|c| c.1),
-                },
+                pc: pred_source(c),
                 icmp: cmp,
                 sgn,
                 x,
@@ -687,13 +660,7 @@ impl<'a> FnLower<'a, '_> {
             },
             &[use_(fields::RA, ra), use_ri(fields::RB, rb)],
         );
-        self.bind_pred(at, fields::PD, pd, true);
-        if let Some(q) = pq {
-            self.bind_pred(at, fields::PQ, q, true);
-        }
-        if let Some((v, _)) = c {
-            self.bind_pred(at, fields::PC, v, false);
-        }
+        self.bind_compare(at, pd, pq, c);
     }
 
     /// A 64-bit comparison: the low words unsigned, then the high words with `.X`, which
@@ -839,7 +806,7 @@ impl<'a> FnLower<'a, '_> {
                                     rd: rt.reg,
                                     ra: ra.reg,
                                 },
-                                &[def(fields::RD, rt), use_(fields::RA, ra)],
+                                &unary(rt, ra),
                             );
                             if w == 0 {
                                 self.mov_lane(d, dp, Lane::Reg(t, 0));
@@ -882,7 +849,7 @@ impl<'a> FnLower<'a, '_> {
                                     rd: rd.reg,
                                     ra: ra.reg,
                                 },
-                                &[def(fields::RD, rd), use_(fields::RA, ra)],
+                                &unary(rd, ra),
                             )
                         }
                         _ => self.emit(
@@ -896,11 +863,7 @@ impl<'a> FnLower<'a, '_> {
                 }
             }
             ("bfe", [a, pos, len]) if ty.bits == 32 => {
-                let (Some(a), Some(p), Some(l)) = (
-                    self.lane(*a, false),
-                    self.lane(*pos, false),
-                    self.lane(*len, false),
-                ) else {
+                let Some([a, p, l]) = self.lanes([*a, *pos, *len]) else {
                     return;
                 };
                 self.bfe(d, dp, a, p, l, signed(ty));
@@ -929,11 +892,7 @@ impl<'a> FnLower<'a, '_> {
                                 imm16: 0x0040,
                                 pmodei: Pmode::Default,
                             },
-                            &[
-                                def(fields::RD, rt),
-                                use_(fields::RA, rp),
-                                use_(fields::RB, rl),
-                            ],
+                            &binary(rt, rp, rl),
                         );
                         Lane::Reg(t, 0)
                     }
@@ -968,7 +927,7 @@ impl<'a> FnLower<'a, '_> {
                         sgn: signed(ty),
                         shamt: has(ins, ".shiftamt"),
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
             }
             ("prmt", [a, b, c]) => {
@@ -976,11 +935,7 @@ impl<'a> FnLower<'a, '_> {
                     .modifiers()
                     .find_map(|m| Pmode::from_name(&m[1..].to_uppercase()));
                 let mode = mode.unwrap_or_default();
-                let (Some(a), Some(b), Some(c)) = (
-                    self.lane(*a, false),
-                    self.lane(*b, false),
-                    self.lane(*c, false),
-                ) else {
+                let Some([a, b, c]) = self.lanes([*a, *b, *c]) else {
                     return;
                 };
                 let (ra, rb) = (self.r(a), self.r(b));
@@ -995,11 +950,7 @@ impl<'a> FnLower<'a, '_> {
                                 imm16: sel as u16,
                                 pmodei: mode,
                             },
-                            &[
-                                def(fields::RD, rd),
-                                use_(fields::RA, ra),
-                                use_(fields::RB, rb),
-                            ],
+                            &binary(rd, ra, rb),
                         );
                     }
                     reg => {
@@ -1026,11 +977,7 @@ impl<'a> FnLower<'a, '_> {
                 let Src::Imm(lut) = lut else {
                     return self.unsupported("`lop3` with a register truth table");
                 };
-                let (Some(a), Some(b), Some(c)) = (
-                    self.lane(*a, false),
-                    self.lane(*b, false),
-                    self.lane(*c, false),
-                ) else {
+                let Some([a, b, c]) = self.lanes([*a, *b, *c]) else {
                     return;
                 };
                 let (ra, rb, rc) = (self.r(a), self.ri(b), self.ri(c));
@@ -1054,11 +1001,7 @@ impl<'a> FnLower<'a, '_> {
             ("shf", [a, b, n]) => {
                 // PTX's funnel shift works within 32 bits: wrap takes n mod 32, clamp
                 // limits n to 32.
-                let (Some(lo), Some(hi), Some(n)) = (
-                    self.lane(*a, false),
-                    self.lane(*b, false),
-                    self.lane(*n, false),
-                ) else {
+                let Some([lo, hi, n]) = self.lanes([*a, *b, *n]) else {
                     return;
                 };
                 let n = match n {
@@ -1127,7 +1070,7 @@ impl<'a> FnLower<'a, '_> {
                         imm32: i,
                         lop2,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                 );
                 return;
             }
@@ -1141,11 +1084,7 @@ impl<'a> FnLower<'a, '_> {
                 rc: RegOrImm::Reg(Reg::RZ),
                 lut,
             },
-            &[
-                def(fields::RD, rd),
-                use_(fields::RA, ra),
-                use_ri(fields::RB, rb),
-            ],
+            &binary_ri(rd, ra, rb),
         );
     }
 
@@ -1277,11 +1216,7 @@ impl<'a> FnLower<'a, '_> {
                 let Some((d, dp, _)) = self.dest(ins, 0) else {
                     return;
                 };
-                let (Some(a), Some(b), Some(p)) = (
-                    self.operand(ins, 1),
-                    self.operand(ins, 2),
-                    self.operand(ins, 3),
-                ) else {
+                let Some([a, b, p]) = self.sources(ins, 1) else {
                     return;
                 };
                 if ty.class == TyClass::Pred {
@@ -1311,18 +1246,10 @@ impl<'a> FnLower<'a, '_> {
                 let Some((d, dp, _)) = self.dest(ins, 0) else {
                     return;
                 };
-                let (Some(a), Some(b), Some(c)) = (
-                    self.operand(ins, 1),
-                    self.operand(ins, 2),
-                    self.operand(ins, 3),
-                ) else {
+                let Some([a, b, c]) = self.sources(ins, 1) else {
                     return;
                 };
-                let (Some(a), Some(b), Some(c)) = (
-                    self.lane(a, false),
-                    self.lane(b, false),
-                    self.lane(c, false),
-                ) else {
+                let Some([a, b, c]) = self.lanes([a, b, c]) else {
                     return;
                 };
                 let p = self.vregs.new_reg(Class::Pred);
@@ -1387,7 +1314,7 @@ impl<'a> FnLower<'a, '_> {
             O::Expr(_) if set => (self.vregs.new_reg(Class::Pred), None),
             _ => return self.unsupported("this destination"),
         };
-        let (Some(a), Some(b)) = (self.operand(ins, 1), self.operand(ins, 2)) else {
+        let Some([a, b]) = self.sources(ins, 1) else {
             return;
         };
         let c = match (bop, self.operand(ins, 3)) {

@@ -168,6 +168,36 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
+    /// A load's or store's vector width, access size and registers: `ld.v4.f32` is four
+    /// elements, 128 bits, four registers.
+    fn access_size(&mut self, ins: &PtxInstruction<'a>) -> Option<(u32, Msize, u8)> {
+        let Some(ty) = types(ins).last().copied() else {
+            self.unsupported(format!("`{}` without a type", ins.opcode()));
+            return None;
+        };
+        let n = ins
+            .modifiers()
+            .find_map(|m| match m {
+                ".v2" => Some(2u32),
+                ".v4" => Some(4),
+                _ => None,
+            })
+            .unwrap_or(1);
+        if n > 1 && ty.bits < 32 {
+            self.unsupported("vector accesses of 8- or 16-bit elements");
+            return None;
+        }
+        let bits = u32::from(ty.bits) * n;
+        let Some(size) = msize(Type {
+            bits: bits as u16,
+            ..ty
+        }) else {
+            self.unsupported(format!("`{}`", ins.mnemonic.text));
+            return None;
+        };
+        Some((n, size, (bits.max(32) / 32) as u8))
+    }
+
     /// Moves an offset that does not fit 24 bits into the base register.
     fn fit_offset(&mut self, base: R, wide: bool, offset: i64) -> (R, i64) {
         if OFF24.contains(&offset) {
@@ -192,29 +222,12 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn load(&mut self, ins: &PtxInstruction<'a>, space: Space, is_const: bool) {
-        let Some(ty) = types(ins).last().copied() else {
-            return self.unsupported("`ld` without a type");
-        };
-        let vector = ins.modifiers().find_map(|m| match m {
-            ".v2" => Some(2u32),
-            ".v4" => Some(4),
-            _ => None,
-        });
-        let n = vector.unwrap_or(1);
-        let bits = u32::from(ty.bits) * n;
-        if n > 1 && ty.bits < 32 {
-            return self.unsupported("vector loads of 8- or 16-bit elements");
-        }
-        let Some(size) = msize(Type {
-            bits: bits as u16,
-            ..ty
-        }) else {
-            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        let Some((n, size, words)) = self.access_size(ins) else {
+            return;
         };
         let Some(addr) = self.address(&ins.operands[1], space, is_const) else {
             return;
         };
-        let words = (bits.max(32) / 32) as u8;
         // The destination: one register (tuple), or a vector of them gathered from a
         // temporary tuple.
         let (target, gather) = match &ins.operands[0] {
@@ -291,29 +304,12 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn store(&mut self, ins: &PtxInstruction<'a>, space: Space) {
-        let Some(ty) = types(ins).last().copied() else {
-            return self.unsupported("`st` without a type");
-        };
-        let vector = ins.modifiers().find_map(|m| match m {
-            ".v2" => Some(2u32),
-            ".v4" => Some(4),
-            _ => None,
-        });
-        let n = vector.unwrap_or(1);
-        let bits = u32::from(ty.bits) * n;
-        if n > 1 && ty.bits < 32 {
-            return self.unsupported("vector stores of 8- or 16-bit elements");
-        }
-        let Some(size) = msize(Type {
-            bits: bits as u16,
-            ..ty
-        }) else {
-            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        let Some((_, size, words)) = self.access_size(ins) else {
+            return;
         };
         let Some(addr) = self.address(&ins.operands[0], space, false) else {
             return;
         };
-        let words = (bits.max(32) / 32) as u8;
         // The value: a register (tuple), or a vector scattered into a temporary tuple.
         let value = match &ins.operands[1] {
             O::Vector(items, _) => {

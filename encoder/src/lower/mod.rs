@@ -152,6 +152,26 @@ fn def(field: (usize, usize), r: R) -> Bind {
         def: true,
     }
 }
+/// `rd` written, `ra` read: the fields of a unary operation.
+fn unary(rd: R, ra: R) -> [Bind; 2] {
+    [def(fields::RD, rd), use_(fields::RA, ra)]
+}
+/// `rd` written, `ra` and `rb` read.
+fn binary(rd: R, ra: R, rb: R) -> [Bind; 3] {
+    [
+        def(fields::RD, rd),
+        use_(fields::RA, ra),
+        use_(fields::RB, rb),
+    ]
+}
+/// `rd` written, `ra` and `rb` (maybe an immediate) read.
+fn binary_ri(rd: R, ra: R, rb: RI) -> [Bind; 3] {
+    [
+        def(fields::RD, rd),
+        use_(fields::RA, ra),
+        use_ri(fields::RB, rb),
+    ]
+}
 fn wide(mut b: Bind, width: u8) -> Bind {
     b.width = width;
     b
@@ -178,6 +198,8 @@ pub struct FnLower<'a, 'l> {
     entry: bool,
     /// Whether the instruction being lowered has been reported, so one line gets one error.
     failed: bool,
+    /// The last line looked up: (byte offset, line), to count newlines from there.
+    line_cursor: (u32, u32),
     /// The `.loc` in force: file index and line.
     loc: (u32, u32),
     /// Where the function's own `.local` variables start in its frame: after module-scope
@@ -206,39 +228,11 @@ pub fn fold(e: &Expr<'_>) -> Option<i128> {
             NodeKind::Paren(x) => fold(x),
             NodeKind::Unary(UnaryOp::Neg, x) => fold(x).map(|v| -v),
             NodeKind::Unary(UnaryOp::BitNot, x) => fold(x).map(|v| !v),
-            NodeKind::Binary(op, l, r) => {
-                let (a, b) = (fold(l)?, fold(r)?);
-                Some(match op {
-                    BinaryOp::Add => a.checked_add(b)?,
-                    BinaryOp::Sub => a.checked_sub(b)?,
-                    BinaryOp::Mul => a.checked_mul(b)?,
-                    BinaryOp::Div => a.checked_div(b)?,
-                    BinaryOp::Rem => a.checked_rem(b)?,
-                    BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-                    BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-                    BinaryOp::BitAnd => a & b,
-                    BinaryOp::BitOr => a | b,
-                    BinaryOp::BitXor => a ^ b,
-                    _ => return None,
-                })
-            }
+            NodeKind::Binary(op, l, r) => op.apply(fold(l)?, fold(r)?),
             _ => None,
         },
         _ => None,
     }
-}
-
-/// `%r12` -> (`%r`, 12), as PTX's `%r<N>` ranges name registers.
-fn split_index(name: &str) -> Option<(&str, u32)> {
-    let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || digits == name.len() {
-        return None;
-    }
-    let (prefix, index) = name.split_at(name.len() - digits);
-    if index.len() > 1 && index.starts_with('0') {
-        return None;
-    }
-    Some((prefix, index.parse().ok()?))
 }
 
 /// The register class of a PTX register type.
@@ -280,6 +274,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             shared_size: layout.shared_size,
             entry: f.kind == FunctionKind::Entry,
             failed: false,
+            line_cursor: (f.span.start, lines.line_col(f.span.start as usize).0 as u32),
             loc: (0, 0),
             frame_start: layout.local_size,
             outgoing: Vec::new(),
@@ -338,6 +333,20 @@ impl<'a, 'l> FnLower<'a, 'l> {
         offset + size
     }
 
+    /// The line of a byte offset. Instructions come in source order, so counting the newlines
+    /// since the previous one is cheaper than a search of the line index.
+    fn line_of(&mut self, offset: u32) -> u32 {
+        let (at, line) = self.line_cursor;
+        let line = if offset >= at {
+            let between = &self.source.as_bytes()[at as usize..offset as usize];
+            line + between.iter().filter(|&&b| b == b'\n').count() as u32
+        } else {
+            self.lines.line_col(offset as usize).0 as u32
+        };
+        self.line_cursor = (offset, line);
+        line
+    }
+
     fn collect_labels(&mut self, b: &Block<'a>) {
         for s in &b.statements {
             match s {
@@ -364,7 +373,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 }
                 Statement::Var(v) => self.declare(v),
                 Statement::Instr(i) => {
-                    self.line = self.lines.line_col(i.span.start as usize).0 as u32;
+                    self.line = self.line_of(i.span.start);
                     self.span = i.span;
                     self.failed = false;
                     self.guard = match &i.guard {
@@ -487,10 +496,10 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 }
             }
         }
-        let (prefix, index) = split_index(name)?;
+        let (prefix, index) = ptx_grammar::check::split_index(name)?;
         for scope in self.scopes.iter().rev() {
             if let Some(d @ LocalDecl::Reg { range: Some(n), .. }) = scope.get(prefix) {
-                if index < *n {
+                if index < u64::from(*n) {
                     return Some((*d, name));
                 }
             }
@@ -792,7 +801,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                         rd: rd.reg,
                         ra: ra.reg,
                     },
-                    &[def(fields::RD, rd), use_(fields::RA, ra)],
+                    &unary(rd, ra),
                     None,
                 );
             }
@@ -858,6 +867,17 @@ impl<'a, 'l> FnLower<'a, 'l> {
             width: 1,
             def,
         });
+    }
+
+    /// Binds a comparison's destinations and predicate source (see [`pred_source`]).
+    fn bind_compare(&mut self, at: usize, pd: VReg, pq: Option<VReg>, c: Option<(VReg, bool)>) {
+        self.bind_pred(at, fields::PD, pd, true);
+        if let Some(q) = pq {
+            self.bind_pred(at, fields::PQ, q, true);
+        }
+        if let Some((v, _)) = c {
+            self.bind_pred(at, fields::PC, v, false);
+        }
     }
 
     /// A branch or `SSY` target, fixed at layout.
@@ -927,6 +947,28 @@ impl<'a, 'l> FnLower<'a, 'l> {
         }
     }
 
+    /// Operands `from`, `from + 1`, ... resolved, or `None` after reporting one.
+    fn sources<const N: usize>(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        from: usize,
+    ) -> Option<[Src<'a>; N]> {
+        let mut out = [Src::Imm(0); N];
+        for (i, slot) in out.iter_mut().enumerate() {
+            *slot = self.operand(ins, from + i)?;
+        }
+        Some(out)
+    }
+
+    /// The low lanes of several sources.
+    fn lanes<const N: usize>(&mut self, srcs: [Src<'a>; N]) -> Option<[Lane; N]> {
+        let mut out = [Lane::Imm(0); N];
+        for (slot, s) in out.iter_mut().zip(srcs) {
+            *slot = self.lane(s, false)?;
+        }
+        Some(out)
+    }
+
     fn dest(&mut self, ins: &PtxInstruction<'a>, i: usize) -> Option<(VReg, u8, Type)> {
         match ins.operands.get(i) {
             Some(ptx_grammar::ast::Operand::Expr(e)) => self.dst(e),
@@ -971,6 +1013,23 @@ fn call_parts<'i, 'a>(
         None => Vec::new(),
     };
     Some((results, callee, params))
+}
+
+/// A predicate field to bind later (P0, a placeholder), or PT when there is none.
+fn placeholder(bound: bool) -> Pred {
+    if bound {
+        Pred(0)
+    } else {
+        Pred::PT
+    }
+}
+
+/// A predicate source field: a placeholder with its negation, or PT.
+fn pred_source(c: Option<(VReg, bool)>) -> PredSrc {
+    PredSrc {
+        pred: placeholder(c.is_some()),
+        negated: c.is_some_and(|c| c.1),
+    }
 }
 
 fn sign(op: BinaryOp) -> i128 {

@@ -78,111 +78,34 @@ impl<'a> FnLower<'a, '_> {
             Vsec::None
         };
         let rd = R::of(d, dp);
-        let op = match op {
-            "vadd" => Op::Vadd {
-                rd: rd.reg,
-                dsel,
-                ra: ra.reg,
-                asel,
-                rb: rb.reg,
-                bsel,
-                rc: rc.reg,
-                dsgn,
-                asgn,
-                bsgn,
-                vsat: sat,
-                vsec,
-            },
-            "vsub" => Op::Vsub {
-                rd: rd.reg,
-                dsel,
-                ra: ra.reg,
-                asel,
-                rb: rb.reg,
-                bsel,
-                rc: rc.reg,
-                dsgn,
-                asgn,
-                bsgn,
-                vsat: sat,
-                vsec,
-            },
-            "vabsdiff" => Op::Vabsdiff {
-                rd: rd.reg,
-                dsel,
-                ra: ra.reg,
-                asel,
-                rb: rb.reg,
-                bsel,
-                rc: rc.reg,
-                dsgn,
-                asgn,
-                bsgn,
-                vsat: sat,
-                vsec,
-            },
-            "vmin" => Op::Vmin {
-                rd: rd.reg,
-                dsel,
-                ra: ra.reg,
-                asel,
-                rb: rb.reg,
-                bsel,
-                rc: rc.reg,
-                dsgn,
-                asgn,
-                bsgn,
-                vsat: sat,
-                vsec,
-            },
-            "vmax" => Op::Vmax {
-                rd: rd.reg,
-                dsel,
-                ra: ra.reg,
-                asel,
-                rb: rb.reg,
-                bsel,
-                rc: rc.reg,
-                dsgn,
-                asgn,
-                bsgn,
-                vsat: sat,
-                vsec,
-            },
-            "vshl" | "vshr" => {
-                let vclamp = has(ins, ".clamp");
-                if op == "vshl" {
-                    Op::Vshl {
-                        rd: rd.reg,
-                        dsel,
-                        ra: ra.reg,
-                        asel,
-                        rb: rb.reg,
-                        bsel,
-                        rc: rc.reg,
-                        dsgn,
-                        asgn,
-                        vclamp,
-                        vsat: sat,
-                        vsec,
-                    }
-                } else {
-                    Op::Vshr {
-                        rd: rd.reg,
-                        dsel,
-                        ra: ra.reg,
-                        asel,
-                        rb: rb.reg,
-                        bsel,
-                        rc: rc.reg,
-                        dsgn,
-                        asgn,
-                        vclamp,
-                        vsat: sat,
-                        vsec,
-                    }
+        // The fields every video instruction but vmad and vset has, and those it adds.
+        macro_rules! video {
+            ($variant:ident, $($extra:tt)*) => {
+                Op::$variant {
+                    rd: rd.reg,
+                    dsel,
+                    ra: ra.reg,
+                    asel,
+                    rb: rb.reg,
+                    bsel,
+                    rc: rc.reg,
+                    dsgn,
+                    asgn,
+                    vsat: sat,
+                    vsec,
+                    $($extra)*
                 }
-            }
+            };
+        }
+        let vclamp = has(ins, ".clamp");
+        let op = match op {
+            "vadd" => video!(Vadd, bsgn),
+            "vsub" => video!(Vsub, bsgn),
+            "vabsdiff" => video!(Vabsdiff, bsgn),
+            "vmin" => video!(Vmin, bsgn),
+            "vmax" => video!(Vmax, bsgn),
+            "vshl" => video!(Vshl, vclamp),
+            "vshr" => video!(Vshr, vclamp),
             "vmad" => {
                 // The product is negated when exactly one of a and b is.
                 let product = negated[0] != negated[1];

@@ -65,11 +65,7 @@ impl<'a> FnLower<'a, '_> {
             },
             _ => return self.unsupported("this destination"),
         };
-        let (Some(a), Some(b), Some(c)) = (
-            self.operand(ins, 1),
-            self.operand(ins, 2),
-            self.operand(ins, 3),
-        ) else {
+        let Some([a, b, c]) = self.sources(ins, 1) else {
             return;
         };
         if sync {
@@ -80,11 +76,7 @@ impl<'a> FnLower<'a, '_> {
                 return;
             }
         }
-        let (Some(a), Some(b), Some(c)) = (
-            self.lane(a, false),
-            self.lane(b, false),
-            self.lane(c, false),
-        ) else {
+        let Some([a, b, c]) = self.lanes([a, b, c]) else {
             return;
         };
         let ra = self.r(a);
@@ -93,7 +85,7 @@ impl<'a> FnLower<'a, '_> {
         let at = self.emit(
             Op::Shfl {
                 rd: rd.reg,
-                pd: if p.is_some() { Pred(0) } else { Pred::PT },
+                pd: placeholder(p.is_some()),
                 ra: ra.reg,
                 rb: rb.val,
                 rc: rc.val,

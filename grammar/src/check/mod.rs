@@ -367,7 +367,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
 }
 
 /// `%r12` -> (`%r`, 12). Names without trailing digits, or only digits, have no index.
-pub(crate) fn split_index(name: &str) -> Option<(&str, u64)> {
+pub fn split_index(name: &str) -> Option<(&str, u64)> {
     let digits = name.bytes().rev().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits == name.len() {
         return None;

@@ -444,7 +444,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                     let (l, r) = (self.classify(l, selectors), self.classify(r, selectors));
                     match (l, r) {
                         (Value::Int(a), Value::Int(b)) => {
-                            fold(*op, a, b).map_or(Value::Unknown, Value::Int)
+                            op.apply(a, b).map_or(Value::Unknown, Value::Int)
                         }
                         (Value::Address, Value::Int(_)) | (Value::Int(_), Value::Address) => {
                             Value::Address
@@ -469,22 +469,6 @@ struct Ctx {
     /// Whether `_` may stand for a destination.
     sink: bool,
     first: bool,
-}
-
-fn fold(op: BinaryOp, a: i128, b: i128) -> Option<i128> {
-    Some(match op {
-        BinaryOp::Add => a.checked_add(b)?,
-        BinaryOp::Sub => a.checked_sub(b)?,
-        BinaryOp::Mul => a.checked_mul(b)?,
-        BinaryOp::Div => a.checked_div(b)?,
-        BinaryOp::Rem => a.checked_rem(b)?,
-        BinaryOp::Shl => a.checked_shl(u32::try_from(b).ok()?)?,
-        BinaryOp::Shr => a.checked_shr(u32::try_from(b).ok()?)?,
-        BinaryOp::BitAnd => a & b,
-        BinaryOp::BitOr => a | b,
-        BinaryOp::BitXor => a ^ b,
-        _ => return None,
-    })
 }
 
 fn describe(kind: Kind) -> &'static str {
