@@ -57,7 +57,8 @@ pub struct Ident<'a> {
 impl<'a> Ident<'a> {
     /// `%r1.b0` -> (`%r1`, Some(`.b0`)); `%tid.x` -> (`%tid`, Some(`.x`)).
     pub fn split_suffix(&self) -> (&'a str, Option<&'a str>) {
-        match self.text.find('.') {
+        // A byte search: names are short, and this runs for every operand.
+        match self.text.bytes().position(|b| b == b'.') {
             Some(i) => (&self.text[..i], Some(&self.text[i..])),
             None => (self.text, None),
         }
@@ -332,7 +333,10 @@ impl<'a> Iterator for Modifiers<'a> {
         if self.rest.is_empty() {
             return None;
         }
-        let end = self.rest[1..].find('.').map_or(self.rest.len(), |i| i + 1);
+        let end = self.rest.as_bytes()[1..]
+            .iter()
+            .position(|&b| b == b'.')
+            .map_or(self.rest.len(), |i| i + 1);
         let (m, rest) = self.rest.split_at(end);
         self.rest = rest;
         Some(m)

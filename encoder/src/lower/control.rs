@@ -17,7 +17,7 @@ impl<'a> FnLower<'a, '_> {
                 };
                 let at = self.emit(
                     Op::Bra {
-                        uni: has(ins, ".uni"),
+                        uni: self.has(".uni"),
                         target: 0,
                     },
                     &[],
@@ -37,9 +37,9 @@ impl<'a> FnLower<'a, '_> {
             "nanosleep" => {}
             "bar" | "barrier" => self.barrier(ins),
             "membar" | "fence" => {
-                let level = if has(ins, ".cta") {
+                let level = if self.has(".cta") {
                     Level::Cta
-                } else if has(ins, ".sys") {
+                } else if self.has(".sys") {
                     Level::Sys
                 } else {
                     Level::Gl
@@ -80,9 +80,9 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn barrier(&mut self, ins: &PtxInstruction<'a>) {
-        let bmode = if has(ins, ".arrive") {
+        let bmode = if self.has(".arrive") {
             Bmode::Arrive
-        } else if has(ins, ".red") {
+        } else if self.has(".red") {
             return self.unsupported("`bar.red`");
         } else {
             Bmode::Sync

@@ -43,9 +43,9 @@ impl<'a> FnLower<'a, '_> {
             lanes.push(l);
         }
         let (rnd, _) = rounding(ins);
-        let ftz = has(ins, ".ftz");
-        let sat = has(ins, ".sat");
-        let approx = has(ins, ".approx") || has(ins, ".full");
+        let ftz = self.has(".ftz");
+        let sat = self.has(".sat");
+        let approx = self.has(".approx") || self.has(".full");
         let rd = R::of(d, dp);
         match (op, lanes.as_slice()) {
             ("add" | "sub", [a, b]) => {
@@ -247,7 +247,7 @@ impl<'a> FnLower<'a, '_> {
                         rb: rb.reg,
                         max: op == "max",
                         ftz,
-                        nan: has(ins, ".NaN"),
+                        nan: self.has(".NaN"),
                         absa: false,
                         absb: false,
                     },
@@ -331,8 +331,8 @@ impl<'a> FnLower<'a, '_> {
         from: Type,
     ) {
         let (rnd, integral) = rounding(ins);
-        let ftz = has(ins, ".ftz");
-        let sat = has(ins, ".sat");
+        let ftz = self.has(".ftz");
+        let sat = self.has(".sat");
         let int_ty = |t: Type| match (t.bits, t.class == TyClass::Signed) {
             (8, false) => Ity::U8,
             (8, true) => Ity::S8,

@@ -200,14 +200,14 @@ impl<'a> FnLower<'a, '_> {
         let ext = |me: &mut Self, l: Lane| if narrow { me.extend(l, ty) } else { l };
         match (op, lanes.as_slice()) {
             ("add" | "sub", [a, b]) => {
-                let sat = has(ins, ".sat");
-                let (cc, x) = (has(ins, ".cc"), false);
+                let sat = self.has(".sat");
+                let (cc, x) = (self.has(".cc"), false);
                 self.iadd(d, dp, *a, *b, op == "sub", cc, x, sat);
             }
             ("addc" | "subc", [a, b]) => {
-                self.iadd(d, dp, *a, *b, op == "subc", has(ins, ".cc"), true, false);
+                self.iadd(d, dp, *a, *b, op == "subc", self.has(".cc"), true, false);
             }
-            ("mul", [a, b]) if has(ins, ".wide") => {
+            ("mul", [a, b]) if self.has(".wide") => {
                 let (a, b) = (ext(self, *a), ext(self, *b));
                 if ty.bits == 16 {
                     // 16 x 16 -> 32 bits: the low word of the extended product.
@@ -216,7 +216,7 @@ impl<'a> FnLower<'a, '_> {
                 self.imul(d, dp, a, b, false, sgn);
                 self.imul(d, dp + 1, a, b, true, sgn);
             }
-            ("mul", [a, b]) if has(ins, ".hi") => {
+            ("mul", [a, b]) if self.has(".hi") => {
                 if narrow {
                     let (a, b) = (ext(self, *a), ext(self, *b));
                     let t = self.new32();
@@ -229,7 +229,7 @@ impl<'a> FnLower<'a, '_> {
             ("mul", [a, b]) => self.imul(d, dp, *a, *b, false, sgn),
             ("mul24", [a, b]) => {
                 let (a, b) = (self.low24(*a, sgn), self.low24(*b, sgn));
-                if has(ins, ".hi") {
+                if self.has(".hi") {
                     // Bits 47:16 of the 48-bit product.
                     let (lo, hi) = (self.new32(), self.new32());
                     self.imul(lo, 0, a, b, false, sgn);
@@ -247,7 +247,7 @@ impl<'a> FnLower<'a, '_> {
                     self.imul(d, dp, a, b, false, sgn);
                 }
             }
-            ("mad", [a, b, c]) if has(ins, ".wide") => {
+            ("mad", [a, b, c]) if self.has(".wide") => {
                 let (a, b) = (ext(self, *a), ext(self, *b));
                 let Some(clo) = self.lane(srcs[2], false) else {
                     return;
@@ -258,11 +258,11 @@ impl<'a> FnLower<'a, '_> {
                 self.imad(d, dp, a, b, clo, false, sgn, true, false);
                 self.imad(d, dp + 1, a, b, chi, true, sgn, false, true);
             }
-            ("mad", [a, b, c]) if has(ins, ".hi") && !narrow => {
-                self.imad(d, dp, *a, *b, *c, true, sgn, has(ins, ".cc"), false)
+            ("mad", [a, b, c]) if self.has(".hi") && !narrow => {
+                self.imad(d, dp, *a, *b, *c, true, sgn, self.has(".cc"), false)
             }
-            ("mad", [a, b, c]) if !has(ins, ".hi") => {
-                self.imad(d, dp, *a, *b, *c, false, sgn, has(ins, ".cc"), false)
+            ("mad", [a, b, c]) if !self.has(".hi") => {
+                self.imad(d, dp, *a, *b, *c, false, sgn, self.has(".cc"), false)
             }
             ("madc", [a, b, c]) => self.imad(
                 d,
@@ -270,12 +270,12 @@ impl<'a> FnLower<'a, '_> {
                 *a,
                 *b,
                 *c,
-                has(ins, ".hi"),
+                self.has(".hi"),
                 sgn,
-                has(ins, ".cc"),
+                self.has(".cc"),
                 true,
             ),
-            ("mad24", [a, b, c]) if !has(ins, ".hi") => {
+            ("mad24", [a, b, c]) if !self.has(".hi") => {
                 let (a, b) = (self.low24(*a, sgn), self.low24(*b, sgn));
                 self.imad(d, dp, a, b, *c, false, sgn, false, false);
             }
@@ -542,7 +542,7 @@ impl<'a> FnLower<'a, '_> {
                 self.iadd(d, dp, Lane::Imm(0), *al, true, true, false, false);
                 self.iadd(d, dp + 1, Lane::Imm(0), *ah, true, false, true, false);
             }
-            ("mul", [al, bl], [ah, bh]) if !has(ins, ".hi") => {
+            ("mul", [al, bl], [ah, bh]) if !self.has(".hi") => {
                 // lo(a*b) = lo(al*bl); hi = hi(al*bl) + al*bh + ah*bl, into a temporary
                 // pair so that d may be a or b.
                 let t = self.new64();
@@ -553,7 +553,7 @@ impl<'a> FnLower<'a, '_> {
                 self.mov_lane(d, dp, Lane::Reg(t, 0));
                 self.mov_lane(d, dp + 1, Lane::Reg(t, 1));
             }
-            ("mad", [al, bl, cl], [ah, bh, ch]) if has(ins, ".lo") => {
+            ("mad", [al, bl, cl], [ah, bh, ch]) if self.has(".lo") => {
                 let t = self.new64();
                 self.imul(t, 1, *al, *bl, true, false);
                 self.imad(t, 1, *al, *bh, Lane::Reg(t, 1), false, false, false, false);
@@ -925,7 +925,7 @@ impl<'a> FnLower<'a, '_> {
                         rd: rd.reg,
                         ra: ra.reg,
                         sgn: signed(ty),
-                        shamt: has(ins, ".shiftamt"),
+                        shamt: self.has(".shiftamt"),
                     },
                     &unary(rd, ra),
                 );
@@ -1005,9 +1005,9 @@ impl<'a> FnLower<'a, '_> {
                     return;
                 };
                 let n = match n {
-                    Lane::Imm(k) if has(ins, ".wrap") => Lane::Imm(k & 31),
+                    Lane::Imm(k) if self.has(".wrap") => Lane::Imm(k & 31),
                     Lane::Imm(k) => Lane::Imm(k.min(32)),
-                    reg if has(ins, ".wrap") => {
+                    reg if self.has(".wrap") => {
                         let t = self.new32();
                         self.logic(t, 0, reg, Lane::Imm(31), LUT_AND);
                         Lane::Reg(t, 0)
@@ -1018,7 +1018,7 @@ impl<'a> FnLower<'a, '_> {
                         Lane::Reg(t, 0)
                     }
                 };
-                let right = has(ins, ".r");
+                let right = self.has(".r");
                 if right {
                     self.funnel(d, dp, lo, hi, n, true, false);
                 } else {
@@ -1262,7 +1262,7 @@ impl<'a> FnLower<'a, '_> {
                         Lane::Imm(0),
                         None,
                         Bop::And,
-                        has(ins, ".ftz"),
+                        self.has(".ftz"),
                     );
                 } else {
                     self.icmp32(
@@ -1330,7 +1330,7 @@ impl<'a> FnLower<'a, '_> {
             let (Some(a), Some(b)) = (self.lane(a, false), self.lane(b, false)) else {
                 return;
             };
-            self.fcmp(pd, pq, cmp, a, b, c, bop, has(ins, ".ftz"));
+            self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
         } else {
             let (cmp, sgn) = match cmp_name {
                 "eq" => (Icmp::Eq, false),
@@ -1402,7 +1402,7 @@ impl<'a> FnLower<'a, '_> {
         if to.class == TyClass::Float || from.class == TyClass::Float {
             return self.cvt_float(ins, d, dp, a, *to, *from);
         }
-        let sat = has(ins, ".sat");
+        let sat = self.has(".sat");
         let Some(lo) = self.lane(a, false) else {
             return;
         };
@@ -1451,7 +1451,7 @@ impl<'a> FnLower<'a, '_> {
         let space = ins
             .modifiers()
             .find(|m| matches!(*m, ".shared" | ".local" | ".global" | ".const" | ".param"));
-        let to_space = has(ins, ".to");
+        let to_space = self.has(".to");
         let wide64 = types(ins).last().is_some_and(|t| t.bits == 64);
         let words = if wide64 { 2 } else { 1 };
         let window = match space {

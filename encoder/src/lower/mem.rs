@@ -55,7 +55,7 @@ impl<'a> FnLower<'a, '_> {
             ".const" => Some(Space::Param), // resolved to constant bank 1 below
             _ => None,
         });
-        let is_const = has(ins, ".const");
+        let is_const = self.has(".const");
         let space = space.unwrap_or(Space::Generic);
         match op {
             "ld" | "ldu" => self.load(ins, space, is_const),

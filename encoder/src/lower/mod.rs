@@ -202,6 +202,9 @@ pub struct FnLower<'a, 'l> {
     line_cursor: (u32, u32),
     /// The `.loc` in force: file index and line.
     loc: (u32, u32),
+    /// The instruction's modifiers that `flag_bit` knows, as bits: read once per
+    /// instruction, since every family asks about several.
+    mods: u64,
     /// Where the function's own `.local` variables start in its frame: after module-scope
     /// `.local` variables in a kernel, after the results and parameters in a function.
     frame_start: u32,
@@ -216,8 +219,42 @@ fn types(ins: &PtxInstruction<'_>) -> Vec<Type> {
     ins.modifiers().filter_map(Type::from_modifier).collect()
 }
 
-fn has(ins: &PtxInstruction<'_>, m: &str) -> bool {
-    ins.modifiers().any(|x| x == m)
+/// The bit of a modifier that lowering asks about (see `FnLower::has`).
+fn flag_bit(m: &str) -> Option<u32> {
+    Some(match m {
+        ".hi" => 0,
+        ".sat" => 1,
+        ".cc" => 2,
+        ".ftz" => 3,
+        ".wrap" => 4,
+        ".wide" => 5,
+        ".sync" => 6,
+        ".uni" => 7,
+        ".to" => 8,
+        ".sys" => 9,
+        ".shr7" => 10,
+        ".shr15" => 11,
+        ".shiftamt" => 12,
+        ".red" => 13,
+        ".r" => 14,
+        ".po" => 15,
+        ".min" => 16,
+        ".max" => 17,
+        ".lo" => 18,
+        ".full" => 19,
+        ".cta" => 20,
+        ".const" => 21,
+        ".clamp" => 22,
+        ".arrive" => 23,
+        ".approx" => 24,
+        ".add" => 25,
+        ".NaN" => 26,
+        ".zero" => 27,
+        ".v2" => 28,
+        ".v4" => 29,
+        ".p" => 30,
+        _ => return None,
+    })
 }
 
 /// Integer constant folding over an expression of literals.
@@ -274,6 +311,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             shared_size: layout.shared_size,
             entry: f.kind == FunctionKind::Entry,
             failed: false,
+            mods: 0,
             line_cursor: (f.span.start, lines.line_col(f.span.start as usize).0 as u32),
             loc: (0, 0),
             frame_start: layout.local_size,
@@ -897,7 +935,19 @@ impl<'a, 'l> FnLower<'a, 'l> {
         }
     }
 
+    /// Whether the instruction being lowered has modifier `m`.
+    fn has(&self, m: &str) -> bool {
+        match flag_bit(m) {
+            Some(bit) => self.mods & (1 << bit) != 0,
+            None => unreachable!("`{m}` is not in flag_bit's table"),
+        }
+    }
+
     fn instruction(&mut self, ins: &PtxInstruction<'a>) {
+        self.mods = ins
+            .modifiers()
+            .filter_map(flag_bit)
+            .fold(0, |m, bit| m | 1 << bit);
         let opcode = ins.opcode();
         let tys = types(ins);
         if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
@@ -1072,4 +1122,34 @@ fn special(name: &str) -> Option<sgpu_isa::Sreg> {
         "%lanemask_ge" => LanemaskGe,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flag_bit;
+
+    /// `FnLower::has` answers from `flag_bit`'s table; every modifier the families ask about
+    /// must be in it.
+    #[test]
+    fn every_modifier_asked_about_has_a_bit() {
+        let sources = [
+            include_str!("mod.rs"),
+            include_str!("int.rs"),
+            include_str!("float.rs"),
+            include_str!("mem.rs"),
+            include_str!("control.rs"),
+            include_str!("video.rs"),
+            include_str!("surface.rs"),
+            include_str!("warp.rs"),
+        ];
+        let mut asked = 0;
+        for source in sources {
+            for part in source.split("self.has(\"").skip(1) {
+                let name = &part[..part.find('"').unwrap()];
+                assert!(flag_bit(name).is_some(), "`{name}` has no bit");
+                asked += 1;
+            }
+        }
+        assert!(asked > 30, "found only {asked} questions");
+    }
 }

@@ -9,7 +9,6 @@ use sgpu_isa::{Cop, Dsize, Geom, Query, Sclamp, Sop, Sty, Surface, Vwidth};
 impl<'a> FnLower<'a, '_> {
     pub(super) fn surface(&mut self, ins: &PtxInstruction<'a>) {
         let op = ins.opcode();
-        let modifier = |name: &str| has(ins, name);
         if op == "suq" {
             return self.suq(ins);
         }
@@ -20,16 +19,16 @@ impl<'a> FnLower<'a, '_> {
             Some(g) => g,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
-        let sclamp = if modifier(".clamp") {
+        let sclamp = if self.has(".clamp") {
             Sclamp::Clamp
-        } else if modifier(".zero") {
+        } else if self.has(".zero") {
             Sclamp::Zero
         } else {
             Sclamp::Trap
         };
-        let vec = if modifier(".v4") {
+        let vec = if self.has(".v4") {
             Vwidth::V4
-        } else if modifier(".v2") {
+        } else if self.has(".v2") {
             Vwidth::V2
         } else {
             Vwidth::V1
@@ -39,7 +38,7 @@ impl<'a> FnLower<'a, '_> {
             Vwidth::V2 => 2,
             Vwidth::V4 => 4,
         };
-        let sfmt = modifier(".p");
+        let sfmt = self.has(".p");
         let cop = ins
             .modifiers()
             .find_map(|m| Cop::from_name(&m[1..].to_uppercase()))

@@ -65,14 +65,14 @@ impl<'a> FnLower<'a, '_> {
         let (ra, asel) = regs[0];
         let (rb, bsel) = regs[1];
         let rc = regs.get(2).map_or(R::ZERO, |r| r.0);
-        let sat = has(ins, ".sat");
+        let sat = self.has(".sat");
         let vsec = if dsel != Vsel::B32 {
             Vsec::Merge
-        } else if has(ins, ".add") {
+        } else if self.has(".add") {
             Vsec::Add
-        } else if has(ins, ".min") {
+        } else if self.has(".min") {
             Vsec::Min
-        } else if has(ins, ".max") {
+        } else if self.has(".max") {
             Vsec::Max
         } else {
             Vsec::None
@@ -97,7 +97,7 @@ impl<'a> FnLower<'a, '_> {
                 }
             };
         }
-        let vclamp = has(ins, ".clamp");
+        let vclamp = self.has(".clamp");
         let op = match op {
             "vadd" => video!(Vadd, bsgn),
             "vsub" => video!(Vsub, bsgn),
@@ -117,9 +117,9 @@ impl<'a> FnLower<'a, '_> {
                         return self.unsupported("`vmad` negating both the product and c")
                     }
                 };
-                let vscale = if has(ins, ".shr7") {
+                let vscale = if self.has(".shr7") {
                     Vscale::Shr7
-                } else if has(ins, ".shr15") {
+                } else if self.has(".shr15") {
                     Vscale::Shr15
                 } else {
                     Vscale::None
@@ -137,7 +137,7 @@ impl<'a> FnLower<'a, '_> {
                     vsat: sat,
                     vneg,
                     vscale,
-                    po: has(ins, ".po"),
+                    po: self.has(".po"),
                 }
             }
             "vset" => {

@@ -49,7 +49,7 @@ impl<'a> FnLower<'a, '_> {
             Some(m) => m,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
-        let sync = has(ins, ".sync");
+        let sync = self.has(".sync");
         let (d, p) = match &ins.operands[0] {
             O::PredPair(pair) => {
                 let (Some(Src::Reg { v, part, .. }), Some(Src::Pred(p, _))) =
@@ -127,7 +127,7 @@ impl<'a> FnLower<'a, '_> {
         let Some(Src::Pred(a, neg)) = self.operand(ins, 1) else {
             return self.unsupported("a vote on something other than a predicate");
         };
-        if has(ins, ".sync") {
+        if self.has(".sync") {
             let Some(mask) = self.operand(ins, 2) else {
                 return;
             };

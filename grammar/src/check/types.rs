@@ -20,6 +20,15 @@ macro_rules! types {
     ($($name:literal $bits:literal $class:ident),* $(,)?) => {
         /// Every type name PTX spells with a leading dot, without the dot.
         pub const TYPES: &[Type] = &[$(Type { name: $name, bits: $bits, class: Class::$class }),*];
+
+        /// A match rather than a search of `TYPES`: every modifier of every instruction is
+        /// looked up here.
+        fn by_name(name: &str) -> Option<Type> {
+            match name {
+                $($name => Some(Type { name: $name, bits: $bits, class: Class::$class }),)*
+                _ => None,
+            }
+        }
     };
 }
 
@@ -37,7 +46,7 @@ types! {
 impl Type {
     /// `name` without its dot: `u32`.
     pub fn from_name(name: &str) -> Option<Type> {
-        TYPES.iter().copied().find(|t| t.name == name)
+        by_name(name)
     }
 
     /// A modifier with its dot: `.u32`.
