@@ -39,12 +39,26 @@ impl VRegs {
     }
 }
 
+/// A field's bits (least, most significant) in a byte each, to keep slots small: a
+/// function's machine IR is one of the larger things the encoder holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field(pub u8, pub u8);
+
+impl Field {
+    pub const fn of((lsb, msb): (usize, usize)) -> Field {
+        Field(lsb as u8, msb as u8)
+    }
+    pub fn bits(self) -> (usize, usize) {
+        (usize::from(self.0), usize::from(self.1))
+    }
+}
+
 /// A register field of an instruction and the virtual register it names: `part` selects a
 /// register of a tuple (the high word of a 64-bit value is part 1); `width` is how many
 /// consecutive registers the instruction reads or writes from there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    pub field: (usize, usize),
+    pub field: Field,
     pub reg: VReg,
     pub part: u8,
     pub width: u8,
@@ -123,7 +137,7 @@ impl MInst {
 
     /// Whether control never falls through to the next instruction.
     pub fn is_unconditional_jump(&self) -> bool {
-        let guarded = self.slots().any(|s| s.field == fields::PG);
+        let guarded = self.slots().any(|s| s.field == Field::of(fields::PG));
         let op = sgpu_isa::field(self.word, fields::OP) as u8;
         !guarded && is_jump_opcode(op) && self.always_runs()
     }
@@ -132,7 +146,7 @@ impl MInst {
     pub fn always_runs(&self) -> bool {
         let pred = sgpu_isa::field(self.word, fields::PG) as u8;
         let neg = sgpu_isa::field(self.word, fields::PGN) != 0;
-        let guarded = self.slots().any(|s| s.field == fields::PG);
+        let guarded = self.slots().any(|s| s.field == Field::of(fields::PG));
         !guarded && pred == PredSrc::ALWAYS.pred.0 && !neg
     }
 

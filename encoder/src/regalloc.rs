@@ -7,7 +7,7 @@
 //! may be live at; a value live into or out of a block covers the block's start or end.
 
 use crate::cfg::Cfg;
-use crate::mir::{Class, MInst, Slot, VReg, VRegs};
+use crate::mir::{Class, Field, MInst, Slot, VReg, VRegs};
 use sgpu_isa::{fields, Instruction, Msize, Op, Pred, PredSrc, Reg, RegOrImm, Space};
 
 /// Predicate registers P0..P6.
@@ -401,7 +401,7 @@ fn rewrite(
         // A spilled value gets one scratch home per instruction, however many slots name it.
         let mut assigned: Vec<(VReg, u32)> = Vec::new();
         let mut pred_tmp: Vec<(VReg, u32)> = Vec::new();
-        let guarded = m.slots().any(|s| s.field == fields::PG);
+        let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
         let slots: Vec<Slot> = m.slots().copied().collect();
         for s in &slots {
             let home = homes[s.reg.0 as usize];
@@ -456,7 +456,11 @@ fn rewrite(
                     r
                 }
             };
-            sgpu_isa::set_field(&mut m.word, s.field, u64::from(phys + u32::from(s.part)));
+            sgpu_isa::set_field(
+                &mut m.word,
+                s.field.bits(),
+                u64::from(phys + u32::from(s.part)),
+            );
         }
         top = top.max(next_gpr * u32::from(next_gpr > scratch.gpr));
         m.slots = [None; crate::mir::MAX_SLOTS];

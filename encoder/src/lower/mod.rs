@@ -16,7 +16,7 @@ mod warp;
 
 use crate::diag::Diags;
 use crate::layout::{Layout, Place};
-use crate::mir::{Class, MInst, Reloc, Slot, Target, VReg, VRegs};
+use crate::mir::{Class, Field, MInst, Reloc, Slot, Target, VReg, VRegs};
 use ptx_grammar::ast::{
     BinaryOp, Block, Expr, Function, FunctionKind, Ident, Instruction as PtxInstruction, NodeKind,
     Span, StateSpace, Statement, UnaryOp, VarDecl,
@@ -865,7 +865,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         m.loc = self.loc;
         if let Some((v, _)) = self.guard {
             m.push_slot(Slot {
-                field: fields::PG,
+                field: Field::of(fields::PG),
                 reg: v,
                 part: 0,
                 width: 1,
@@ -875,7 +875,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         for b in binds {
             if let Some((reg, part)) = b.v {
                 m.push_slot(Slot {
-                    field: b.field,
+                    field: Field::of(b.field),
                     reg,
                     part,
                     width: b.width,
@@ -885,7 +885,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         }
         if let Some((reg, field)) = pred {
             m.push_slot(Slot {
-                field,
+                field: Field::of(field),
                 reg,
                 part: 0,
                 width: 1,
@@ -899,7 +899,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
     /// Binds a predicate field (destination or source) of the instruction at `at`.
     fn bind_pred(&mut self, at: usize, field: (usize, usize), v: VReg, def: bool) {
         self.code[at].push_slot(Slot {
-            field,
+            field: Field::of(field),
             reg: v,
             part: 0,
             width: 1,

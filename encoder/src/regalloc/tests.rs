@@ -48,12 +48,12 @@ fn program(n: u32, pairs: u32, steps: &[Step]) -> (Vec<MInst>, VRegs) {
             width: 1,
             def,
         };
-        m.push_slot(slot(fields::RD, d, true));
+        m.push_slot(slot(Field::of(fields::RD), d, true));
         if let Some(a) = a {
-            m.push_slot(slot(fields::RA, a, false));
+            m.push_slot(slot(Field::of(fields::RA), a, false));
         }
         if let Some(b) = b {
-            m.push_slot(slot(fields::RB, b, false));
+            m.push_slot(slot(Field::of(fields::RB), b, false));
         }
         m
     };
@@ -86,7 +86,7 @@ fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
         let mut reads = [None, None];
         for s in m.slots().filter(|s| !s.def) {
             let tag = (s.reg.0, s.part, version[&(s.reg.0, s.part)]);
-            reads[usize::from(s.field == fields::RB)] = Some(tag);
+            reads[usize::from(s.field == Field::of(fields::RB))] = Some(tag);
         }
         expected.push(reads);
         for s in m.slots().filter(|s| s.def) {
