@@ -168,19 +168,13 @@ impl<'a> FnLower<'a, '_> {
             }
             _ => unreachable!("dispatched on the video opcodes"),
         };
-        // Merging writes only part of d: the rest of d is read.
-        let merge_read = if dsel != Vsel::B32 {
-            Some(use_(fields::RD, rd))
-        } else {
-            None
-        };
-        let mut binds = vec![
+        // A merge takes the rest of the word from c (PTX's `optMerge`), not from d.
+        let binds = [
             def(fields::RD, rd),
             use_(fields::RA, ra),
             use_(fields::RB, rb),
             use_(fields::RC, rc),
         ];
-        binds.extend(merge_read);
         self.emit(op, &binds);
     }
 }
