@@ -57,7 +57,24 @@ enum Command {
         /// The ELF file to read
         input: PathBuf,
     },
+    /// Run a kernel of an assembled ELF file on the golden model
+    Run {
+        /// The ELF file to run
+        input: PathBuf,
+        /// The launch manifest: kernel, grid, buffers, surfaces, parameters (docs/launch.md)
+        #[arg(long, value_name = "LAUNCH.toml")]
+        launch: PathBuf,
+        /// Write the final bytes of a buffer or surface to a file
+        #[arg(long, value_name = "NAME=PATH")]
+        dump: Vec<String>,
+        /// Print every warp instruction as it retires
+        #[arg(long)]
+        trace: bool,
+    },
 }
+
+/// Exit status when the kernel traps.
+const TRAPPED: u8 = 3;
 
 /// Exit status for bad input: diagnostics were printed.
 const BAD_INPUT: u8 = 1;
@@ -111,8 +128,77 @@ fn run(cli: Cli) -> Result<u8> {
                 }
             }
         }
+        Some(Command::Run {
+            input,
+            launch,
+            dump,
+            trace,
+        }) => run_kernel(&input, &launch, &dump, trace),
         None => assemble(cli.assemble),
     }
+}
+
+/// `ptxas-rs run`: loads the ELF and the manifest, runs, dumps what was asked for.
+fn run_kernel(input: &Path, manifest: &Path, dumps: &[String], trace: bool) -> Result<u8> {
+    let bytes = std::fs::read(input).with_context(|| format!("cannot read {}", input.display()))?;
+    let program = match sgpu_sim::program::Program::load(&bytes, sgpu_sim::memory::GLOBAL_BASE) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ptxas-rs: error: {}: {e}", input.display());
+            return Ok(BAD_INPUT);
+        }
+    };
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("cannot read {}", manifest.display()))?;
+    let dir = manifest.parent().unwrap_or(Path::new("."));
+    let mut prepared = match sgpu_sim::launch::prepare(&text, dir, &program) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ptxas-rs: error: {}: {e}", manifest.display());
+            return Ok(BAD_INPUT);
+        }
+    };
+    let mut targets = Vec::new();
+    for d in dumps {
+        let Some((name, path)) = d.split_once('=') else {
+            eprintln!("ptxas-rs: error: --dump takes NAME=PATH, not `{d}`");
+            return Ok(BAD_INPUT);
+        };
+        targets.push((name.to_string(), PathBuf::from(path)));
+    }
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let result = sgpu_sim::run(
+        &program,
+        &mut prepared.global,
+        &mut prepared.surfaces,
+        &prepared.launch,
+        |cta, warp, r| {
+            if trace {
+                let text = sgpu_isa::decode(r.word)
+                    .map(|i| i.to_string())
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    err,
+                    "cta {cta} warp {warp} /*{:04x}*/ {:08x} {text}",
+                    r.pc * 8,
+                    r.mask
+                );
+            }
+        },
+    );
+    if let Err(trap) = result {
+        eprintln!("{trap}");
+        return Ok(TRAPPED);
+    }
+    for (name, path) in targets {
+        let Some(bytes) = sgpu_sim::launch::dump(&prepared, &name) else {
+            eprintln!("ptxas-rs: error: --dump: no buffer or surface `{name}`");
+            return Ok(BAD_INPUT);
+        };
+        write_atomically(&path, &bytes)?;
+    }
+    Ok(0)
 }
 
 fn assemble(args: AssembleArgs) -> Result<u8> {

@@ -271,3 +271,90 @@ fn a_register_budget_below_sixteen_is_refused() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("--maxrregcount"), "{}", stderr(&out));
 }
+
+#[test]
+fn run_executes_the_example_and_dumps_the_result() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let out = dir.path().join("out.bin");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let dump = format!("out={}", out.display());
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        &example("blend.toml"),
+        "--dump",
+        &dump,
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // The per-byte saturating sum of the two images in the manifest.
+    let manifest = std::fs::read_to_string(example("blend.toml")).unwrap();
+    let table: Vec<Vec<u8>> = manifest
+        .split("u8 = [")
+        .skip(1)
+        .map(|s| {
+            s[..s.find(']').unwrap()]
+                .split(',')
+                .map(|x| x.trim().parse().unwrap())
+                .collect()
+        })
+        .collect();
+    let want: Vec<u8> = table[0]
+        .iter()
+        .zip(&table[1])
+        .map(|(a, b)| a.saturating_add(*b))
+        .collect();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+}
+
+#[test]
+fn a_trapping_kernel_exits_3_naming_the_line() {
+    let dir = temp_dir();
+    let elf = dir.path().join("t.elf");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/trap.ptx");
+    let asm = ptxas_rs(&[src.to_str().unwrap(), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = dir.path().join("t.toml");
+    std::fs::write(
+        &manifest,
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n\
+         [surfaces.img]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_uint\"\n",
+    )
+    .unwrap();
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    let err = stderr(&run);
+    assert!(
+        err.starts_with(&format!("trap: {}:15: SULD.1D.B32.TRAP", src.display())),
+        "{err}"
+    );
+    assert!(err.contains("x = 16 is out of bounds (0..=12)"), "{err}");
+}
+
+#[test]
+fn a_manifest_with_an_unknown_key_is_refused_by_name() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    let manifest = dir.path().join("bad.toml");
+    std::fs::write(&manifest, "kernel = \"blend\"\nthreads = 5\n").unwrap();
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        stderr(&run).contains("unknown key `threads`"),
+        "{}",
+        stderr(&run)
+    );
+}

@@ -11,17 +11,9 @@ use object::write::StringId;
 use object::Endianness;
 use std::collections::HashMap;
 
-/// `e_machine` of sgpu: not assigned by the ELF registry; 0x5347 is "SG".
-pub const EM_SGPU: u16 = 0x5347;
-/// `e_flags`: the ISA version in the low byte.
-pub const EF_SGPU_ISA_1: u32 = 1;
-/// Relocation types, on the `imm32` field (bits 63:32) of the word at `r_offset`.
-pub const R_SGPU_ABS32_LO: u32 = 1;
-pub const R_SGPU_ABS32_HI: u32 = 2;
-/// On the `target` field (bits 63:32): the callee's address relative to the next instruction.
-pub const R_SGPU_CALL: u32 = 3;
-/// `.sgpu.info` layout version.
-pub const INFO_VERSION: u32 = 1;
+pub use sgpu_isa::elf::{
+    EF_SGPU_ISA_1, EM_SGPU, INFO_VERSION, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_CALL,
+};
 
 pub struct Input<'i, 'a> {
     pub file: &'i str,
@@ -164,17 +156,19 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
             8,
             code,
         ));
-        let info = [
-            INFO_VERSION,
-            u32::from(f.entry),
-            f.registers,
-            f.shared_bytes,
-            f.local_bytes,
-            f.param_bytes,
-            f.max_threads.unwrap_or(0),
-            f.spilled,
-            f.spill_bytes,
-        ];
+        let info = sgpu_isa::elf::Info {
+            version: INFO_VERSION,
+            entry: f.entry,
+            registers: f.registers,
+            shared_bytes: f.shared_bytes,
+            local_bytes: f.local_bytes,
+            param_bytes: f.param_bytes,
+            max_threads: f.max_threads.unwrap_or(0),
+            spilled: f.spilled,
+            spill_bytes: f.spill_bytes,
+            params: f.params.clone(),
+        }
+        .to_words();
         sections.push(Section::progbits(
             format!(".sgpu.info.{}", f.name),
             0,

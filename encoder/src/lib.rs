@@ -59,6 +59,8 @@ pub struct Function {
     pub local_bytes: u32,
     /// Bytes of kernel parameters (constant bank 0).
     pub param_bytes: u32,
+    /// Each kernel parameter's (offset, size) in constant bank 0.
+    pub params: Vec<(u32, u32)>,
     pub max_threads: Option<u32>,
 }
 
@@ -177,6 +179,7 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
         shared_bytes: l.shared_size,
         local_bytes: out_base + l.outgoing_size,
         param_bytes: l.param_size,
+        params: l.params,
         max_threads: l.max_threads,
     }
 }

@@ -5,6 +5,7 @@
 //! `Display`) and [`parse`] into `generated.rs`, and the hardware's package and
 //! `docs/isa.md` beside it. This file holds the operand types they share.
 
+pub mod elf;
 mod generated;
 mod text;
 

@@ -37,6 +37,8 @@ pub struct Lowered<'a> {
     pub label_pos: Vec<usize>,
     /// Bytes of kernel parameters (constant bank 0).
     pub param_size: u32,
+    /// Each kernel parameter's (offset, size).
+    pub params: Vec<(u32, u32)>,
     /// Bytes of the function's own `.local` and `.shared` variables.
     pub local_size: u32,
     pub shared_size: u32,
@@ -319,9 +321,12 @@ impl<'a, 'l> FnLower<'a, 'l> {
             outgoing_size: 0,
         };
         let mut param_size = 0;
+        let mut params = Vec::new();
         if l.entry {
             for p in f.params.iter().flatten() {
-                param_size = l.kernel_param(p, param_size);
+                let (offset, size) = l.kernel_param(p, param_size);
+                params.push((offset, size));
+                param_size = offset + size;
             }
         } else {
             // Results and parameters are at the start of the function's frame.
@@ -351,6 +356,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             vregs: l.vregs,
             label_pos: l.label_pos,
             param_size,
+            params,
             local_size: l.local_size,
             shared_size: l.shared_size,
             max_threads,
@@ -358,9 +364,10 @@ impl<'a, 'l> FnLower<'a, 'l> {
         })
     }
 
-    fn kernel_param(&mut self, p: &VarDecl<'a>, at: u32) -> u32 {
+    /// Places a kernel parameter at or after `at`: its (offset, size).
+    fn kernel_param(&mut self, p: &VarDecl<'a>, at: u32) -> (u32, u32) {
         let Some((scalar, vector)) = crate::layout::element_size(p) else {
-            return at;
+            return (at, 0);
         };
         let d = &p.declarators[0];
         let count: u64 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
@@ -368,7 +375,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         let align = crate::layout::alignment(p, scalar * vector);
         let offset = at.div_ceil(align) * align;
         self.scopes[0].insert(d.name.text, LocalDecl::KernelParam { offset });
-        offset + size
+        (offset, size)
     }
 
     /// The line of a byte offset. Instructions come in source order, so counting the newlines

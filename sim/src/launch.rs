@@ -1,0 +1,386 @@
+//! The launch manifest of `ptxas-rs run` (docs/launch.md): what to run, on what buffers and
+//! surfaces, with what parameters. Anything else in the file is an error naming the key.
+
+use crate::memory::Global;
+use crate::program::Program;
+use crate::surface::{Format, Surface, Surfaces};
+use crate::Launch;
+use sgpu_isa::Geom;
+use std::path::Path;
+use toml::{Table, Value};
+
+/// A manifest made ready to run: the launch, global memory with every buffer placed, and
+/// the surfaces bound to their slots.
+pub struct Prepared {
+    pub launch: Launch,
+    pub global: Global,
+    pub surfaces: Surfaces,
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+fn expect_keys(t: &Table, allowed: &[&str], at: &str) -> Result<()> {
+    for k in t.keys() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(format!(
+                "{at}unknown key `{k}` (expected one of: {})",
+                allowed.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn dims(v: Option<&Value>, key: &str) -> Result<[u32; 3]> {
+    let Some(v) = v else { return Ok([1, 1, 1]) };
+    let a = v
+        .as_array()
+        .ok_or_else(|| format!("`{key}` must be an array of up to three positive integers"))?;
+    if a.is_empty() || a.len() > 3 {
+        return Err(format!("`{key}` must have one to three dimensions"));
+    }
+    let mut out = [1u32; 3];
+    for (i, x) in a.iter().enumerate() {
+        out[i] = x
+            .as_integer()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("`{key}[{i}]` must be a positive integer"))?;
+    }
+    Ok(out)
+}
+
+/// The array kinds data may be given in, and their element sizes.
+const ARRAYS: [(&str, usize); 9] = [
+    ("u8", 1),
+    ("u16", 2),
+    ("u32", 4),
+    ("u64", 8),
+    ("s8", 1),
+    ("s16", 2),
+    ("s32", 4),
+    ("s64", 8),
+    ("f32", 4),
+];
+
+/// Initial contents from an array key or `file`, padded to `size` if given.
+fn contents(t: &Table, at: &str, dir: &Path) -> Result<Option<Vec<u8>>> {
+    let mut found: Option<Vec<u8>> = None;
+    for (kind, width) in ARRAYS {
+        let Some(v) = t.get(kind) else { continue };
+        if found.is_some() {
+            return Err(format!(
+                "{at}give one of the array keys or `file`, not several"
+            ));
+        }
+        let items = v
+            .as_array()
+            .ok_or_else(|| format!("{at}`{kind}` must be an array"))?;
+        let mut bytes = Vec::with_capacity(items.len() * width);
+        for (i, x) in items.iter().enumerate() {
+            let bad = || format!("{at}`{kind}[{i}]` does not fit `{kind}`");
+            let le: Vec<u8> = if kind == "f32" {
+                let f = x
+                    .as_float()
+                    .or_else(|| x.as_integer().map(|n| n as f64))
+                    .ok_or_else(bad)?;
+                (f as f32).to_le_bytes().to_vec()
+            } else {
+                let n = x.as_integer().ok_or_else(bad)?;
+                let signed = kind.starts_with('s');
+                let bits = width as u32 * 8;
+                // TOML integers are signed 64-bit: a u64 above 2^63 - 1 is written as its
+                // two's complement (docs/launch.md).
+                let ok = if signed || bits == 64 {
+                    bits == 64 || (n >= -(1i64 << (bits - 1)) && n < (1i64 << (bits - 1)))
+                } else {
+                    n >= 0 && n < (1i64 << bits)
+                };
+                if !ok {
+                    return Err(bad());
+                }
+                n.to_le_bytes()[..width].to_vec()
+            };
+            bytes.extend(le);
+        }
+        found = Some(bytes);
+    }
+    if let Some(f) = t.get("file") {
+        if found.is_some() {
+            return Err(format!(
+                "{at}give one of the array keys or `file`, not several"
+            ));
+        }
+        let name = f
+            .as_str()
+            .ok_or_else(|| format!("{at}`file` must be a path"))?;
+        let path = dir.join(name);
+        found =
+            Some(std::fs::read(&path).map_err(|e| format!("{at}`file`: {}: {e}", path.display()))?);
+    }
+    Ok(found)
+}
+
+fn size(t: &Table, at: &str) -> Result<Option<usize>> {
+    match t.get("size") {
+        None => Ok(None),
+        Some(v) => v
+            .as_integer()
+            .and_then(|n| usize::try_from(n).ok())
+            .map(Some)
+            .ok_or_else(|| format!("{at}`size` must be a non-negative integer")),
+    }
+}
+
+/// Reads a manifest (`dir` is its folder, for `file` keys) for `program`.
+pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
+    let root: Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| e.message().to_string())?;
+    expect_keys(
+        &root,
+        &[
+            "kernel", "grid", "block", "shared", "params", "buffers", "surfaces",
+        ],
+        "",
+    )?;
+    let kernel = match root.get("kernel") {
+        Some(v) => v.as_str().ok_or("`kernel` must be a string")?.to_string(),
+        None => {
+            let kernels: Vec<_> = program.kernels().collect();
+            match kernels.as_slice() {
+                [k] => k.name.clone(),
+                [] => return Err("the program has no kernel".into()),
+                _ => return Err("the program has several kernels: say which with `kernel`".into()),
+            }
+        }
+    };
+    let function = program
+        .function(&kernel)
+        .filter(|f| f.info.entry)
+        .ok_or_else(|| format!("`kernel`: the program has no kernel `{kernel}`"))?;
+    let grid = dims(root.get("grid"), "grid")?;
+    let block = dims(root.get("block"), "block")?;
+    if block.iter().product::<u32>() > 1024 {
+        return Err("`block`: at most 1024 threads per CTA".into());
+    }
+    let shared = match root.get("shared") {
+        None => 0,
+        Some(v) => v
+            .as_integer()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or("`shared` must be a non-negative integer")?,
+    };
+
+    let mut global = Global::default();
+    // The module's own global variables first, where the program was loaded for.
+    let data_base = global.alloc(
+        "(module data)",
+        program.data.clone(),
+        program.data.len().max(1),
+    );
+    if data_base != program.data_base {
+        return Err("internal: module data placed elsewhere than loaded for".into());
+    }
+    let empty = Table::new();
+    let buffers = match root.get("buffers") {
+        Some(v) => v.as_table().ok_or("`buffers` must be a table")?,
+        None => &empty,
+    };
+    for (name, v) in buffers {
+        let at = format!("buffers.{name}: ");
+        let t = v.as_table().ok_or_else(|| format!("{at}must be a table"))?;
+        let mut allowed = vec!["size", "file"];
+        allowed.extend(ARRAYS.iter().map(|a| a.0));
+        expect_keys(t, &allowed, &at)?;
+        let data = contents(t, &at, dir)?.unwrap_or_default();
+        let size = size(t, &at)?.unwrap_or(data.len());
+        if size < data.len() {
+            return Err(format!(
+                "{at}`size` {size} is smaller than its {} bytes of data",
+                data.len()
+            ));
+        }
+        global.alloc(name, data, size.max(1));
+    }
+
+    // Surfaces: those named like a `.surfref` take its slot; the others follow.
+    let mut surfaces = Surfaces::default();
+    let max_slot = program
+        .surfaces
+        .iter()
+        .map(|s| usize::from(s.1) + 1)
+        .max()
+        .unwrap_or(0);
+    surfaces.slots.resize(max_slot, None);
+    let declared = match root.get("surfaces") {
+        Some(v) => v.as_table().ok_or("`surfaces` must be a table")?,
+        None => &empty,
+    };
+    let mut slot_of = std::collections::HashMap::new();
+    for (name, v) in declared {
+        let at = format!("surfaces.{name}: ");
+        let t = v.as_table().ok_or_else(|| format!("{at}must be a table"))?;
+        let mut allowed = vec![
+            "geometry", "width", "height", "depth", "layers", "format", "file",
+        ];
+        allowed.extend(ARRAYS.iter().map(|a| a.0));
+        expect_keys(t, &allowed, &at)?;
+        let geom = match t.get("geometry").and_then(Value::as_str) {
+            Some("1d") => Geom::D1,
+            Some("2d") => Geom::D2,
+            Some("3d") => Geom::D3,
+            Some("a1d") => Geom::A1d,
+            Some("a2d") => Geom::A2d,
+            _ => {
+                return Err(format!(
+                    "{at}`geometry` must be one of 1d, 2d, 3d, a1d, a2d"
+                ))
+            }
+        };
+        let dim = |key: &str, needed: bool| -> Result<u32> {
+            match t.get(key) {
+                Some(v) => v
+                    .as_integer()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("{at}`{key}` must be a positive integer")),
+                None if needed => Err(format!("{at}`{key}` is needed for this geometry")),
+                None => Ok(1),
+            }
+        };
+        let width = dim("width", true)?;
+        let height = dim("height", matches!(geom, Geom::D2 | Geom::D3 | Geom::A2d))?;
+        let depth = dim("depth", geom == Geom::D3)?;
+        let layers = dim("layers", matches!(geom, Geom::A1d | Geom::A2d))?;
+        let format = t
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(Format::parse)
+            .ok_or_else(|| {
+                format!("{at}`format` must name a format such as rgba8_unorm, r32_uint, rg16_float")
+            })?;
+        let bytes = Surface::bytes_for(geom, width, height, depth, layers, format);
+        let mut data = contents(t, &at, dir)?.unwrap_or_default();
+        if data.len() > bytes {
+            return Err(format!(
+                "{at}{} bytes of data for a surface of {bytes}",
+                data.len()
+            ));
+        }
+        data.resize(bytes, 0);
+        let slot = match program.surfaces.iter().find(|s| s.0 == *name) {
+            Some(&(_, slot)) => usize::from(slot),
+            None => {
+                surfaces.slots.push(None);
+                surfaces.slots.len() - 1
+            }
+        };
+        slot_of.insert(name.clone(), slot);
+        surfaces.slots[slot] = Some(Surface {
+            name: name.clone(),
+            geom,
+            width,
+            height,
+            depth,
+            layers,
+            format,
+            data,
+        });
+    }
+
+    // Parameters, at the kernel's offsets.
+    let mut params = vec![0u8; function.info.param_bytes as usize];
+    let given = match root.get("params") {
+        Some(v) => v.as_array().ok_or("`params` must be an array")?.clone(),
+        None => Vec::new(),
+    };
+    if given.len() != function.info.params.len() {
+        return Err(format!(
+            "`params`: kernel `{kernel}` takes {} parameters, the manifest gives {}",
+            function.info.params.len(),
+            given.len()
+        ));
+    }
+    for (i, (p, &(offset, psize))) in given.iter().zip(&function.info.params).enumerate() {
+        let at = format!("params[{i}]: ");
+        let t = p
+            .as_table()
+            .ok_or_else(|| format!("{at}must be a table such as {{ u32 = 7 }}"))?;
+        let [(kind, value)] = t.iter().collect::<Vec<_>>()[..] else {
+            return Err(format!("{at}must have exactly one key"));
+        };
+        let bytes: Vec<u8> = match kind.as_str() {
+            "buffer" => {
+                let name = value.as_str().ok_or_else(|| format!("{at}`buffer` must name a buffer"))?;
+                let r = global
+                    .by_name(name)
+                    .filter(|_| buffers.contains_key(name))
+                    .ok_or_else(|| format!("{at}no buffer `{name}`"))?;
+                r.base.to_le_bytes().to_vec()
+            }
+            "surface" => {
+                let name = value.as_str().ok_or_else(|| format!("{at}`surface` must name a surface"))?;
+                let slot = slot_of.get(name).ok_or_else(|| format!("{at}no surface `{name}`"))?;
+                (*slot as u64).to_le_bytes().to_vec()
+            }
+            "f32" | "f64" => {
+                let f = value
+                    .as_float()
+                    .or_else(|| value.as_integer().map(|n| n as f64))
+                    .ok_or_else(|| format!("{at}`{kind}` must be a number"))?;
+                if kind == "f32" {
+                    (f as f32).to_le_bytes().to_vec()
+                } else {
+                    f.to_le_bytes().to_vec()
+                }
+            }
+            k @ ("u8" | "u16" | "u32" | "u64" | "s32" | "s64") => {
+                let n = value.as_integer().ok_or_else(|| format!("{at}`{k}` must be an integer"))?;
+                let width = match k {
+                    "u8" => 1,
+                    "u16" => 2,
+                    "u32" | "s32" => 4,
+                    _ => 8,
+                };
+                n.to_le_bytes()[..width].to_vec()
+            }
+            other => {
+                return Err(format!(
+                    "{at}unknown kind `{other}` (expected buffer, surface, u8, u16, u32, u64, s32, s64, f32 or f64)"
+                ))
+            }
+        };
+        if bytes.len() != psize as usize {
+            return Err(format!(
+                "{at}a {}-byte `{kind}` for a {psize}-byte parameter",
+                bytes.len()
+            ));
+        }
+        params[offset as usize..offset as usize + bytes.len()].copy_from_slice(&bytes);
+    }
+    Ok(Prepared {
+        launch: Launch {
+            kernel,
+            grid,
+            block,
+            shared,
+            params,
+            max_instructions: 1 << 32,
+        },
+        global,
+        surfaces,
+    })
+}
+
+/// The final bytes of a buffer or surface, for `--dump`.
+pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
+    if let Some(s) = p.surfaces.slots.iter().flatten().find(|s| s.name == name) {
+        return Some(s.data.clone());
+    }
+    p.global
+        .regions
+        .iter()
+        .find(|r| r.name == name)
+        .map(|r| r.bytes.clone())
+}

@@ -1,0 +1,94 @@
+//! The memories of the machine: global memory as separate allocations, the generic address
+//! map with its windows, and the faults an access can raise.
+
+/// Generic addresses of shared, local and constant bank 1 memory: each window is 256 MiB
+/// below 4 GiB, so a generic address there has a zero high word (`cvta` is one add).
+pub const SHARED_WINDOW: u64 = 0x1000_0000;
+pub const LOCAL_WINDOW: u64 = 0x2000_0000;
+pub const CONST_WINDOW: u64 = 0x3000_0000;
+pub const WINDOW_SIZE: u64 = 0x1000_0000;
+/// Global allocations start at 4 GiB.
+pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+
+/// One allocation of global memory: a buffer of the launch or the module's variables.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub name: String,
+    pub base: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// Global memory: allocations at 256-byte aligned addresses, in address order, with gaps
+/// between them so that running off one is a fault rather than another's data.
+#[derive(Clone, Debug, Default)]
+pub struct Global {
+    pub regions: Vec<Region>,
+}
+
+impl Global {
+    /// Places `bytes` (zero-filled to `size`) at the next free 256-byte boundary.
+    pub fn alloc(&mut self, name: &str, mut bytes: Vec<u8>, size: usize) -> u64 {
+        let next = self
+            .regions
+            .last()
+            .map_or(GLOBAL_BASE, |r| r.base + r.bytes.len() as u64 + 256);
+        let base = next.div_ceil(256) * 256;
+        bytes.resize(size.max(bytes.len()), 0);
+        self.regions.push(Region {
+            name: name.to_string(),
+            base,
+            bytes,
+        });
+        base
+    }
+
+    fn region(&self, address: u64, len: u64) -> Option<usize> {
+        let i = self
+            .regions
+            .partition_point(|r| r.base <= address)
+            .checked_sub(1)?;
+        let r = &self.regions[i];
+        (address + len <= r.base + r.bytes.len() as u64).then_some(i)
+    }
+
+    pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), String> {
+        let i = self
+            .region(address, out.len() as u64)
+            .ok_or_else(|| format!("global address {address:#x} is outside every allocation"))?;
+        let r = &self.regions[i];
+        let at = (address - r.base) as usize;
+        out.copy_from_slice(&r.bytes[at..at + out.len()]);
+        Ok(())
+    }
+
+    pub fn write(&mut self, address: u64, data: &[u8]) -> Result<(), String> {
+        let i = self
+            .region(address, data.len() as u64)
+            .ok_or_else(|| format!("global address {address:#x} is outside every allocation"))?;
+        let r = &mut self.regions[i];
+        let at = (address - r.base) as usize;
+        r.bytes[at..at + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<&Region> {
+        self.regions.iter().find(|r| r.name == name)
+    }
+}
+
+/// Bytes `[at, at + len)` of a memory, or why not.
+pub fn range(
+    memory: &[u8],
+    at: u64,
+    len: usize,
+    what: &str,
+) -> Result<std::ops::Range<usize>, String> {
+    let end = at.checked_add(len as u64);
+    match end {
+        Some(end) if end <= memory.len() as u64 => Ok(at as usize..end as usize),
+        _ => Err(format!(
+            "{what} address {at:#x} is outside its {} bytes",
+            memory.len()
+        )),
+    }
+}

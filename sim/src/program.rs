@@ -1,0 +1,190 @@
+//! Loading an sgpu ELF file (docs/elf.md): every function's code placed in one code space,
+//! calls and global addresses relocated, the data images, the kernels' metadata and line
+//! tables.
+
+use object::read::elf::{ElfFile64, FileHeader};
+use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget};
+use sgpu_isa::elf::{Info, EM_SGPU, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_CALL};
+use std::collections::HashMap;
+
+/// One function of the program.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    /// Its first word in [`Program::code`].
+    pub start: u32,
+    pub len: u32,
+    pub info: Info,
+}
+
+/// A loaded program: code, where global data goes, and what to say about each word.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub code: Vec<u64>,
+    pub functions: Vec<Function>,
+    /// Per word of `code`: the PTX line, `.loc` file index and line.
+    pub lines: Vec<[u32; 3]>,
+    /// `.sgpu.files`: index -> path; 0 is the PTX file.
+    pub files: HashMap<u32, String>,
+    /// The initial image of the module's global variables, to be placed at `data_base`.
+    pub data: Vec<u8>,
+    pub data_base: u64,
+    /// Constant bank 1.
+    pub constants: Vec<u8>,
+    /// `.surfref` names and their descriptor slots.
+    pub surfaces: Vec<(String, u8)>,
+    /// Global variables: name -> (address, size).
+    pub globals: HashMap<String, (u64, u64)>,
+}
+
+impl Program {
+    /// Loads an ELF file; the module's global variables go at `data_base`.
+    pub fn load(bytes: &[u8], data_base: u64) -> Result<Program, String> {
+        let file = ElfFile64::<object::Endianness>::parse(bytes)
+            .map_err(|e| format!("not an ELF64 file: {e}"))?;
+        let machine = file.elf_header().e_machine(file.endian());
+        if machine != EM_SGPU {
+            return Err(format!("not an sgpu ELF file (e_machine {machine:#x})"));
+        }
+        let mut p = Program {
+            data_base,
+            ..Program::default()
+        };
+        let data_section = file.section_by_name(".data");
+        if let Some(s) = &data_section {
+            p.data = s.data().map_err(|e| e.to_string())?.to_vec();
+        }
+        if let Some(s) = file.section_by_name(".sgpu.const") {
+            p.constants = s.data().map_err(|e| e.to_string())?.to_vec();
+        }
+        if let Some(s) = file.section_by_name(".sgpu.files") {
+            let mut rest = s.data().map_err(|e| e.to_string())?;
+            while rest.len() >= 4 {
+                let index = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+                let tail = &rest[4..];
+                let end = tail.iter().position(|&b| b == 0).unwrap_or(tail.len());
+                p.files
+                    .insert(index, String::from_utf8_lossy(&tail[..end]).into_owned());
+                rest = tail.get(end + 1..).unwrap_or(&[]);
+            }
+        }
+        // Code: every `.text.NAME`, one after another.
+        let mut section_start: HashMap<object::SectionIndex, u32> = HashMap::new();
+        for section in file.sections() {
+            let Ok(name) = section.name() else { continue };
+            let Some(function) = name.strip_prefix(".text.") else {
+                continue;
+            };
+            let bytes = section.data().map_err(|e| e.to_string())?;
+            if bytes.len() % 8 != 0 {
+                return Err(format!("{name} is not a whole number of words"));
+            }
+            let start = p.code.len() as u32;
+            section_start.insert(section.index(), start);
+            p.code.extend(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes"))),
+            );
+            let info = file
+                .section_by_name(&format!(".sgpu.info.{function}"))
+                .and_then(|s| s.data().ok())
+                .and_then(Info::from_bytes)
+                .ok_or_else(|| format!("{function} has no .sgpu.info"))?;
+            let lines: Vec<u32> = file
+                .section_by_name(&format!(".sgpu.lines.{function}"))
+                .and_then(|s| s.data().ok())
+                .map(|d| {
+                    d.chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let n = bytes.len() / 8;
+            for i in 0..n {
+                let l = lines.get(i * 3..i * 3 + 3).unwrap_or(&[0, 0, 0]);
+                p.lines.push([l[0], l[1], l[2]]);
+            }
+            p.functions.push(Function {
+                name: function.to_string(),
+                start,
+                len: n as u32,
+                info,
+            });
+        }
+        // Symbols: globals and surfaces.
+        for sym in file.symbols() {
+            let Ok(name) = sym.name() else { continue };
+            let Some(index) = sym.section_index() else {
+                continue;
+            };
+            let Ok(section) = file.section_by_index(index) else {
+                continue;
+            };
+            match section.name() {
+                Ok(".data") => {
+                    p.globals
+                        .insert(name.to_string(), (data_base + sym.address(), sym.size()));
+                }
+                Ok(".sgpu.surfaces") => {
+                    p.surfaces.push((name.to_string(), sym.address() as u8));
+                }
+                _ => {}
+            }
+        }
+        // Relocations.
+        for section in file.sections() {
+            let Some(&start) = section_start.get(&section.index()) else {
+                continue;
+            };
+            for (offset, rel) in section.relocations() {
+                let at = start as usize + offset as usize / 8;
+                let object::RelocationFlags::Elf { r_type } = rel.flags() else {
+                    continue;
+                };
+                let RelocationTarget::Symbol(sym) = rel.target() else {
+                    return Err("a relocation without a symbol".into());
+                };
+                let sym = file.symbol_by_index(sym).map_err(|e| e.to_string())?;
+                let target_section = sym.section_index();
+                let value: i64 = match r_type {
+                    R_SGPU_CALL => {
+                        let callee = target_section
+                            .and_then(|s| section_start.get(&s))
+                            .ok_or("a call to something that is not code")?;
+                        (i64::from(*callee) - (at as i64 + 1)) * 8
+                    }
+                    R_SGPU_ABS32_LO | R_SGPU_ABS32_HI => {
+                        let address = data_base as i64 + sym.address() as i64 + rel.addend();
+                        if r_type == R_SGPU_ABS32_HI {
+                            address >> 32
+                        } else {
+                            address
+                        }
+                    }
+                    other => return Err(format!("unknown relocation type {other}")),
+                };
+                let word = &mut p.code[at];
+                sgpu_isa::set_field(word, sgpu_isa::fields::IMM32, u64::from(value as u32));
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    pub fn kernels(&self) -> impl Iterator<Item = &Function> {
+        self.functions.iter().filter(|f| f.info.entry)
+    }
+
+    /// `file.ptx:LINE` of a word, for messages.
+    pub fn source_line(&self, pc: u32) -> String {
+        let ptx = self.files.get(&0).map_or("?", String::as_str);
+        match self.lines.get(pc as usize) {
+            Some([line, ..]) => format!("{ptx}:{line}"),
+            None => format!("{ptx}:?"),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! A warp: 32 lanes of registers, predicates and carry, the reconvergence stack, and
+//! [`Warp::step`], which executes one warp instruction and says what it retired.
+//!
+//! Reconvergence follows GPGPU-Sim's immediate-post-dominator stack (docs/isa.md): `SSY`
+//! names where the next branch reconverges; a branch that splits the warp turns the running
+//! entry into a reconvergence entry and pushes one entry per path; an entry whose next
+//! instruction is its reconvergence point, or whose lanes have all left, is popped.
+
+use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
+use sgpu_isa::{Instruction, Pred, PredSrc, Reg, RegOrImm};
+
+pub const LANES: usize = 32;
+/// No reconvergence point: paths end only by exiting.
+pub const NEVER: u32 = u32::MAX;
+
+/// One entry of the reconvergence stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub pc: u32,
+    pub rpc: u32,
+    pub mask: u32,
+    /// A call's entry: the frame offset it moved the callee's local memory by, and the lanes
+    /// that have returned.
+    pub call: Option<(u32, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Running,
+    /// Waiting at barrier `id` until every warp of the CTA arrives.
+    Barrier(u32),
+    Exited,
+}
+
+/// What one step retired, for co-simulation: the instruction, the lanes that ran it, and what
+/// it wrote.
+#[derive(Clone, Debug, Default)]
+pub struct Retired {
+    pub pc: u32,
+    pub word: u64,
+    /// Lanes that executed it (active and guard true).
+    pub mask: u32,
+    /// Registers written: (first register, how many), each in every lane of `mask`.
+    pub regs: Vec<(u8, u8)>,
+    /// Predicates written.
+    pub preds: Vec<u8>,
+    /// Memory written: (space, address, bytes) per lane access.
+    pub stores: Vec<(Space, u64, Vec<u8>)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    Global,
+    Shared,
+    Local,
+}
+
+/// A warp's architectural state.
+pub struct Warp {
+    pub id: u32,
+    /// The lanes that exist (a CTA whose size is not a multiple of 32 has a partial warp).
+    pub lanes: u32,
+    pub exited: u32,
+    pub regs: Vec<[u32; LANES]>,
+    /// Predicate registers as lane masks.
+    pub preds: [u32; 7],
+    pub carry: u32,
+    pub stack: Vec<Entry>,
+    pub pending_rpc: Option<u32>,
+    /// Each lane's local frame base (moved by CALL and RET).
+    pub frame: [u32; LANES],
+    /// Each lane's thread index in the CTA.
+    pub tid: [[u32; 3]; LANES],
+    pub state: State,
+    /// Each lane's local memory, `local_size` bytes apiece.
+    pub local: Vec<u8>,
+    pub local_size: usize,
+}
+
+/// The lanes of a mask, lowest first.
+pub fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        Some(l)
+    })
+}
+
+impl Warp {
+    pub fn new(id: u32, start: u32, tid: [[u32; 3]; LANES], count: u32, local_size: usize) -> Warp {
+        let lanes = if count >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << count) - 1
+        };
+        Warp {
+            id,
+            lanes,
+            exited: 0,
+            regs: vec![[0; LANES]; 255],
+            preds: [0; 7],
+            carry: 0,
+            stack: vec![Entry {
+                pc: start,
+                rpc: NEVER,
+                mask: lanes,
+                call: None,
+            }],
+            pending_rpc: None,
+            frame: [0; LANES],
+            tid,
+            state: State::Running,
+            local: vec![0; local_size * LANES],
+            local_size,
+        }
+    }
+
+    pub fn pc(&self) -> Option<u32> {
+        self.stack.last().map(|e| e.pc)
+    }
+
+    pub fn active(&self) -> u32 {
+        self.stack.last().map_or(0, |e| e.mask)
+    }
+
+    /// Register `r` of `lane`; RZ reads zero.
+    pub fn r(&self, r: Reg, lane: usize) -> u32 {
+        if r == Reg::RZ {
+            0
+        } else {
+            self.regs[r.0 as usize][lane]
+        }
+    }
+
+    /// Writes register `r` of `lane`; writes to RZ vanish.
+    pub fn w(&mut self, r: Reg, lane: usize, v: u32) {
+        if r != Reg::RZ {
+            self.regs[r.0 as usize][lane] = v;
+        }
+    }
+
+    /// The 64-bit value in the pair from `r`.
+    pub fn r64(&self, r: Reg, lane: usize) -> u64 {
+        if r == Reg::RZ {
+            return 0;
+        }
+        u64::from(self.r(r, lane)) | u64::from(self.r(Reg(r.0 + 1), lane)) << 32
+    }
+
+    pub fn w64(&mut self, r: Reg, lane: usize, v: u64) {
+        if r != Reg::RZ {
+            self.w(r, lane, v as u32);
+            self.w(Reg(r.0 + 1), lane, (v >> 32) as u32);
+        }
+    }
+
+    pub fn ri(&self, x: RegOrImm, lane: usize) -> u32 {
+        match x {
+            RegOrImm::Reg(r) => self.r(r, lane),
+            RegOrImm::Imm(i) => u32::from(i),
+        }
+    }
+
+    /// A predicate as a lane mask; PT is every lane.
+    pub fn p(&self, p: Pred) -> u32 {
+        if p == Pred::PT {
+            u32::MAX
+        } else {
+            self.preds[p.0 as usize]
+        }
+    }
+
+    pub fn ps(&self, p: PredSrc) -> u32 {
+        let v = self.p(p.pred);
+        if p.negated {
+            !v
+        } else {
+            v
+        }
+    }
+
+    /// Sets predicate `p` in the lanes of `mask` to the bits of `value`.
+    pub fn set_p(&mut self, p: Pred, mask: u32, value: u32) {
+        if p != Pred::PT {
+            let v = &mut self.preds[p.0 as usize];
+            *v = (*v & !mask) | (value & mask);
+        }
+    }
+
+    /// A lane's local memory, and where a generic or local address lands in it.
+    pub fn local_range(&self, lane: usize, address: u64, len: usize) -> Result<usize, String> {
+        let at = u64::from(self.frame[lane]) + address;
+        if at + len as u64 > self.local_size as u64 {
+            return Err(format!(
+                "local address {address:#x} (frame {:#x}) is outside the thread's {} bytes",
+                self.frame[lane], self.local_size
+            ));
+        }
+        Ok(lane * self.local_size + at as usize)
+    }
+
+    /// Moves the warp on after an instruction at `pc` that did not branch: pops entries that
+    /// reached their reconvergence point or lost all their lanes.
+    pub fn advance(&mut self, next: u32) {
+        if let Some(top) = self.stack.last_mut() {
+            top.pc = next;
+        }
+        self.settle();
+    }
+
+    /// Pops finished entries.
+    pub fn settle(&mut self) {
+        while let Some(top) = self.stack.last() {
+            let done_call = top
+                .call
+                .is_some_and(|(_, returned)| top.mask & !returned == 0);
+            if top.mask == 0 || top.pc == top.rpc || done_call {
+                self.stack.pop();
+            } else {
+                break;
+            }
+        }
+        if self.stack.is_empty() {
+            self.state = State::Exited;
+        }
+    }
+
+    /// A branch to `target` taken by the lanes of `taken` (within the active ones).
+    pub fn branch(&mut self, next: u32, target: u32, taken: u32) {
+        let active = self.active();
+        let rpc = self.pending_rpc.take().unwrap_or(NEVER);
+        let taken = taken & active;
+        if taken == active {
+            self.advance(target);
+            return;
+        }
+        if taken == 0 {
+            self.advance(next);
+            return;
+        }
+        let top = self.stack.last_mut().expect("a running warp has an entry");
+        let not_taken = active & !taken;
+        if top.rpc == rpc && top.call.is_none() {
+            // The running entry reconverges there already: the paths replace it.
+            self.stack.pop();
+        } else {
+            top.pc = rpc;
+        }
+        self.stack.push(Entry {
+            pc: next,
+            rpc,
+            mask: not_taken,
+            call: None,
+        });
+        self.stack.push(Entry {
+            pc: target,
+            rpc,
+            mask: taken,
+            call: None,
+        });
+        self.settle();
+    }
+
+    /// `EXIT` by the lanes of `mask`: they leave every entry.
+    pub fn exit(&mut self, mask: u32, next: u32) {
+        self.exited |= mask;
+        for e in &mut self.stack {
+            e.mask &= !mask;
+        }
+        self.advance(next);
+    }
+
+    /// `CALL`: the calling lanes run the callee in an entry of their own that ends when they
+    /// have all returned; the caller's entry waits at the return address.
+    pub fn call(&mut self, mask: u32, next: u32, target: u32, frame: u32) {
+        if mask == 0 {
+            self.advance(next);
+            return;
+        }
+        if let Some(top) = self.stack.last_mut() {
+            top.pc = next;
+        }
+        for l in lanes(mask) {
+            self.frame[l] += frame;
+        }
+        self.stack.push(Entry {
+            pc: target,
+            rpc: next,
+            mask,
+            call: Some((frame, 0)),
+        });
+    }
+
+    /// `RET` by the lanes of `mask`: they leave the entries above their call's, which records
+    /// them as returned.
+    pub fn ret(&mut self, mask: u32, next: u32) -> Result<(), String> {
+        let Some(at) = self.stack.iter().rposition(|e| e.call.is_some()) else {
+            return Err("RET outside a call".into());
+        };
+        for e in &mut self.stack[at + 1..] {
+            e.mask &= !mask;
+        }
+        let call = &mut self.stack[at];
+        let (frame, returned) = call.call.expect("found by rposition");
+        call.call = Some((frame, returned | mask));
+        for l in lanes(mask) {
+            self.frame[l] -= frame;
+        }
+        if at + 1 == self.stack.len() {
+            // The call's own entry returned: nothing above to finish first.
+            let top = self.stack.last_mut().expect("the call entry");
+            top.pc = next;
+        }
+        self.settle();
+        Ok(())
+    }
+}
+
+/// The window base of a special register, for `cvta`.
+pub fn window(sreg: sgpu_isa::Sreg) -> Option<u32> {
+    use sgpu_isa::Sreg::*;
+    Some(match sreg {
+        SharedWindow => SHARED_WINDOW as u32,
+        LocalWindow => LOCAL_WINDOW as u32,
+        ConstWindow => CONST_WINDOW as u32,
+        _ => return None,
+    })
+}
+
+/// The text of an instruction word, for trap messages.
+pub fn text(word: u64) -> String {
+    match sgpu_isa::decode(word) {
+        Ok(Instruction { .. }) => sgpu_isa::decode(word)
+            .map(|i| i.to_string())
+            .unwrap_or_default(),
+        Err(e) => format!("<{e}>"),
+    }
+}
