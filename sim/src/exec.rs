@@ -31,51 +31,59 @@ fn f(x: u32) -> f32 {
     f32::from_bits(x)
 }
 
-/// Executes the next instruction of `w`.
-pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
+/// Executes the next instruction of `w`, recording what it retired in `out`.
+pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), String> {
     let pc = w.pc().ok_or("the warp has exited")?;
     let word = *cx
         .program
         .code
         .get(pc as usize)
         .ok_or_else(|| format!("the program counter {:#x} is outside the code", pc * 8))?;
-    let insn = decode(word).map_err(|e| format!("an invalid instruction word: {e}"))?;
+    let insn = match cx.program.decoded.get(pc as usize).copied().flatten() {
+        Some(insn) => insn,
+        None => {
+            let e = decode(word)
+                .err()
+                .map_or_else(String::new, |e| e.to_string());
+            return Err(format!("an invalid instruction word: {e}"));
+        }
+    };
     let next = pc + 1;
     let active = w.active();
     let mask = active & w.ps(insn.guard);
-    let mut out = Retired {
-        pc,
-        word,
-        mask,
-        ..Retired::default()
-    };
+    out.pc = pc;
+    out.word = word;
+    out.mask = mask;
+    out.regs = (0, 0);
+    out.preds = [Pred::PT.0; 2];
+    out.store_count = 0;
     cx.clock += 1;
     let target = |t: i32| (i64::from(next) + i64::from(t) / 8) as u32;
     match insn.op {
         // ---- control -------------------------------------------------------------------
         Op::Bra { target: t, .. } => {
             w.branch(next, target(t), mask);
-            return Ok(out);
+            return Ok(());
         }
         Op::Ssy { target: t } => w.pending_rpc = Some(target(t)),
         Op::Exit => {
             w.exit(mask, next);
-            return Ok(out);
+            return Ok(());
         }
         Op::Ret => {
             w.ret(mask, next)?;
-            return Ok(out);
+            return Ok(());
         }
         Op::Call { target: t, frame } => {
             w.call(mask, next, target(t), frame);
-            return Ok(out);
+            return Ok(());
         }
         Op::Trap if mask != 0 => return Err("trap instruction".into()),
         Op::Bar { rb, .. } if mask != 0 => {
             let first = lanes(mask).next().unwrap_or(0);
             w.advance(next);
             w.state = State::Barrier(w.ri(rb, first));
-            return Ok(out);
+            return Ok(());
         }
         Op::Nop | Op::Trap | Op::Bar { .. } | Op::Membar { .. } => {}
         Op::Warpsync { ra } => {
@@ -89,8 +97,8 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             }
         }
         // ---- moves and predicates ------------------------------------------------------
-        Op::Mov { rd, ra } => each(w, mask, rd, &mut out, |w, l| w.r(ra, l)),
-        Op::Mov32i { rd, imm32 } => each(w, mask, rd, &mut out, |_, _| imm32),
+        Op::Mov { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l)),
+        Op::Mov32i { rd, imm32 } => each(w, mask, rd, out, |_, _| imm32),
         Op::S2r { rd, sreg } => {
             for l in lanes(mask) {
                 if sreg == Sreg::Clock64 {
@@ -101,11 +109,11 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 }
             }
             let n = if sreg == Sreg::Clock64 { 2 } else { 1 };
-            out.regs.push((rd.0, n));
+            out.regs = (rd.0, n);
         }
         Op::Sel { rd, ra, rb, pc: p } => {
             let cond = w.ps(p);
-            each(w, mask, rd, &mut out, |w, l| {
+            each(w, mask, rd, out, |w, l| {
                 if cond >> l & 1 != 0 {
                     w.r(ra, l)
                 } else {
@@ -117,7 +125,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             let (a, b) = (w.ps(pa), w.ps(c));
             let v = logic(bop, a, b);
             w.set_p(pd, mask, v);
-            out.preds.push(pd.0);
+            out.preds[0] = pd.0;
         }
         // ---- integer ---------------------------------------------------------------------
         Op::Iadd {
@@ -154,10 +162,10 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 w.w(rd, l, v);
             }
             w.carry = carry;
-            out.regs.push((rd.0, 1));
+            out.regs = (rd.0, 1);
         }
         Op::Iadd32i { rd, ra, imm32 } => {
-            each(w, mask, rd, &mut out, |w, l| w.r(ra, l).wrapping_add(imm32))
+            each(w, mask, rd, out, |w, l| w.r(ra, l).wrapping_add(imm32))
         }
         Op::Imul {
             rd,
@@ -165,11 +173,11 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             hi,
             sgn,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             mul(w.r(ra, l), w.ri(rb, l), hi, sgn)
         }),
         Op::Imul32i { rd, ra, imm32 } => {
-            each(w, mask, rd, &mut out, |w, l| w.r(ra, l).wrapping_mul(imm32))
+            each(w, mask, rd, out, |w, l| w.r(ra, l).wrapping_mul(imm32))
         }
         Op::Imad {
             rd,
@@ -192,7 +200,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 w.w(rd, l, wide as u32);
             }
             w.carry = carry;
-            out.regs.push((rd.0, 1));
+            out.regs = (rd.0, 1);
         }
         Op::Imnmx {
             rd,
@@ -200,7 +208,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             max,
             sgn,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let (a, b) = (w.r(ra, l), w.ri(rb, l));
             let less = if sgn { (a as i32) < (b as i32) } else { a < b };
             if less != max {
@@ -209,7 +217,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 b
             }
         }),
-        Op::Iabs { rd, ra } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Iabs { rd, ra } => each(w, mask, rd, out, |w, l| {
             (w.r(ra, l) as i32).wrapping_abs() as u32
         }),
         Op::Isetp {
@@ -255,7 +263,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             };
             w.set_p(pd, mask, vd);
             w.set_p(pq, mask, vq);
-            out.preds.extend([pd.0, pq.0]);
+            out.preds = [pd.0, pq.0];
         }
         Op::Lop3 {
             rd,
@@ -263,12 +271,18 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             rc,
             lut,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let (a, b, c) = (w.r(ra, l), w.ri(rb, l), w.ri(rc, l));
+            // Bit i of the table is the result where (a, b, c) = (i>>2, i>>1, i) & 1: OR the
+            // minterms the table selects, a word at a time.
             let mut v = 0;
-            for bit in 0..32 {
-                let i = (a >> bit & 1) << 2 | (b >> bit & 1) << 1 | (c >> bit & 1);
-                v |= u32::from(lut >> i & 1) << bit;
+            for i in 0..8 {
+                if lut >> i & 1 != 0 {
+                    let ta = if i & 4 != 0 { a } else { !a };
+                    let tb = if i & 2 != 0 { b } else { !b };
+                    let tc = if i & 1 != 0 { c } else { !c };
+                    v |= ta & tb & tc;
+                }
             }
             v
         }),
@@ -277,7 +291,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             ra,
             imm32,
             lop2,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = w.r(ra, l);
             match lop2 {
                 Lop2::And => a & imm32,
@@ -286,7 +300,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             }
         }),
         // PTX shl/shr: shift amounts greater than the width give 0 (or the sign).
-        Op::Shl { rd, ra, rb } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Shl { rd, ra, rb } => each(w, mask, rd, out, |w, l| {
             let n = w.ri(rb, l);
             if n >= 32 {
                 0
@@ -294,7 +308,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 w.r(ra, l) << n
             }
         }),
-        Op::Shr { rd, ra, rb, sgn } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Shr { rd, ra, rb, sgn } => each(w, mask, rd, out, |w, l| {
             let (a, n) = (w.r(ra, l), w.ri(rb, l).min(32));
             if sgn {
                 (i64::from(a as i32) >> n) as u32
@@ -310,7 +324,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             shr,
             sgn,
             hi,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let v = u64::from(w.r(ra, l)) | u64::from(w.r(rc, l)) << 32;
             let n = w.ri(rb, l).min(64);
             let r: u64 = if !shr {
@@ -340,7 +354,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             rc,
             sgn,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = w.r(ra, l);
             let pos = w.ri(rb, l) & 0xff;
             let len = w.ri(rc, l) & 0xff;
@@ -364,7 +378,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             }
             d
         }),
-        Op::Bfi { rd, ra, rb, rc } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Bfi { rd, ra, rb, rc } => each(w, mask, rd, out, |w, l| {
             let (a, b, c) = (w.r(ra, l), w.r(rb, l), w.r(rc, l));
             let (pos, len) = (c & 0xff, c >> 8 & 0xff);
             let mut f = b;
@@ -375,12 +389,12 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             }
             f
         }),
-        Op::Popc { rd, ra } => each(w, mask, rd, &mut out, |w, l| w.r(ra, l).count_ones()),
-        Op::Clz { rd, ra } => each(w, mask, rd, &mut out, |w, l| w.r(ra, l).leading_zeros()),
-        Op::Brev { rd, ra } => each(w, mask, rd, &mut out, |w, l| w.r(ra, l).reverse_bits()),
+        Op::Popc { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).count_ones()),
+        Op::Clz { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).leading_zeros()),
+        Op::Brev { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).reverse_bits()),
         // bfind: the position of the most significant non-sign bit, 0xffffffff if none;
         // .shiftamt gives 31 minus it.
-        Op::Flo { rd, ra, sgn, shamt } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Flo { rd, ra, sgn, shamt } => each(w, mask, rd, out, |w, l| {
             let a = w.r(ra, l);
             let a = if sgn && (a as i32) < 0 { !a } else { a };
             if a == 0 {
@@ -397,7 +411,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             rc,
             pmode,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             permute(w.r(ra, l), w.r(rb, l), w.r(rc, l), pmode)
         }),
         Op::Prmti {
@@ -406,7 +420,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             imm16,
             pmodei,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             permute(w.r(ra, l), w.r(rb, l), u32::from(imm16), pmodei)
         }),
         Op::I2i {
@@ -415,7 +429,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             ito,
             ifrom,
             sat,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             convert_int(w.r(ra, l), ifrom, ito, sat)
         }),
         Op::Idiv {
@@ -439,7 +453,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                     }
                 }
             }
-            out.regs.push((rd.0, if w64 { 2 } else { 1 }));
+            out.regs = (rd.0, if w64 { 2 } else { 1 });
         }
         // ---- float ---------------------------------------------------------------------
         Op::Fadd {
@@ -453,12 +467,12 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             nb,
             absa,
             absb,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = operand(f(w.r(ra, l)), na, absa);
             let b = operand(f(w.r(rb, l)), nb, absb);
             saturate(float::add(a, b, rnd, ftz), sat).to_bits()
         }),
-        Op::Fadd32i { rd, ra, imm32 } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Fadd32i { rd, ra, imm32 } => each(w, mask, rd, out, |w, l| {
             float::add(f(w.r(ra, l)), f(imm32), Rnd::Rn, false).to_bits()
         }),
         Op::Fmul {
@@ -471,12 +485,12 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             na,
             absa,
             absb,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = operand(f(w.r(ra, l)), na, absa);
             let b = operand(f(w.r(rb, l)), false, absb);
             saturate(float::mul(a, b, rnd, ftz), sat).to_bits()
         }),
-        Op::Fmul32i { rd, ra, imm32 } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Fmul32i { rd, ra, imm32 } => each(w, mask, rd, out, |w, l| {
             float::mul(f(w.r(ra, l)), f(imm32), Rnd::Rn, false).to_bits()
         }),
         Op::Ffma {
@@ -489,7 +503,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             sat,
             na,
             nc,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = operand(f(w.r(ra, l)), na, false);
             let c = operand(f(w.r(rc, l)), nc, false);
             saturate(float::fma(a, f(w.r(rb, l)), c, rnd, ftz), sat).to_bits()
@@ -504,7 +518,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             nan,
             absa,
             absb,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = operand(ftz_in(f(w.r(ra, l)), ftz), false, absa);
             let b = operand(ftz_in(f(w.r(rb, l)), ftz), false, absb);
             let r = if a.is_nan() || b.is_nan() {
@@ -548,9 +562,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             }
             w.set_p(pd, mask, logic(bop, t, other));
             w.set_p(pq, mask, logic(bop, !t, other));
-            out.preds.extend([pd.0, pq.0]);
+            out.preds = [pd.0, pq.0];
         }
-        Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, out, |w, l| {
             float::approx(mufu, f(w.r(ra, l)), ftz).to_bits()
         }),
         Op::Fdiv {
@@ -559,13 +573,13 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rb,
             rnd,
             ftz,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             float::div(f(w.r(ra, l)), f(w.r(rb, l)), rnd, ftz).to_bits()
         }),
-        Op::Fsqrt { rd, ra, rnd, ftz } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Fsqrt { rd, ra, rnd, ftz } => each(w, mask, rd, out, |w, l| {
             float::sqrt(f(w.r(ra, l)), rnd, ftz).to_bits()
         }),
-        Op::Frcp { rd, ra, rnd, ftz } => each(w, mask, rd, &mut out, |w, l| {
+        Op::Frcp { rd, ra, rnd, ftz } => each(w, mask, rd, out, |w, l| {
             float::div(1.0, f(w.r(ra, l)), rnd, ftz).to_bits()
         }),
         Op::F2i {
@@ -584,16 +598,16 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                     w.w(rd, l, wide as u32);
                 }
             }
-            out.regs.push((
+            out.regs = (
                 rd.0,
                 if matches!(ito, Ity::U64 | Ity::S64) {
                     2
                 } else {
                     1
                 },
-            ));
+            );
         }
-        Op::I2f { rd, ra, ity, rnd } => each(w, mask, rd, &mut out, |w, l| {
+        Op::I2f { rd, ra, ity, rnd } => each(w, mask, rd, out, |w, l| {
             let v: i128 = match ity {
                 Ity::U64 => i128::from(w.r64(ra, l)),
                 Ity::S64 => i128::from(w.r64(ra, l) as i64),
@@ -610,7 +624,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             rnd,
             ftz,
             sat,
-        } => each(w, mask, rd, &mut out, |w, l| {
+        } => each(w, mask, rd, out, |w, l| {
             let a = w.r(ra, l);
             let v = match fcvt {
                 Fcvt::F32 => {
@@ -644,9 +658,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             for l in lanes(mask) {
                 let address = effective(w, ra, e, off24, l);
                 let data = read(w, cx, l, space, address, n)?;
-                store_reg(w, rd, l, &data, msize);
+                store_reg(w, rd, l, &data[..n], msize);
             }
-            out.regs.push((rd.0, (n as u8 / 4).max(1)));
+            out.regs = (rd.0, (n as u8 / 4).max(1));
         }
         Op::St {
             ra,
@@ -661,8 +675,14 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
             for l in lanes(mask) {
                 let address = effective(w, ra, e, off24, l);
                 let data = reg_bytes(w, rd, l, n);
-                let written = write(w, cx, l, space, address, &data[..n])?;
-                out.stores.push((written.0, written.1, data[..n].to_vec()));
+                let (space, address) = write(w, cx, l, space, address, &data[..n])?;
+                out.stores[out.store_count] = crate::warp::Store {
+                    space,
+                    address,
+                    bytes: data,
+                    len: n as u8,
+                };
+                out.store_count += 1;
             }
         }
         Op::Ldc {
@@ -681,10 +701,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                     other => return Err(format!("constant bank {other} does not exist")),
                 };
                 let r = memory::range(bank, at, n, "constant")?;
-                let data = bank[r].to_vec();
-                store_reg(w, rd, l, &data, msize);
+                store_reg(w, rd, l, &bank[r], msize);
             }
-            out.regs.push((rd.0, (n as u8 / 4).max(1)));
+            out.regs = (rd.0, (n as u8 / 4).max(1));
         }
         Op::Atom {
             rd,
@@ -716,7 +735,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                     w.w(rd, l, old as u32);
                 }
             }
-            out.regs.push((rd.0, if wide { 2 } else { 1 }));
+            out.regs = (rd.0, if wide { 2 } else { 1 });
         }
         Op::Red {
             ra,
@@ -748,8 +767,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 cx.surfaces
                     .load(w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
             }
-            out.regs
-                .push((rd.0, crate::surface::data_registers(vec, dsize)));
+            out.regs = (rd.0, crate::surface::data_registers(vec, dsize));
         }
         Op::Sust {
             ra,
@@ -790,7 +808,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 let v = cx.surfaces.query(s, query)?;
                 w.w(rd, l, v);
             }
-            out.regs.push((rd.0, 1));
+            out.regs = (rd.0, 1);
         }
         // ---- warp ----------------------------------------------------------------------
         Op::Shfl {
@@ -824,8 +842,8 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 valid |= u32::from(ok) << l;
             }
             w.set_p(pd, mask, valid);
-            out.regs.push((rd.0, 1));
-            out.preds.push(pd.0);
+            out.regs = (rd.0, 1);
+            out.preds[0] = pd.0;
         }
         Op::Vote {
             rd,
@@ -839,13 +857,13 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                     for l in lanes(mask) {
                         w.w(rd, l, v);
                     }
-                    out.regs.push((rd.0, 1));
+                    out.regs = (rd.0, 1);
                 }
                 Vmode::All => w.set_p(pd, mask, if v == mask { u32::MAX } else { 0 }),
                 Vmode::Any => w.set_p(pd, mask, if v != 0 { u32::MAX } else { 0 }),
                 Vmode::Uni => w.set_p(pd, mask, if v == 0 || v == mask { u32::MAX } else { 0 }),
             }
-            out.preds.push(pd.0);
+            out.preds[0] = pd.0;
         }
         // ---- video ---------------------------------------------------------------------
         Op::Vadd {
@@ -864,7 +882,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
         } => video_arith(
             w,
             mask,
-            &mut out,
+            out,
             Arith::Add,
             rd,
             ra,
@@ -897,7 +915,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
         } => video_arith(
             w,
             mask,
-            &mut out,
+            out,
             Arith::Sub,
             rd,
             ra,
@@ -930,7 +948,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
         } => video_arith(
             w,
             mask,
-            &mut out,
+            out,
             Arith::Absdiff,
             rd,
             ra,
@@ -963,7 +981,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
         } => video_arith(
             w,
             mask,
-            &mut out,
+            out,
             Arith::Min,
             rd,
             ra,
@@ -996,7 +1014,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
         } => video_arith(
             w,
             mask,
-            &mut out,
+            out,
             Arith::Max,
             rd,
             ra,
@@ -1052,7 +1070,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 sat: vsat,
                 vsec,
             };
-            each(w, mask, rd, &mut out, |w, l| {
+            each(w, mask, rd, out, |w, l| {
                 video::shift(left, vclamp, &o, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }
@@ -1081,7 +1099,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 scale: vscale,
                 po,
             };
-            each(w, mask, rd, &mut out, |w, l| {
+            each(w, mask, rd, out, |w, l| {
                 video::mad(&m, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }
@@ -1108,13 +1126,13 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>) -> Result<Retired, String> {
                 sat: false,
                 vsec,
             };
-            each(w, mask, rd, &mut out, |w, l| {
+            each(w, mask, rd, out, |w, l| {
                 video::set(vcmp, &o, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }
     }
     w.advance(next);
-    Ok(out)
+    Ok(())
 }
 
 /// Writes `f(lane)` to `rd` in every lane of `mask`.
@@ -1126,7 +1144,7 @@ fn each(w: &mut Warp, mask: u32, rd: Reg, out: &mut Retired, f: impl Fn(&Warp, u
     for l in lanes(mask) {
         w.w(rd, l, values[l]);
     }
-    out.regs.push((rd.0, 1));
+    out.regs = (rd.0, 1);
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1518,6 +1536,7 @@ fn misaligned(address: u64, n: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Reads `n` (at most 16) bytes; the result is the first `n` of the buffer.
 fn read(
     w: &Warp,
     cx: &Ctx<'_>,
@@ -1525,12 +1544,13 @@ fn read(
     space: sgpu_isa::Space,
     address: u64,
     n: usize,
-) -> Result<Vec<u8>, String> {
+) -> Result<[u8; 16], String> {
     let (space, at) = resolve(space, address);
     misaligned(address, n)?;
-    let mut data = vec![0u8; n];
+    let mut buf = [0u8; 16];
+    let data = &mut buf[..n];
     match space {
-        sgpu_isa::Space::Global => cx.global.read(at, &mut data)?,
+        sgpu_isa::Space::Global => cx.global.read(at, data)?,
         sgpu_isa::Space::Shared => {
             data.copy_from_slice(&cx.shared[memory::range(cx.shared, at, n, "shared")?])
         }
@@ -1544,7 +1564,7 @@ fn read(
             data.copy_from_slice(&bank[memory::range(bank, at, n, "constant")?]);
         }
     }
-    Ok(data)
+    Ok(buf)
 }
 
 fn write(
@@ -1628,7 +1648,7 @@ fn atomic(
     };
     let old_bytes = read(w, cx, l, space, address, n)?;
     let mut buf = [0u8; 8];
-    buf[..n].copy_from_slice(&old_bytes);
+    buf[..n].copy_from_slice(&old_bytes[..n]);
     let old = u64::from_le_bytes(buf);
     let mask = if n == 8 {
         u64::MAX

@@ -137,6 +137,7 @@ fn run_cta(
     mut observe: impl FnMut(u32, &Retired),
 ) -> Result<(), Trap> {
     const SLICE: u32 = 64;
+    let mut retired = Retired::default();
     loop {
         let mut progressed = false;
         for w in warps.iter_mut() {
@@ -145,11 +146,11 @@ fn run_cta(
                     break;
                 }
                 let pc = w.pc().unwrap_or(0);
-                match exec::step(w, cx) {
-                    Ok(r) => {
+                match exec::step(w, cx, &mut retired) {
+                    Ok(()) => {
                         stats.warp_instructions += 1;
-                        stats.thread_instructions += u64::from(r.mask.count_ones());
-                        observe(w.id, &r);
+                        stats.thread_instructions += u64::from(retired.mask.count_ones());
+                        observe(w.id, &retired);
                     }
                     Err(reason) => {
                         let word = cx.program.code.get(pc as usize).copied().unwrap_or(0);

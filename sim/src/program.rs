@@ -21,6 +21,9 @@ pub struct Function {
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub code: Vec<u64>,
+    /// Each word of `code` decoded once at load (`None` for a word that is no instruction),
+    /// so that a step only looks it up.
+    pub decoded: Vec<Option<sgpu_isa::Instruction>>,
     pub functions: Vec<Function>,
     /// Per word of `code`: the PTX line, `.loc` file index and line.
     pub lines: Vec<[u32; 3]>,
@@ -168,6 +171,7 @@ impl Program {
                 sgpu_isa::set_field(word, sgpu_isa::fields::IMM32, u64::from(value as u32));
             }
         }
+        p.decoded = p.code.iter().map(|&w| sgpu_isa::decode(w).ok()).collect();
         Ok(p)
     }
 

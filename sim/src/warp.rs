@@ -33,23 +33,54 @@ pub enum State {
 }
 
 /// What one step retired, for co-simulation: the instruction, the lanes that ran it, and what
-/// it wrote.
-#[derive(Clone, Debug, Default)]
+/// it wrote. Fixed-size, and filled in place, so that a step allocates nothing.
+#[derive(Clone, Debug)]
 pub struct Retired {
     pub pc: u32,
     pub word: u64,
     /// Lanes that executed it (active and guard true).
     pub mask: u32,
-    /// Registers written: (first register, how many), each in every lane of `mask`.
-    pub regs: Vec<(u8, u8)>,
-    /// Predicates written.
-    pub preds: Vec<u8>,
-    /// Memory written: (space, address, bytes) per lane access.
-    pub stores: Vec<(Space, u64, Vec<u8>)>,
+    /// Registers written in every lane of `mask`: the first, and how many (0 for none).
+    pub regs: (u8, u8),
+    /// Predicates written (PT for none).
+    pub preds: [u8; 2],
+    /// Memory written: one store per lane at most.
+    pub stores: [Store; LANES],
+    pub store_count: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One lane's store: where, and the bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Store {
+    pub space: Space,
+    pub address: u64,
+    pub bytes: [u8; 16],
+    pub len: u8,
+}
+
+impl Default for Retired {
+    fn default() -> Retired {
+        Retired {
+            pc: 0,
+            word: 0,
+            mask: 0,
+            regs: (0, 0),
+            preds: [7, 7],
+            stores: [Store::default(); LANES],
+            store_count: 0,
+        }
+    }
+}
+
+impl Retired {
+    pub fn stores(&self) -> &[Store] {
+        &self.stores[..self.store_count]
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Space {
+    #[default]
     Global,
     Shared,
     Local,
