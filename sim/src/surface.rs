@@ -237,12 +237,6 @@ impl Surfaces {
             }
         }
         let [x, y, z, layer] = fixed;
-        if bytes_x && x % i64::from(size) != 0 {
-            return Err(format!(
-                "surface `{}`: byte offset {x} is not a multiple of the {size}-byte access",
-                s.name
-            ));
-        }
         let row = ((layer * i64::from(d) + z) * i64::from(h) + y) * i64::from(s.width) * esize;
         let x_bytes = if bytes_x { x } else { x * esize };
         Ok(Place::At((row + x_bytes) as usize))
