@@ -151,6 +151,10 @@ package sgpu_isa_pkg;
   localparam int unsigned SMODE_MSB = 45;
   localparam int unsigned VMODE_LSB = 44;
   localparam int unsigned VMODE_MSB = 45;
+  localparam int unsigned REDOP_LSB = 44;
+  localparam int unsigned REDOP_MSB = 46;
+  localparam int unsigned MALL_LSB = 44;
+  localparam int unsigned MALL_MSB = 44;
   localparam int unsigned DSGN_LSB = 44;
   localparam int unsigned DSGN_MSB = 44;
   localparam int unsigned ASGN_LSB = 45;
@@ -244,6 +248,8 @@ package sgpu_isa_pkg;
     OP_SUQ = 8'h5b,
     OP_SHFL = 8'h60,
     OP_VOTE = 8'h61,
+    OP_REDUX = 8'h62,
+    OP_MATCH = 8'h63,
     OP_VADD = 8'h70,
     OP_VSUB = 8'h71,
     OP_VABSDIFF = 8'h72,
@@ -320,6 +326,8 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_SUQ = 64'h0040700ff00fffff;
   localparam logic [63:0] USED_SHFL = 64'hf8003fffffffffff;
   localparam logic [63:0] USED_VOTE = 64'h38f03000000fffff;
+  localparam logic [63:0] USED_REDUX = 64'h000270000fffffff;
+  localparam logic [63:0] USED_MATCH = 64'h380010000fffffff;
   localparam logic [63:0] USED_VADD = 64'h0fffffffffffffff;
   localparam logic [63:0] USED_VSUB = 64'h0fffffffffffffff;
   localparam logic [63:0] USED_VABSDIFF = 64'h0fffffffffffffff;
@@ -397,6 +405,8 @@ package sgpu_isa_pkg;
       OP_SUQ: used_bits = USED_SUQ;
       OP_SHFL: used_bits = USED_SHFL;
       OP_VOTE: used_bits = USED_VOTE;
+      OP_REDUX: used_bits = USED_REDUX;
+      OP_MATCH: used_bits = USED_MATCH;
       OP_VADD: used_bits = USED_VADD;
       OP_VSUB: used_bits = USED_VSUB;
       OP_VABSDIFF: used_bits = USED_VABSDIFF;
@@ -657,6 +667,15 @@ package sgpu_isa_pkg;
     VMODE_UNI = 2'd2,
     VMODE_BALLOT = 2'd3
   } vmode_e;
+
+  typedef enum logic [2:0] {
+    REDOP_ADD = 3'd0,
+    REDOP_MIN = 3'd1,
+    REDOP_MAX = 3'd2,
+    REDOP_AND = 3'd3,
+    REDOP_OR = 3'd4,
+    REDOP_XOR = 3'd5
+  } redop_e;
 
   typedef enum logic [2:0] {
     VSEL_B32 = 3'd0,

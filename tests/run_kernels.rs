@@ -210,3 +210,21 @@ fn warp_shuffle_and_ballot() {
         .fold(0u32, |m, (i, &x)| m | ((x & 1) << i));
     assert_eq!(u32s(&p, "out"), [sum, ballot]);
 }
+
+#[test]
+fn warp_reductions_and_matches() {
+    let p = run(
+        "reduxmatch",
+        "block = [32]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 1024\n",
+    );
+    let out = u32s(&p, "out");
+    let sum: u32 = (0..32).map(|t| t * 7).sum();
+    for t in 0..32u32 {
+        // Lanes with the same t % 4: every fourth lane from t % 4.
+        let class = (0..32)
+            .filter(|k| k % 4 == t % 4)
+            .fold(0u32, |m, k| m | 1 << k);
+        let want = [sum, 31 * 7, (10 - 31i32) as u32, class, 0, 0];
+        assert_eq!(out[8 * t as usize..8 * t as usize + 6], want, "lane {t}");
+    }
+}

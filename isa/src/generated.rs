@@ -82,6 +82,8 @@ pub mod fields {
     pub const SREG: (usize, usize) = (44, 49);
     pub const SMODE: (usize, usize) = (44, 45);
     pub const VMODE: (usize, usize) = (44, 45);
+    pub const REDOP: (usize, usize) = (44, 46);
+    pub const MALL: (usize, usize) = (44, 44);
     pub const DSGN: (usize, usize) = (44, 44);
     pub const ASGN: (usize, usize) = (45, 45);
     pub const BSGN: (usize, usize) = (46, 46);
@@ -163,6 +165,8 @@ pub mod opcodes {
     pub const SUQ: u8 = 0x5b;
     pub const SHFL: u8 = 0x60;
     pub const VOTE: u8 = 0x61;
+    pub const REDUX: u8 = 0x62;
+    pub const MATCH: u8 = 0x63;
     pub const VADD: u8 = 0x70;
     pub const VSUB: u8 = 0x71;
     pub const VABSDIFF: u8 = 0x72;
@@ -1218,6 +1222,47 @@ impl Vmode {
     }
 }
 
+/// The `redop` values of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Redop {
+    Add = 0,
+    Min = 1,
+    Max = 2,
+    And = 3,
+    Or = 4,
+    Xor = 5,
+}
+
+impl Redop {
+    pub const ALL: [Redop; 6] = [
+        Redop::Add,
+        Redop::Min,
+        Redop::Max,
+        Redop::And,
+        Redop::Or,
+        Redop::Xor,
+    ];
+    pub fn from_bits(bits: u64) -> Option<Redop> {
+        Redop::ALL.get(usize::try_from(bits).ok()?).copied()
+    }
+    /// The printed name, in capitals; empty for the default that prints nothing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Redop::Add => "ADD",
+            Redop::Min => "MIN",
+            Redop::Max => "MAX",
+            Redop::And => "AND",
+            Redop::Or => "OR",
+            Redop::Xor => "XOR",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Redop> {
+        Redop::ALL
+            .into_iter()
+            .find(|v| !v.name().is_empty() && v.name() == name)
+    }
+}
+
 /// The `vsel` values of the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Vsel {
@@ -1762,6 +1807,20 @@ pub enum Op {
         pc: PredSrc,
         vmode: Vmode,
     },
+    /// rd = ra reduced over the lanes that run it
+    Redux {
+        rd: Reg,
+        ra: Reg,
+        redop: Redop,
+        sgn: bool,
+    },
+    /// rd = the lanes whose ra equals this lane's (ALL: all or none; pd: whether all)
+    Match {
+        rd: Reg,
+        pd: Pred,
+        ra: Reg,
+        mall: bool,
+    },
     /// video add
     Vadd {
         rd: Reg,
@@ -1900,7 +1959,7 @@ pub enum Op {
 }
 
 /// Each instruction: its mnemonic, opcode and the bits it uses.
-pub const INSTRUCTIONS: [(&str, u8, u64); 73] = [
+pub const INSTRUCTIONS: [(&str, u8, u64); 75] = [
     ("NOP", 0x00, 0x0000000000000fff),
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
@@ -1965,6 +2024,8 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 73] = [
     ("SUQ", 0x5b, 0x0040700ff00fffff),
     ("SHFL", 0x60, 0xf8003fffffffffff),
     ("VOTE", 0x61, 0x38f03000000fffff),
+    ("REDUX", 0x62, 0x000270000fffffff),
+    ("MATCH", 0x63, 0x380010000fffffff),
     ("VADD", 0x70, 0x0fffffffffffffff),
     ("VSUB", 0x71, 0x0fffffffffffffff),
     ("VABSDIFF", 0x72, 0x0fffffffffffffff),
@@ -2043,6 +2104,8 @@ impl Op {
             Op::Suq { .. } => "SUQ",
             Op::Shfl { .. } => "SHFL",
             Op::Vote { .. } => "VOTE",
+            Op::Redux { .. } => "REDUX",
+            Op::Match { .. } => "MATCH",
             Op::Vadd { .. } => "VADD",
             Op::Vsub { .. } => "VSUB",
             Op::Vabsdiff { .. } => "VABSDIFF",
@@ -2881,6 +2944,20 @@ impl Instruction {
                 put(&mut word, 53, 55, u64::from(pc.pred.0));
                 put(&mut word, 52, 52, u64::from(pc.negated));
                 put(&mut word, 44, 45, vmode as u64);
+            }
+            Op::Redux { rd, ra, redop, sgn } => {
+                put(&mut word, 0, 7, 0x62);
+                put(&mut word, 12, 19, u64::from(rd.0));
+                put(&mut word, 20, 27, u64::from(ra.0));
+                put(&mut word, 44, 46, redop as u64);
+                put(&mut word, 49, 49, u64::from(sgn));
+            }
+            Op::Match { rd, pd, ra, mall } => {
+                put(&mut word, 0, 7, 0x63);
+                put(&mut word, 12, 19, u64::from(rd.0));
+                put(&mut word, 59, 61, u64::from(pd.0));
+                put(&mut word, 20, 27, u64::from(ra.0));
+                put(&mut word, 44, 44, u64::from(mall));
             }
             Op::Vadd {
                 rd,
@@ -4456,6 +4533,39 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 })?,
             }
         }
+        0x62 => {
+            let reserved = word & !0x000270000fffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "REDUX",
+                    bits: reserved,
+                });
+            }
+            Op::Redux {
+                rd: Reg(get(word, 12, 19) as u8),
+                ra: Reg(get(word, 20, 27) as u8),
+                redop: Redop::from_bits(get(word, 44, 46)).ok_or(DecodeError::BadValue {
+                    mnemonic: "REDUX",
+                    field: "redop",
+                })?,
+                sgn: get(word, 49, 49) != 0,
+            }
+        }
+        0x63 => {
+            let reserved = word & !0x380010000fffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "MATCH",
+                    bits: reserved,
+                });
+            }
+            Op::Match {
+                rd: Reg(get(word, 12, 19) as u8),
+                pd: Pred(get(word, 59, 61) as u8),
+                ra: Reg(get(word, 20, 27) as u8),
+                mall: get(word, 44, 44) != 0,
+            }
+        }
         0x70 => {
             let reserved = word & !0x0fffffffffffffff;
             if reserved != 0 {
@@ -5719,6 +5829,27 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", pd)?;
                 f.write_str(", ")?;
                 write!(f, "{}", pc)?;
+            }
+            Op::Redux { rd, ra, redop, sgn } => {
+                text::modifier(f, redop.name())?;
+                if *sgn {
+                    f.write_str(".S32")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+            }
+            Op::Match { rd, pd, ra, mall } => {
+                if *mall {
+                    f.write_str(".ALL")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", pd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
             }
             Op::Vadd {
                 rd,
@@ -6985,6 +7116,26 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
             let pd = text::pred(o1)?;
             let pc = text::pred_src(o2)?;
             Op::Vote { rd, pd, pc, vmode }
+        }
+        "REDUX" => {
+            let redop = mods
+                .take(Redop::from_name)
+                .ok_or_else(|| ParseError::missing("REDUX", "redop"))?;
+            let sgn = mods.flag("S32");
+            mods.finish("REDUX")?;
+            let [o0, o1] = text::operands::<2>("REDUX", &operands)?;
+            let rd = text::reg(o0)?;
+            let ra = text::reg(o1)?;
+            Op::Redux { rd, ra, redop, sgn }
+        }
+        "MATCH" => {
+            let mall = mods.flag("ALL");
+            mods.finish("MATCH")?;
+            let [o0, o1, o2] = text::operands::<3>("MATCH", &operands)?;
+            let rd = text::reg(o0)?;
+            let pd = text::pred(o1)?;
+            let ra = text::reg(o2)?;
+            Op::Match { rd, pd, ra, mall }
         }
         "VADD" => {
             let dsgn = mods.flag("DS");

@@ -865,6 +865,50 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             }
             out.preds[0] = pd.0;
         }
+        // redux.sync: the operation over the values of the lanes that run it, to all of them.
+        Op::Redux { rd, ra, redop, sgn } => {
+            let mut acc: Option<u32> = None;
+            for l in lanes(mask) {
+                let v = w.r(ra, l);
+                acc = Some(match acc {
+                    None => v,
+                    Some(a) => match redop {
+                        Redop::Add => a.wrapping_add(v),
+                        Redop::Min if sgn => (a as i32).min(v as i32) as u32,
+                        Redop::Max if sgn => (a as i32).max(v as i32) as u32,
+                        Redop::Min => a.min(v),
+                        Redop::Max => a.max(v),
+                        Redop::And => a & v,
+                        Redop::Or => a | v,
+                        Redop::Xor => a ^ v,
+                    },
+                });
+            }
+            let result = acc.unwrap_or(0);
+            each(w, mask, rd, out, |_, _| result);
+        }
+        // match.any: the lanes holding the same value; match.all: all of them if all agree,
+        // else 0, and the predicate says which.
+        Op::Match { rd, pd, ra, mall } => {
+            let values: [u32; LANES] = std::array::from_fn(|l| w.r(ra, l));
+            let same = |l: usize| {
+                lanes(mask)
+                    .filter(|&k| values[k] == values[l])
+                    .fold(0u32, |m, k| m | 1 << k)
+            };
+            let all_equal = lanes(mask).all(|k| same(k) == mask);
+            each(w, mask, rd, out, |_, l| {
+                if !mall {
+                    same(l)
+                } else if all_equal {
+                    mask
+                } else {
+                    0
+                }
+            });
+            w.set_p(pd, mask, if all_equal { u32::MAX } else { 0 });
+            out.preds[0] = pd.0;
+        }
         // ---- video ---------------------------------------------------------------------
         Op::Vadd {
             rd,

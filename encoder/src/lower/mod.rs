@@ -986,7 +986,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 self.video(ins)
             }
             "suld" | "sust" | "sured" | "suq" => self.surface(ins),
-            "shfl" | "vote" | "activemask" => self.warp(ins),
+            "shfl" | "vote" | "activemask" | "redux" | "match" => self.warp(ins),
             other => self.unsupported(format!("`{other}`")),
         }
     }

@@ -1,7 +1,7 @@
 //! Warp operations: `.sync` forms become `WARPSYNC` on their member mask, then the operation.
 
 use super::*;
-use sgpu_isa::{Smode, Vmode};
+use sgpu_isa::{Redop, Smode, Vmode};
 
 impl<'a> FnLower<'a, '_> {
     pub(super) fn warp(&mut self, ins: &PtxInstruction<'a>) {
@@ -22,6 +22,8 @@ impl<'a> FnLower<'a, '_> {
                 );
             }
             "shfl" => self.shfl(ins),
+            "redux" => self.redux(ins),
+            "match" => self.match_(ins),
             _ => self.vote(ins),
         }
     }
@@ -112,6 +114,84 @@ impl<'a> FnLower<'a, '_> {
                 v: None,
             },
             other => self.ri(other),
+        }
+    }
+
+    /// `redux.sync.op.type d, a, membermask`.
+    fn redux(&mut self, ins: &PtxInstruction<'a>) {
+        let redop = match ins
+            .modifiers()
+            .find_map(|m| Redop::from_name(&m[1..].to_uppercase()))
+        {
+            Some(op) => op,
+            None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        let sgn = ins.modifiers().any(|m| m == ".s32");
+        let Some((d, dp, _)) = self.dest(ins, 0) else {
+            return;
+        };
+        let Some([a, mask]) = self.sources(ins, 1) else {
+            return;
+        };
+        if self.warpsync(mask).is_none() {
+            return;
+        }
+        let Some(a) = self.lane(a, false) else { return };
+        let ra = self.r(a);
+        let rd = R::of(d, dp);
+        self.emit(
+            Op::Redux {
+                rd: rd.reg,
+                ra: ra.reg,
+                redop,
+                sgn,
+            },
+            &unary(rd, ra),
+        );
+    }
+
+    /// `match.any.sync.b32 d, a, membermask` and `match.all.sync.b32 d{|p}, a, membermask`.
+    fn match_(&mut self, ins: &PtxInstruction<'a>) {
+        use ptx_grammar::ast::Operand as O;
+        if ins.modifiers().any(|m| m == ".b64") {
+            return self.unsupported("`match` on 64-bit values");
+        }
+        let all = ins.modifiers().any(|m| m == ".all");
+        let (d, p) = match &ins.operands[0] {
+            O::PredPair(pair) => {
+                let (Some(Src::Reg { v, part, .. }), Some(Src::Pred(p, _))) =
+                    (self.src(&pair[0]), self.src(&pair[1]))
+                else {
+                    return self.unsupported("these destinations");
+                };
+                ((v, part), Some(p))
+            }
+            O::Expr(e) => match self.dst(e) {
+                Some((v, part, _)) => ((v, part), None),
+                None => return,
+            },
+            _ => return self.unsupported("this destination"),
+        };
+        let Some([a, mask]) = self.sources(ins, 1) else {
+            return;
+        };
+        if self.warpsync(mask).is_none() {
+            return;
+        }
+        let Some(a) = self.lane(a, false) else { return };
+        let ra = self.r(a);
+        let rd = R::of(d.0, d.1);
+        let at = self.emit(
+            Op::Match {
+                rd: rd.reg,
+                pd: placeholder(p.is_some()),
+                ra: ra.reg,
+                mall: all,
+            },
+            &unary(rd, ra),
+        );
+        if let Some(p) = p {
+            self.bind_pred(at, fields::PD, p, true);
         }
     }
 
