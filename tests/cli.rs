@@ -358,3 +358,32 @@ fn a_manifest_with_an_unknown_key_is_refused_by_name() {
         stderr(&run)
     );
 }
+
+#[test]
+fn the_reduce_example_sums_its_input_file() {
+    let dir = temp_dir();
+    let elf = dir.path().join("reduce.elf");
+    let out = dir.path().join("sums.bin");
+    let asm = ptxas_rs(&[&example("reduce.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let dump = format!("out={}", out.display());
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        &example("reduce.toml"),
+        "--dump",
+        &dump,
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let input = std::fs::read(example("reduce-input.bin")).unwrap();
+    let values: Vec<u32> = input
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let want: Vec<u8> = values
+        .chunks(256)
+        .flat_map(|c| c.iter().sum::<u32>().to_le_bytes())
+        .collect();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+}
