@@ -4,6 +4,7 @@
 //! (reconvergence, windows, frames) are in docs/isa.md.
 
 use crate::float;
+use crate::lane;
 use crate::memory::{self, Global, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::program::Program;
 use crate::surface::Surfaces;
@@ -123,7 +124,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
         }
         Op::Plop { pd, pa, pc: c, bop } => {
             let (a, b) = (w.ps(pa), w.ps(c));
-            let v = logic(bop, a, b);
+            let v = lane::logic(bop, a, b);
             w.set_p(pd, mask, v);
             out.preds[0] = pd.0;
         }
@@ -139,27 +140,11 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
         } => {
             let mut carry = w.carry;
             for l in lanes(mask) {
-                let a = w.r(ra, l);
-                let b = w.ri(rb, l);
-                // a + b, or a - b as a + !b + 1; with .X the carry replaces the + 1 / + 0.
-                let b = if nb { !b } else { b };
-                let cin = if x { carry >> l & 1 } else { u32::from(nb) };
-                let wide = u64::from(a) + u64::from(b) + u64::from(cin);
-                let mut v = wide as u32;
-                if sat {
-                    // add.sat.s32: clamp the signed sum.
-                    let s = i64::from(a as i32)
-                        + if nb {
-                            -i64::from(!b as i32)
-                        } else {
-                            i64::from(b as i32)
-                        };
-                    v = s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32;
-                }
+                let (d, cout) = lane::iadd(w.r(ra, l), w.ri(rb, l), carry >> l & 1, nb, x, sat);
                 if cc {
-                    carry = (carry & !(1 << l)) | (((wide >> 32) as u32 & 1) << l);
+                    carry = (carry & !(1 << l)) | (cout << l);
                 }
-                w.w(rd, l, v);
+                w.w(rd, l, d);
             }
             w.carry = carry;
             out.regs = (rd.0, 1);
@@ -174,7 +159,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             hi,
             sgn,
         } => each(w, mask, rd, out, |w, l| {
-            mul(w.r(ra, l), w.ri(rb, l), hi, sgn)
+            lane::mul(w.r(ra, l), w.ri(rb, l), hi, sgn)
         }),
         Op::Imul32i { rd, ra, imm32 } => {
             each(w, mask, rd, out, |w, l| w.r(ra, l).wrapping_mul(imm32))
@@ -191,13 +176,12 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
         } => {
             let mut carry = w.carry;
             for l in lanes(mask) {
-                let p = mul(w.r(ra, l), w.ri(rb, l), hi, sgn);
-                let cin = if x { carry >> l & 1 } else { 0 };
-                let wide = u64::from(p) + u64::from(w.ri(rc, l)) + u64::from(cin);
+                let (a, b, c) = (w.r(ra, l), w.ri(rb, l), w.ri(rc, l));
+                let (d, cout) = lane::imad(a, b, c, carry >> l & 1, hi, sgn, x);
                 if cc {
-                    carry = (carry & !(1 << l)) | (((wide >> 32) as u32 & 1) << l);
+                    carry = (carry & !(1 << l)) | (cout << l);
                 }
-                w.w(rd, l, wide as u32);
+                w.w(rd, l, d);
             }
             w.carry = carry;
             out.regs = (rd.0, 1);
@@ -209,17 +193,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             max,
             sgn,
         } => each(w, mask, rd, out, |w, l| {
-            let (a, b) = (w.r(ra, l), w.ri(rb, l));
-            let less = if sgn { (a as i32) < (b as i32) } else { a < b };
-            if less != max {
-                a
-            } else {
-                b
-            }
+            lane::imnmx(w.r(ra, l), w.ri(rb, l), max, sgn)
         }),
-        Op::Iabs { rd, ra } => each(w, mask, rd, out, |w, l| {
-            (w.r(ra, l) as i32).wrapping_abs() as u32
-        }),
+        Op::Iabs { rd, ra } => each(w, mask, rd, out, |w, l| lane::iabs(w.r(ra, l))),
         Op::Isetp {
             pd,
             pq,
@@ -236,30 +212,16 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             for l in lanes(mask) {
                 let (a, b) = (w.r(ra, l), w.ri(rb, l));
                 let bit = if x {
-                    // The high words of a 64-bit comparison; `pc` holds the low words'.
-                    let low = other >> l & 1 != 0;
-                    let strict = |lt: bool| {
-                        if sgn {
-                            ((a as i32) < (b as i32)) == lt && a != b
-                        } else {
-                            (a < b) == lt && a != b
-                        }
-                    };
-                    match icmp {
-                        Icmp::Eq => a == b && low,
-                        Icmp::Ne => a != b || low,
-                        Icmp::Lt | Icmp::Le => strict(true) || (a == b && low),
-                        Icmp::Gt | Icmp::Ge => strict(false) || (a == b && low),
-                    }
+                    lane::compare_high(icmp, a, b, sgn, other >> l & 1 != 0)
                 } else {
-                    compare(icmp, a, b, sgn)
+                    lane::compare(icmp, a, b, sgn)
                 };
                 t |= u32::from(bit) << l;
             }
             let (vd, vq) = if x {
                 (t, !t)
             } else {
-                (logic(bop, t, other), logic(bop, !t, other))
+                (lane::logic(bop, t, other), lane::logic(bop, !t, other))
             };
             w.set_p(pd, mask, vd);
             w.set_p(pq, mask, vq);
@@ -272,49 +234,17 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             rc,
             lut,
         } => each(w, mask, rd, out, |w, l| {
-            let (a, b, c) = (w.r(ra, l), w.ri(rb, l), w.ri(rc, l));
-            // Bit i of the table is the result where (a, b, c) = (i>>2, i>>1, i) & 1: OR the
-            // minterms the table selects, a word at a time.
-            let mut v = 0;
-            for i in 0..8 {
-                if lut >> i & 1 != 0 {
-                    let ta = if i & 4 != 0 { a } else { !a };
-                    let tb = if i & 2 != 0 { b } else { !b };
-                    let tc = if i & 1 != 0 { c } else { !c };
-                    v |= ta & tb & tc;
-                }
-            }
-            v
+            lane::lop3(w.r(ra, l), w.ri(rb, l), w.ri(rc, l), lut)
         }),
         Op::Lop32i {
             rd,
             ra,
             imm32,
             lop2,
-        } => each(w, mask, rd, out, |w, l| {
-            let a = w.r(ra, l);
-            match lop2 {
-                Lop2::And => a & imm32,
-                Lop2::Or => a | imm32,
-                Lop2::Xor => a ^ imm32,
-            }
-        }),
-        // PTX shl/shr: shift amounts greater than the width give 0 (or the sign).
-        Op::Shl { rd, ra, rb } => each(w, mask, rd, out, |w, l| {
-            let n = w.ri(rb, l);
-            if n >= 32 {
-                0
-            } else {
-                w.r(ra, l) << n
-            }
-        }),
+        } => each(w, mask, rd, out, |w, l| lane::lop2(w.r(ra, l), imm32, lop2)),
+        Op::Shl { rd, ra, rb } => each(w, mask, rd, out, |w, l| lane::shl(w.r(ra, l), w.ri(rb, l))),
         Op::Shr { rd, ra, rb, sgn } => each(w, mask, rd, out, |w, l| {
-            let (a, n) = (w.r(ra, l), w.ri(rb, l).min(32));
-            if sgn {
-                (i64::from(a as i32) >> n) as u32
-            } else {
-                (u64::from(a) >> n) as u32
-            }
+            lane::shr(w.r(ra, l), w.ri(rb, l), sgn)
         }),
         Op::Shf {
             rd,
@@ -325,29 +255,8 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             sgn,
             hi,
         } => each(w, mask, rd, out, |w, l| {
-            let v = u64::from(w.r(ra, l)) | u64::from(w.r(rc, l)) << 32;
-            let n = w.ri(rb, l).min(64);
-            let r: u64 = if !shr {
-                if n >= 64 {
-                    0
-                } else {
-                    v << n
-                }
-            } else if sgn {
-                (i128::from(v as i64) >> n) as u64
-            } else if n >= 64 {
-                0
-            } else {
-                v >> n
-            };
-            if hi {
-                (r >> 32) as u32
-            } else {
-                r as u32
-            }
+            lane::shf(w.r(ra, l), w.r(rc, l), w.ri(rb, l), shr, sgn, hi)
         }),
-        // bfe: the field of len bits at pos, extended by its top bit when signed (PTX rules
-        // for pos/len beyond the word).
         Op::Bfe {
             rd,
             ra,
@@ -355,56 +264,17 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             rc,
             sgn,
         } => each(w, mask, rd, out, |w, l| {
-            let a = w.r(ra, l);
-            let pos = w.ri(rb, l) & 0xff;
-            let len = w.ri(rc, l) & 0xff;
-            let sbit = if sgn {
-                if len == 0 {
-                    0
-                } else {
-                    a >> (pos + len - 1).min(31) & 1
-                }
-            } else {
-                0
-            };
-            let mut d = 0;
-            for i in 0..32 {
-                let bit = if i < len && pos + i <= 31 {
-                    a >> (pos + i) & 1
-                } else {
-                    sbit
-                };
-                d |= bit << i;
-            }
-            d
+            lane::bfe(w.r(ra, l), w.ri(rb, l), w.ri(rc, l), sgn)
         }),
         Op::Bfi { rd, ra, rb, rc } => each(w, mask, rd, out, |w, l| {
-            let (a, b, c) = (w.r(ra, l), w.r(rb, l), w.r(rc, l));
-            let (pos, len) = (c & 0xff, c >> 8 & 0xff);
-            let mut f = b;
-            for i in 0..len {
-                if pos + i < 32 {
-                    f = (f & !(1 << (pos + i))) | ((a >> i & 1) << (pos + i));
-                }
-            }
-            f
+            lane::bfi(w.r(ra, l), w.r(rb, l), w.r(rc, l))
         }),
         Op::Popc { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).count_ones()),
         Op::Clz { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).leading_zeros()),
         Op::Brev { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).reverse_bits()),
-        // bfind: the position of the most significant non-sign bit, 0xffffffff if none;
-        // .shiftamt gives 31 minus it.
-        Op::Flo { rd, ra, sgn, shamt } => each(w, mask, rd, out, |w, l| {
-            let a = w.r(ra, l);
-            let a = if sgn && (a as i32) < 0 { !a } else { a };
-            if a == 0 {
-                u32::MAX
-            } else if shamt {
-                a.leading_zeros()
-            } else {
-                31 - a.leading_zeros()
-            }
-        }),
+        Op::Flo { rd, ra, sgn, shamt } => {
+            each(w, mask, rd, out, |w, l| lane::bfind(w.r(ra, l), sgn, shamt))
+        }
         Op::Prmt {
             rd,
             ra,
@@ -412,7 +282,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             rc,
             pmode,
         } => each(w, mask, rd, out, |w, l| {
-            permute(w.r(ra, l), w.r(rb, l), w.r(rc, l), pmode)
+            lane::permute(w.r(ra, l), w.r(rb, l), w.r(rc, l), pmode)
         }),
         Op::Prmti {
             rd,
@@ -421,7 +291,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             imm16,
             pmodei,
         } => each(w, mask, rd, out, |w, l| {
-            permute(w.r(ra, l), w.r(rb, l), u32::from(imm16), pmodei)
+            lane::permute(w.r(ra, l), w.r(rb, l), u32::from(imm16), pmodei)
         }),
         Op::I2i {
             rd,
@@ -430,7 +300,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             ifrom,
             sat,
         } => each(w, mask, rd, out, |w, l| {
-            convert_int(w.r(ra, l), ifrom, ito, sat)
+            lane::convert_int(w.r(ra, l), ifrom, ito, sat)
         }),
         Op::Idiv {
             rd,
@@ -443,12 +313,21 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             for l in lanes(mask) {
                 if w64 {
                     let (a, b) = (w.r64(ra, l), w.r64(rb, l));
-                    w.w64(rd, l, divide64(a, b, sgn, rem));
+                    w.w64(rd, l, lane::divide64(a, b, sgn, rem));
                 } else {
                     let (a, b) = (w.r(ra, l), w.r(rb, l));
-                    w.w(rd, l, divide64(u64::from(a), u64::from(b), sgn, rem) as u32);
+                    w.w(
+                        rd,
+                        l,
+                        lane::divide64(u64::from(a), u64::from(b), sgn, rem) as u32,
+                    );
                     if sgn {
-                        let v = divide64(a as i32 as i64 as u64, b as i32 as i64 as u64, true, rem);
+                        let v = lane::divide64(
+                            a as i32 as i64 as u64,
+                            b as i32 as i64 as u64,
+                            true,
+                            rem,
+                        );
                         w.w(rd, l, v as u32);
                     }
                 }
@@ -468,9 +347,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             absa,
             absb,
         } => each(w, mask, rd, out, |w, l| {
-            let a = operand(f(w.r(ra, l)), na, absa);
-            let b = operand(f(w.r(rb, l)), nb, absb);
-            saturate(float::add(a, b, rnd, ftz), sat).to_bits()
+            let a = lane::operand(f(w.r(ra, l)), na, absa);
+            let b = lane::operand(f(w.r(rb, l)), nb, absb);
+            lane::saturate(float::add(a, b, rnd, ftz), sat).to_bits()
         }),
         Op::Fadd32i { rd, ra, imm32 } => each(w, mask, rd, out, |w, l| {
             float::add(f(w.r(ra, l)), f(imm32), Rnd::Rn, false).to_bits()
@@ -486,9 +365,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             absa,
             absb,
         } => each(w, mask, rd, out, |w, l| {
-            let a = operand(f(w.r(ra, l)), na, absa);
-            let b = operand(f(w.r(rb, l)), false, absb);
-            saturate(float::mul(a, b, rnd, ftz), sat).to_bits()
+            let a = lane::operand(f(w.r(ra, l)), na, absa);
+            let b = lane::operand(f(w.r(rb, l)), false, absb);
+            lane::saturate(float::mul(a, b, rnd, ftz), sat).to_bits()
         }),
         Op::Fmul32i { rd, ra, imm32 } => each(w, mask, rd, out, |w, l| {
             float::mul(f(w.r(ra, l)), f(imm32), Rnd::Rn, false).to_bits()
@@ -504,11 +383,10 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             na,
             nc,
         } => each(w, mask, rd, out, |w, l| {
-            let a = operand(f(w.r(ra, l)), na, false);
-            let c = operand(f(w.r(rc, l)), nc, false);
-            saturate(float::fma(a, f(w.r(rb, l)), c, rnd, ftz), sat).to_bits()
+            let a = lane::operand(f(w.r(ra, l)), na, false);
+            let c = lane::operand(f(w.r(rc, l)), nc, false);
+            lane::saturate(float::fma(a, f(w.r(rb, l)), c, rnd, ftz), sat).to_bits()
         }),
-        // min/max: a NaN operand yields the other; both NaN give NaN (.NaN: any NaN gives NaN).
         Op::Fmnmx {
             rd,
             ra,
@@ -519,29 +397,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             absa,
             absb,
         } => each(w, mask, rd, out, |w, l| {
-            let a = operand(ftz_in(f(w.r(ra, l)), ftz), false, absa);
-            let b = operand(ftz_in(f(w.r(rb, l)), ftz), false, absb);
-            let r = if a.is_nan() || b.is_nan() {
-                if nan || (a.is_nan() && b.is_nan()) {
-                    f32::NAN
-                } else if a.is_nan() {
-                    b
-                } else {
-                    a
-                }
-            } else if max {
-                // +0 is greater than -0.
-                if a > b || (a == b && a.is_sign_positive()) {
-                    a
-                } else {
-                    b
-                }
-            } else if a < b || (a == b && a.is_sign_negative()) {
-                a
-            } else {
-                b
-            };
-            r.to_bits()
+            let a = lane::operand(lane::ftz_in(f(w.r(ra, l)), ftz), false, absa);
+            let b = lane::operand(lane::ftz_in(f(w.r(rb, l)), ftz), false, absb);
+            lane::fminmax(a, b, max, nan).to_bits()
         }),
         Op::Fsetp {
             pd,
@@ -556,12 +414,12 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             let other = w.ps(c);
             let mut t = 0u32;
             for l in lanes(mask) {
-                let a = ftz_in(f(w.r(ra, l)), ftz);
-                let b = ftz_in(f(w.r(rb, l)), ftz);
-                t |= u32::from(fcompare(fcmp, a, b)) << l;
+                let a = lane::ftz_in(f(w.r(ra, l)), ftz);
+                let b = lane::ftz_in(f(w.r(rb, l)), ftz);
+                t |= u32::from(lane::fcompare(fcmp, a, b)) << l;
             }
-            w.set_p(pd, mask, logic(bop, t, other));
-            w.set_p(pq, mask, logic(bop, !t, other));
+            w.set_p(pd, mask, lane::logic(bop, t, other));
+            w.set_p(pq, mask, lane::logic(bop, !t, other));
             out.preds = [pd.0, pq.0];
         }
         Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, out, |w, l| {
@@ -590,8 +448,8 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             ftz,
         } => {
             for l in lanes(mask) {
-                let v = ftz_in(f(w.r(ra, l)), ftz);
-                let wide = float_to_int(v, ito, rnd);
+                let v = lane::ftz_in(f(w.r(ra, l)), ftz);
+                let wide = lane::float_to_int(v, ito, rnd);
                 if matches!(ito, Ity::U64 | Ity::S64) {
                     w.w64(rd, l, wide);
                 } else {
@@ -612,9 +470,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
                 Ity::U64 => i128::from(w.r64(ra, l)),
                 Ity::S64 => i128::from(w.r64(ra, l) as i64),
                 Ity::U32 => i128::from(w.r(ra, l)),
-                other => i128::from(convert_int(w.r(ra, l), other, Ity::S32, false) as i32),
+                other => i128::from(lane::convert_int(w.r(ra, l), other, Ity::S32, false) as i32),
             };
-            int_to_float(v, rnd).to_bits()
+            lane::int_to_float(v, rnd).to_bits()
         }),
         Op::F2f {
             rd,
@@ -628,21 +486,21 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             let a = w.r(ra, l);
             let v = match fcvt {
                 Fcvt::F32 => {
-                    let x = ftz_in(f(a), ftz);
+                    let x = lane::ftz_in(f(a), ftz);
                     if rint {
-                        round_integral(x, rnd)
+                        lane::round_integral(x, rnd)
                     } else {
                         x
                     }
                 }
-                Fcvt::FromF16 => f16_to_f32(a as u16),
-                Fcvt::F16 => return u32::from(f32_to_f16(ftz_in(f(a), ftz))),
+                Fcvt::FromF16 => lane::f16_to_f32(a as u16),
+                Fcvt::F16 => return u32::from(lane::f32_to_f16(lane::ftz_in(f(a), ftz))),
                 Fcvt::Bf16 => {
                     return (f(a).to_bits() + 0x7fff + ((f(a).to_bits() >> 16) & 1)) >> 16
                 }
                 Fcvt::FromBf16 => f32::from_bits(a << 16),
             };
-            saturate(v, sat).to_bits()
+            lane::saturate(v, sat).to_bits()
         }),
         // ---- memory --------------------------------------------------------------------
         Op::Ld {
@@ -1219,317 +1077,6 @@ fn check_members(w: &Warp, members: u32, executing: u32) -> Result<(), String> {
     Ok(())
 }
 
-fn logic(bop: Bop, a: u32, b: u32) -> u32 {
-    match bop {
-        Bop::And => a & b,
-        Bop::Or => a | b,
-        Bop::Xor => a ^ b,
-    }
-}
-
-fn compare(c: Icmp, a: u32, b: u32, sgn: bool) -> bool {
-    let ord = if sgn {
-        (a as i32).cmp(&(b as i32))
-    } else {
-        a.cmp(&b)
-    };
-    use std::cmp::Ordering::*;
-    match c {
-        Icmp::Eq => ord == Equal,
-        Icmp::Ne => ord != Equal,
-        Icmp::Lt => ord == Less,
-        Icmp::Le => ord != Greater,
-        Icmp::Gt => ord == Greater,
-        Icmp::Ge => ord != Less,
-    }
-}
-
-/// setp's float comparisons: ordered ones are false with a NaN, unordered ones true.
-fn fcompare(c: Fcmp, a: f32, b: f32) -> bool {
-    let nan = a.is_nan() || b.is_nan();
-    match c {
-        Fcmp::Eq => a == b,
-        Fcmp::Ne => !nan && a != b,
-        Fcmp::Lt => a < b,
-        Fcmp::Le => a <= b,
-        Fcmp::Gt => a > b,
-        Fcmp::Ge => a >= b,
-        Fcmp::Equ => nan || a == b,
-        Fcmp::Neu => a != b,
-        Fcmp::Ltu => nan || a < b,
-        Fcmp::Leu => nan || a <= b,
-        Fcmp::Gtu => nan || a > b,
-        Fcmp::Geu => nan || a >= b,
-        Fcmp::Num => !nan,
-        Fcmp::Nan => nan,
-    }
-}
-
-fn mul(a: u32, b: u32, hi: bool, sgn: bool) -> u32 {
-    let p = if sgn {
-        (i64::from(a as i32) * i64::from(b as i32)) as u64
-    } else {
-        u64::from(a) * u64::from(b)
-    };
-    if hi {
-        (p >> 32) as u32
-    } else {
-        p as u32
-    }
-}
-
-/// div/rem: PTX leaves division by zero undefined; sgpu gives all ones (quotient) and the
-/// dividend (remainder), and the most negative value divided by -1 wraps.
-fn divide64(a: u64, b: u64, sgn: bool, rem: bool) -> u64 {
-    if b == 0 {
-        return if rem { a } else { u64::MAX };
-    }
-    if sgn {
-        let (a, b) = (a as i64, b as i64);
-        (if rem {
-            a.wrapping_rem(b)
-        } else {
-            a.wrapping_div(b)
-        }) as u64
-    } else if rem {
-        a % b
-    } else {
-        a / b
-    }
-}
-
-fn ity_bits(t: Ity) -> (u32, bool) {
-    match t {
-        Ity::U8 => (8, false),
-        Ity::S8 => (8, true),
-        Ity::U16 => (16, false),
-        Ity::S16 => (16, true),
-        Ity::U32 => (32, false),
-        Ity::S32 => (32, true),
-        Ity::U64 => (64, false),
-        Ity::S64 => (64, true),
-    }
-}
-
-/// cvt between integer types: the source's low bits, extended by its sign, then truncated
-/// or (with .sat) clamped to the destination's range.
-fn convert_int(a: u32, from: Ity, to: Ity, sat: bool) -> u32 {
-    let (fb, fs) = ity_bits(from);
-    let (tb, ts) = ity_bits(to);
-    let fb = fb.min(32);
-    let raw = if fb == 32 {
-        u64::from(a)
-    } else {
-        u64::from(a) & ((1u64 << fb) - 1)
-    };
-    let v: i64 = if fs && fb < 64 && raw >> (fb - 1) & 1 == 1 {
-        raw as i64 - (1i64 << fb)
-    } else {
-        raw as i64
-    };
-    let tb = tb.min(32);
-    let v = if sat {
-        let (lo, hi) = if ts {
-            (-(1i64 << (tb - 1)), (1i64 << (tb - 1)) - 1)
-        } else {
-            (0, (1i64 << tb) - 1)
-        };
-        v.clamp(lo, hi)
-    } else {
-        v
-    };
-    // The register holds the destination width, extended to 32 bits by its sign.
-    let bits = v as u64
-        & if tb == 32 {
-            u64::from(u32::MAX)
-        } else {
-            (1u64 << tb) - 1
-        };
-    if ts && tb < 32 && bits >> (tb - 1) & 1 == 1 {
-        (bits as i64 - (1i64 << tb)) as u32
-    } else {
-        bits as u32
-    }
-}
-
-fn operand(x: f32, neg: bool, abs: bool) -> f32 {
-    let x = if abs { x.abs() } else { x };
-    if neg {
-        -x
-    } else {
-        x
-    }
-}
-
-fn ftz_in(x: f32, ftz: bool) -> f32 {
-    if ftz {
-        float::flush(x)
-    } else {
-        x
-    }
-}
-
-/// `.sat` on floats: clamp to [0, 1], NaN to 0.
-fn saturate(x: f32, sat: bool) -> f32 {
-    if !sat {
-        x
-    } else if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(0.0, 1.0)
-    }
-}
-
-fn round_integral(x: f32, rnd: Rnd) -> f32 {
-    match rnd {
-        Rnd::Rn => x.round_ties_even(),
-        Rnd::Rz => x.trunc(),
-        Rnd::Rm => x.floor(),
-        Rnd::Rp => x.ceil(),
-    }
-}
-
-/// cvt float to integer: rounded by the mode, saturated to the range, NaN to 0.
-fn float_to_int(x: f32, to: Ity, rnd: Rnd) -> u64 {
-    if x.is_nan() {
-        return 0;
-    }
-    let r = f64::from(round_integral(x, rnd));
-    let (bits, signed) = ity_bits(to);
-    let (lo, hi) = if signed {
-        (
-            -(2f64.powi(bits as i32 - 1)),
-            2f64.powi(bits as i32 - 1) - 1.0,
-        )
-    } else {
-        (0.0, 2f64.powi(bits as i32) - 1.0)
-    };
-    let v = r.clamp(lo, hi);
-    if signed {
-        (v as i64) as u64
-    } else {
-        v as u64
-    }
-}
-
-fn int_to_float(v: i128, rnd: Rnd) -> f32 {
-    let nearest = v as f32;
-    let back = nearest as f64 as i128;
-    let err = (v - back).signum() as i32;
-    match (rnd, err) {
-        (Rnd::Rn, _) | (_, 0) => nearest,
-        (Rnd::Rz, e) if (nearest > 0.0 && e < 0) || (nearest < 0.0 && e > 0) => {
-            if nearest > 0.0 {
-                nearest.next_down()
-            } else {
-                nearest.next_up()
-            }
-        }
-        (Rnd::Rm, e) if e < 0 => nearest.next_down(),
-        (Rnd::Rp, e) if e > 0 => nearest.next_up(),
-        _ => nearest,
-    }
-}
-
-fn f16_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from(h >> 10 & 0x1f);
-    let man = u32::from(h & 0x3ff);
-    let bits = match (exp, man) {
-        (0, 0) => sign,
-        (0, m) => {
-            // A half denormal is a normal f32.
-            let v = m as f32 * 2f32.powi(-24);
-            return if sign != 0 { -v } else { v };
-        }
-        (0x1f, 0) => sign | 0x7f80_0000,
-        (0x1f, m) => sign | 0x7fc0_0000 | m << 13,
-        (e, m) => sign | (e + 112) << 23 | m << 13,
-    };
-    f32::from_bits(bits)
-}
-
-/// f32 to f16, rounding to nearest even.
-pub(crate) fn f32_to_f16(x: f32) -> u16 {
-    let bits = x.to_bits();
-    let sign = (bits >> 16 & 0x8000) as u16;
-    if x.is_nan() {
-        return sign | 0x7e00;
-    }
-    let a = x.abs();
-    if a >= 65520.0 {
-        return sign | 0x7c00;
-    }
-    // Scale so the half's last place is an integer, and round to nearest even.
-    let (scaled, exp) = if a < 2f32.powi(-14) {
-        (f64::from(a) * 2f64.powi(24), 0u32)
-    } else {
-        let e = a.log2().floor() as i32;
-        let e = e.clamp(-14, 15);
-        (f64::from(a) * 2f64.powi(10 - e), (e + 15) as u32)
-    };
-    let m = scaled.round_ties_even() as u32;
-    if exp == 0 {
-        return sign | m as u16;
-    }
-    // m may have rounded up to 2048: the next binade.
-    let (m, exp) = if m >= 2048 {
-        (m / 2, exp + 1)
-    } else {
-        (m, exp)
-    };
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    sign | (exp << 10 | (m & 0x3ff)) as u16
-}
-
-fn permute(a: u32, b: u32, c: u32, mode: Pmode) -> u32 {
-    let bytes: [u8; 8] = {
-        let v = u64::from(a) | u64::from(b) << 32;
-        v.to_le_bytes()
-    };
-    let sel = |s: u32| -> u8 {
-        let i = (s & 7) as usize;
-        if s & 8 != 0 {
-            // Replicate the sign of the selected byte.
-            if bytes[i] & 0x80 != 0 {
-                0xff
-            } else {
-                0
-            }
-        } else {
-            bytes[i]
-        }
-    };
-    let out: [u8; 4] = match mode {
-        Pmode::Default => [sel(c), sel(c >> 4), sel(c >> 8), sel(c >> 12)],
-        Pmode::F4e => {
-            let s = (c & 3) as usize;
-            [bytes[s], bytes[s + 1], bytes[s + 2], bytes[s + 3]]
-        }
-        Pmode::B4e => {
-            let s = (c & 3) as usize;
-            let idx = |k: usize| bytes[(s + 8 - k) % 8];
-            [idx(0), idx(1), idx(2), idx(3)]
-        }
-        Pmode::Rc8 => [bytes[(c & 3) as usize]; 4],
-        Pmode::Ecl => {
-            let s = (c & 3) as usize;
-            [bytes[s], bytes[s.max(1)], bytes[s.max(2)], bytes[3]]
-        }
-        Pmode::Ecr => {
-            let s = (c & 3) as usize;
-            [bytes[0], bytes[s.min(1)], bytes[s.min(2)], bytes[s]]
-        }
-        Pmode::Rc16 => {
-            let s = (c & 1) as usize * 2;
-            [bytes[s], bytes[s + 1], bytes[s], bytes[s + 1]]
-        }
-    };
-    u32::from_le_bytes(out)
-}
-
 fn bytes(m: Msize) -> usize {
     match m {
         Msize::U8 | Msize::S8 => 1,
@@ -1694,67 +1241,7 @@ fn atomic(
     let mut buf = [0u8; 8];
     buf[..n].copy_from_slice(&old_bytes[..n]);
     let old = u64::from_le_bytes(buf);
-    let mask = if n == 8 {
-        u64::MAX
-    } else {
-        u64::from(u32::MAX)
-    };
-    let (b, c) = (b & mask, c & mask);
-    let signed = |x: u64| {
-        if n == 8 {
-            x as i64
-        } else {
-            x as u32 as i32 as i64
-        }
-    };
-    let new = match (aop, aty) {
-        (Aop::Add, Aty::F32) => {
-            u64::from((f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits())
-        }
-        (Aop::Add, _) => old.wrapping_add(b),
-        (Aop::Min, Aty::S32 | Aty::S64) => {
-            if signed(b) < signed(old) {
-                b
-            } else {
-                old
-            }
-        }
-        (Aop::Max, Aty::S32 | Aty::S64) => {
-            if signed(b) > signed(old) {
-                b
-            } else {
-                old
-            }
-        }
-        (Aop::Min, _) => old.min(b),
-        (Aop::Max, _) => old.max(b),
-        // atom.inc: old >= b ? 0 : old + 1; atom.dec: (old == 0 || old > b) ? b : old - 1.
-        (Aop::Inc, _) => {
-            if old >= b {
-                0
-            } else {
-                old + 1
-            }
-        }
-        (Aop::Dec, _) => {
-            if old == 0 || old > b {
-                b
-            } else {
-                old - 1
-            }
-        }
-        (Aop::And, _) => old & b,
-        (Aop::Or, _) => old | b,
-        (Aop::Xor, _) => old ^ b,
-        (Aop::Exch, _) => b,
-        (Aop::Cas, _) => {
-            if old == b {
-                c
-            } else {
-                old
-            }
-        }
-    } & mask;
+    let new = lane::atom(old, b, c, aop, aty, n);
     write(w, cx, l, space, address, &new.to_le_bytes()[..n])?;
     Ok(old)
 }

@@ -1,11 +1,14 @@
 //! The sgpu golden model: a functional simulator that executes the machine code of an sgpu
-//! ELF file and defines what every instruction does (`exec.rs`, one arm per instruction; the
-//! video ALU in `video.rs`, the surface unit in `surface.rs`, IEEE rounding in `float.rs`).
+//! ELF file and defines what every instruction does: `lane.rs` a function per instruction
+//! for what it computes in one lane, each quoting its PTX rule; `exec.rs` the warp-level
+//! parts (control, memory, warp operations); the video ALU in `video.rs`, the surface unit in
+//! `surface.rs`, IEEE rounding in `float.rs`.
 //! [`exec::step`] runs one warp instruction and reports what it retired, so that the RTL's
 //! co-simulation can drive the model in the RTL's own issue order; [`run`] runs a grid.
 
 pub mod exec;
 pub mod float;
+pub mod lane;
 pub mod launch;
 pub mod memory;
 pub mod program;

@@ -460,7 +460,7 @@ fn encode(v: u32, f: Format) -> [u8; 4] {
             let scale = f64::from((1u32 << (bits - 1)) - 1);
             ((f64::from(c) * scale).round_ties_even() as i32) as u32 & ((1u32 << bits) - 1)
         }
-        Kind::Float if bits == 16 => u32::from(crate::exec::f32_to_f16(x)),
+        Kind::Float if bits == 16 => u32::from(crate::lane::f32_to_f16(x)),
         Kind::Float => v,
     };
     raw.to_le_bytes()
