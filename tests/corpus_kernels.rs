@@ -127,3 +127,32 @@ fn matmul_tiled_square() {
     }
     assert_eq!(dump_f32(&p, "c"), want);
 }
+
+#[test]
+fn devfunc_call_device_functions() {
+    // call_device_functions(out, n): out[i] = write_out(make_pair(helper(i, i & 15, ctable),
+    // recurse_fib(i & 7))): calls with scalar, pointer and by-value struct arguments and
+    // results, recursion, generic loads from a .const table and from local memory.
+    let n = 100u32;
+    let manifest = format!(
+        "kernel = \"call_device_functions\"\ngrid = [2]\nblock = [64]\n\
+         params = [{{ buffer = \"out\" }}, {{ u32 = {n} }}]\n[buffers.out]\nsize = {}\n",
+        4 * 128
+    );
+    let p = run("devfunc.sm80.O2.ptx", &manifest);
+    let table = [1.0f32, 0.5, 0.25, 2.0, -1.0, 3.0, 0.125, 4.0];
+    let fib = |k: u32| (0..k).fold((0u32, 1u32), |(a, b), _| (b, a + b)).0;
+    let out = dump_f32(&p, "out");
+    for i in 0..128u32 {
+        let want = if i < n {
+            let mut h = i as f32;
+            for k in 0..(i & 15) {
+                h = h.mul_add(table[(k % 8) as usize], 1.0);
+            }
+            (h + h) + (fib(i & 7) + 1) as f32
+        } else {
+            0.0
+        };
+        assert_eq!(out[i as usize].to_bits(), want.to_bits(), "thread {i}");
+    }
+}
