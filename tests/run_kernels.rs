@@ -437,3 +437,64 @@ fn video_instructions_through_the_whole_flow() {
     }
     assert!(cases.len() > 150, "{} forms", cases.len());
 }
+
+#[test]
+fn high_halves_of_64_bit_products() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut pairs: Vec<(u64, u64)> = (0..60).map(|_| (next(), next())).collect();
+    pairs.extend([
+        (u64::MAX, u64::MAX),
+        (1 << 63, 1 << 63),
+        (u64::MAX, 1),
+        (0, 5),
+    ]);
+    let manifest = format!(
+        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = {}\n",
+        pairs.len(),
+        list(pairs.iter().flat_map(|&(a, b)| [a as i64, b as i64])),
+        16 * pairs.len()
+    );
+    let p = run("mulhi", &manifest);
+    let out: Vec<u64> = words::<8>(&launch::dump(&p, "out").unwrap())
+        .into_iter()
+        .map(u64::from_le_bytes)
+        .collect();
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        let hu = ((u128::from(a) * u128::from(b)) >> 64) as u64;
+        let hs = ((i128::from(a as i64) * i128::from(b as i64)) >> 64) as u64;
+        assert_eq!([out[2 * i], out[2 * i + 1]], [hu, hs], "{a:#x} * {b:#x}");
+    }
+}
+
+#[test]
+fn vectors_of_small_elements_load_and_store() {
+    let input: Vec<u8> = (0..64u32)
+        .map(|i| (i.wrapping_mul(77) ^ 0xa5) as u8)
+        .collect();
+    let manifest = format!(
+        "block = [4]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu8 = [{}]\n[buffers.out]\nsize = 64\n",
+        list(&input)
+    );
+    let p = run("smallvec", &manifest);
+    let out = launch::dump(&p, "out").unwrap();
+    for t in 0..4 {
+        let i = &input[16 * t..16 * t + 16];
+        let h = |k: usize| u16::from_le_bytes([i[k], i[k + 1]]);
+        let mut want = vec![i[3], i[2], i[1], i[0].wrapping_add(1)];
+        let (h4, h5) = (h(4), h(6));
+        want.extend(h5.wrapping_add(h4).to_le_bytes());
+        want.extend(h4.to_le_bytes());
+        for k in [14, 12, 10, 8] {
+            want.extend(h(k).to_le_bytes());
+        }
+        assert_eq!(&out[16 * t..16 * t + 16], &want[..], "thread {t}");
+    }
+}

@@ -68,9 +68,13 @@ pub struct Layout<'a> {
     pub defined: rustc_hash::FxHashSet<&'a str>,
 }
 
-/// The byte size of a declaration's scalar type, and its vector width.
+/// The byte size of a declaration's scalar type, and its vector width. An opaque
+/// `.surfref`, `.texref` or `.samplerref` parameter is a 64-bit handle.
 pub fn element_size(v: &VarDecl<'_>) -> Option<(u32, u32)> {
     let info = declared_type(v).ok()?;
+    if info.opaque.is_some() {
+        return Some((8, 1));
+    }
     let ty = info.ty?;
     Some(((u32::from(ty.bits) / 8).max(1), u32::from(info.vector)))
 }

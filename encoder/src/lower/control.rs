@@ -58,6 +58,12 @@ impl<'a> FnLower<'a, '_> {
         let Some((_, callee, _)) = call_parts(ins) else {
             return self.unsupported("this call");
         };
+        // CUDA's assert calls `__assertfail` from the runtime: on sgpu a failed assertion stops
+        // the kernel.
+        if callee.text == "__assertfail" {
+            self.emit(Op::Trap, &[]);
+            return;
+        }
         let function = match self.layout.places.get(callee.text) {
             Some(Place::Function { index }) if self.layout.defined.contains(callee.text) => *index,
             Some(Place::Function { .. }) => {

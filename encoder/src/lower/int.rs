@@ -542,6 +542,65 @@ impl<'a> FnLower<'a, '_> {
                 self.iadd(d, dp, Lane::Imm(0), *al, true, true, false, false);
                 self.iadd(d, dp + 1, Lane::Imm(0), *ah, true, false, true, false);
             }
+            ("mul", [al, bl], [ah, bh]) if self.has(".hi") => {
+                // The high 64 bits of the 128-bit product, a word at a time: the middle word's
+                // carries flow into the third and fourth words. Signed: subtract b where a is
+                // negative and a where b is negative (two's complement).
+                let (al, ah, bl, bh) = (*al, *ah, *bl, *bh);
+                let t = self.new64();
+                let m = self.new32();
+                let u = self.new32();
+                let z = Lane::Imm(0);
+                self.imul(m, 0, al, bl, true, false);
+                self.imad(m, 0, al, bh, Lane::Reg(m, 0), false, false, true, false);
+                self.imad(t, 0, al, bh, z, true, false, false, true);
+                self.imad(m, 0, ah, bl, Lane::Reg(m, 0), false, false, true, false);
+                self.imad(u, 0, ah, bl, z, true, false, false, true);
+                self.iadd(
+                    t,
+                    0,
+                    Lane::Reg(t, 0),
+                    Lane::Reg(u, 0),
+                    false,
+                    true,
+                    false,
+                    false,
+                );
+                self.imad(t, 1, ah, bh, z, true, false, false, true);
+                self.imad(t, 0, ah, bh, Lane::Reg(t, 0), false, false, true, false);
+                self.iadd(t, 1, Lane::Reg(t, 1), z, false, false, true, false);
+                if sgn {
+                    for (neg, (xl, xh)) in [(ah, (bl, bh)), (bh, (al, ah))] {
+                        let p = self.vregs.new_reg(Class::Pred);
+                        self.icmp32(p, None, Icmp::Lt, true, neg, z, None, Bop::And, false);
+                        let s = self.new64();
+                        self.sel(s, 0, xl, z, (p, false));
+                        self.sel(s, 1, xh, z, (p, false));
+                        self.iadd(
+                            t,
+                            0,
+                            Lane::Reg(t, 0),
+                            Lane::Reg(s, 0),
+                            true,
+                            true,
+                            false,
+                            false,
+                        );
+                        self.iadd(
+                            t,
+                            1,
+                            Lane::Reg(t, 1),
+                            Lane::Reg(s, 1),
+                            true,
+                            false,
+                            true,
+                            false,
+                        );
+                    }
+                }
+                self.mov_lane(d, dp, Lane::Reg(t, 0));
+                self.mov_lane(d, dp + 1, Lane::Reg(t, 1));
+            }
             ("mul", [al, bl], [ah, bh]) if !self.has(".hi") => {
                 // lo(a*b) = lo(al*bl); hi = hi(al*bl) + al*bh + ah*bl, into a temporary
                 // pair so that d may be a or b.

@@ -183,15 +183,21 @@ impl<'a> FnLower<'a, '_> {
                 _ => None,
             })
             .unwrap_or(1);
-        if n > 1 && ty.bits < 32 {
-            self.unsupported("vector accesses of 8- or 16-bit elements");
-            return None;
-        }
         let bits = u32::from(ty.bits) * n;
-        let Some(size) = msize(Type {
-            bits: bits as u16,
-            ..ty
-        }) else {
+        // A vector of 8- or 16-bit elements is one access of all of them, unsigned.
+        let access = if n > 1 && ty.bits < 32 {
+            Type {
+                class: TyClass::Unsigned,
+                bits: bits as u16,
+                ..ty
+            }
+        } else {
+            Type {
+                bits: bits as u16,
+                ..ty
+            }
+        };
+        let Some(size) = msize(access) else {
             self.unsupported(format!("`{}`", ins.mnemonic.text));
             return None;
         };
@@ -288,6 +294,7 @@ impl<'a> FnLower<'a, '_> {
             }
         }
         if let Some((t, items)) = gather {
+            let ty = types(ins).last().copied().expect("checked by access_size");
             let per = words / n as u8;
             for (i, e) in items.iter().enumerate() {
                 if matches!(e, Expr::Name(id) if id.text == "_") {
@@ -296,6 +303,14 @@ impl<'a> FnLower<'a, '_> {
                 let Some((d, dp, _)) = self.dst(e) else {
                     return;
                 };
+                if ty.bits < 32 {
+                    // Small elements sit side by side in the loaded words.
+                    let at = i as u32 * u32::from(ty.bits);
+                    let word = Lane::Reg(t, (at / 32) as u8);
+                    let (pos, len) = (Lane::Imm(at % 32), Lane::Imm(u32::from(ty.bits)));
+                    self.bfe(d, dp, word, pos, len, ty.class == TyClass::Signed);
+                    continue;
+                }
                 for w in 0..per {
                     self.mov_lane(d, dp + w, Lane::Reg(t, i as u8 * per + w));
                 }
@@ -312,6 +327,38 @@ impl<'a> FnLower<'a, '_> {
         };
         // The value: a register (tuple), or a vector scattered into a temporary tuple.
         let value = match &ins.operands[1] {
+            O::Vector(items, _) if types(ins).last().is_some_and(|t| t.bits < 32) => {
+                // Small elements are packed side by side, the first lowest.
+                let bits = u32::from(types(ins).last().expect("matched").bits);
+                let t = self.vregs.new_reg(Class::Gpr { size: words });
+                for w in 0..words {
+                    self.mov_lane(t, w, Lane::Imm(0));
+                }
+                for (i, e) in items.iter().enumerate() {
+                    let Some(s) = self.src(e) else { return };
+                    let Some(l) = self.lane(s, false) else { return };
+                    let at = i as u32 * bits;
+                    let word = (at / 32) as u8;
+                    let packed = self.r(Lane::Imm((at % 32) | bits << 8));
+                    let (ra, rb) = (self.r(l), R::of(t, word));
+                    let rd = R::of(t, word);
+                    self.emit(
+                        Op::Bfi {
+                            rd: rd.reg,
+                            ra: ra.reg,
+                            rb: rb.reg,
+                            rc: packed.reg,
+                        },
+                        &[
+                            def(fields::RD, rd),
+                            use_(fields::RA, ra),
+                            use_(fields::RB, rb),
+                            use_(fields::RC, packed),
+                        ],
+                    );
+                }
+                R::of(t, 0)
+            }
             O::Vector(items, _) => {
                 let t = self.vregs.new_reg(Class::Gpr { size: words });
                 let per = words / items.len() as u8;
