@@ -1199,7 +1199,7 @@ fn store_reg(w: &mut Warp, rd: Reg, l: usize, data: &[u8], m: Msize) {
         _ => {
             for k in 0..data.len() / 4 {
                 if rd != Reg::RZ {
-                    w.w(Reg(rd.0 + k as u8), l, v32(4 * k));
+                    w.w(crate::warp::reg_at(rd, k as u8), l, v32(4 * k));
                 }
             }
         }
@@ -1212,7 +1212,7 @@ fn reg_bytes(w: &Warp, rd: Reg, l: usize, n: usize) -> [u8; 16] {
         let r = if rd == Reg::RZ {
             Reg::RZ
         } else {
-            Reg(rd.0 + k as u8)
+            crate::warp::reg_at(rd, k as u8)
         };
         out[4 * k..4 * k + 4].copy_from_slice(&w.r(r, l).to_le_bytes());
     }

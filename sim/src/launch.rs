@@ -357,7 +357,12 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
                 bytes.len()
             ));
         }
-        params[offset as usize..offset as usize + bytes.len()].copy_from_slice(&bytes);
+        let slot = params
+            .get_mut(offset as usize..offset as usize + bytes.len())
+            .ok_or_else(|| {
+                format!("{at}the ELF places this parameter outside its parameter bytes")
+            })?;
+        slot.copy_from_slice(&bytes);
     }
     Ok(Prepared {
         launch: Launch {

@@ -167,7 +167,10 @@ impl Program {
                     }
                     other => return Err(format!("unknown relocation type {other}")),
                 };
-                let word = &mut p.code[at];
+                let word = p
+                    .code
+                    .get_mut(at)
+                    .ok_or("a relocation outside its code section")?;
                 sgpu_isa::set_field(word, sgpu_isa::fields::IMM32, u64::from(value as u32));
             }
         }

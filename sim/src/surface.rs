@@ -197,7 +197,7 @@ impl Surfaces {
                 geom, s.name, s.geom
             ));
         }
-        let c = |i: u8| w.r(Reg(ra.0 + i), lane) as i32 as i64;
+        let c = |i: u8| w.r(crate::warp::reg_at(ra, i), lane) as i32 as i64;
         let (layer, x, y, z) = match geom {
             Geom::D1 => (0, c(0), 0, 0),
             Geom::D2 => (0, c(0), c(1), 0),
@@ -274,7 +274,7 @@ impl Surfaces {
                     u64::from_le_bytes(buf)
                 }
             };
-            let r = Reg(rd.0 + (i * if eb == 8 { 2 } else { 1 }) as u8);
+            let r = crate::warp::reg_at(rd, (i * if eb == 8 { 2 } else { 1 }) as u8);
             if eb == 8 {
                 w.w64(r, lane, value);
             } else {
@@ -308,7 +308,7 @@ impl Surfaces {
             for ch in 0..f.channels {
                 // Components the vector lacks are written as 0.
                 let v = if ch < n {
-                    w.r(Reg(rc.0 + ch as u8), lane)
+                    w.r(crate::warp::reg_at(rc, ch as u8), lane)
                 } else {
                     0
                 };
@@ -322,7 +322,7 @@ impl Surfaces {
         let place = Self::place(s, w, lane, ra, geom, true, n * eb, clamp)?;
         let Place::At(at) = place else { return Ok(()) };
         for i in 0..n {
-            let r = Reg(rc.0 + (i * if eb == 8 { 2 } else { 1 }) as u8);
+            let r = crate::warp::reg_at(rc, (i * if eb == 8 { 2 } else { 1 }) as u8);
             let v = if eb == 8 {
                 w.r64(r, lane)
             } else {

@@ -108,6 +108,15 @@ pub struct Warp {
     pub local_size: usize,
 }
 
+/// Register `r + k` of a tuple; past R254 (or from RZ) it is RZ, which reads zero and drops
+/// writes, so a malformed word cannot index past the register file.
+pub fn reg_at(r: Reg, k: u8) -> Reg {
+    if r == Reg::RZ {
+        return Reg::RZ;
+    }
+    r.0.checked_add(k).map_or(Reg::RZ, Reg)
+}
+
 /// The lanes of a mask, lowest first.
 pub fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     let mut m = mask;
@@ -179,13 +188,13 @@ impl Warp {
         if r == Reg::RZ {
             return 0;
         }
-        u64::from(self.r(r, lane)) | u64::from(self.r(Reg(r.0 + 1), lane)) << 32
+        u64::from(self.r(r, lane)) | u64::from(self.r(reg_at(r, 1), lane)) << 32
     }
 
     pub fn w64(&mut self, r: Reg, lane: usize, v: u64) {
         if r != Reg::RZ {
             self.w(r, lane, v as u32);
-            self.w(Reg(r.0 + 1), lane, (v >> 32) as u32);
+            self.w(reg_at(r, 1), lane, (v >> 32) as u32);
         }
     }
 
