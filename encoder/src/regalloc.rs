@@ -41,70 +41,77 @@ struct Interval {
 }
 
 /// Live intervals of every virtual register (`None` for those never used).
+///
+/// Most values live inside one block: defined there before any read and named nowhere else.
+/// Their interval is simply their first to last mention. Only the others (global values) go
+/// through data-flow over the blocks, numbered densely so that the per-block bit sets are as
+/// wide as the number of global values rather than of all values.
 fn intervals(code: &[MInst], vregs: &VRegs, label_pos: &[usize]) -> Vec<Option<(u32, u32)>> {
     let n = vregs.len();
-    let words = n.div_ceil(64);
     let cfg = Cfg::build(code, label_pos);
     let blocks = cfg.starts.len();
-    let mut uses = vec![vec![0u64; words]; blocks];
-    let mut defs = vec![vec![0u64; words]; blocks];
-    let set = |bits: &mut [u64], v: VReg| bits[v.0 as usize / 64] |= 1 << (v.0 % 64);
-    let get = |bits: &[u64], v: VReg| bits[v.0 as usize / 64] & (1 << (v.0 % 64)) != 0;
-    let size = |v: VReg| match vregs.class(v) {
-        Class::Gpr { size } => size,
-        Class::Pred => 1,
-    };
-    // Parts of each register written so far in the block being scanned.
-    let mut written: Vec<u8> = vec![0; n];
-    let mut touched: Vec<VReg> = Vec::new();
+    let block_range =
+        |b: usize| cfg.starts[b]..cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+    let mut events = Events::new(vregs);
+    // Which values are global: read before being fully written in a block (so live into
+    // it), or named in more than one block.
+    const NONE: u32 = u32::MAX;
+    let mut home_block = vec![NONE; n];
+    let mut global = vec![false; n];
     for b in 0..blocks {
-        let end = cfg.starts.get(b + 1).copied().unwrap_or(code.len());
-        for m in &code[cfg.starts[b]..end] {
-            for s in m.slots().filter(|s| !s.def) {
-                let mask = parts(s);
-                if written[s.reg.0 as usize] & mask != mask && !get(&defs[b], s.reg) {
-                    set(&mut uses[b], s.reg);
+        events.scan(&code[block_range(b)], |v, event| {
+            let i = v.0 as usize;
+            if event == Event::ExposedRead || (home_block[i] != NONE && home_block[i] != b as u32) {
+                global[i] = true;
+            }
+            home_block[i] = b as u32;
+        });
+    }
+    let mut dense = vec![NONE; n];
+    let mut globals: Vec<usize> = Vec::new();
+    for (v, _) in global.iter().enumerate().filter(|(_, g)| **g) {
+        dense[v] = globals.len() as u32;
+        globals.push(v);
+    }
+    let words = globals.len().div_ceil(64);
+    let set = |bits: &mut [u64], i: u32| bits[i as usize / 64] |= 1 << (i % 64);
+    let mut uses = vec![0u64; blocks * words];
+    let mut defs = vec![0u64; blocks * words];
+    for b in 0..blocks {
+        let at = b * words..(b + 1) * words;
+        events.scan(&code[block_range(b)], |v, event| {
+            let i = dense[v.0 as usize];
+            if i != NONE {
+                match event {
+                    Event::ExposedRead => set(&mut uses[at.clone()], i),
+                    Event::FullWrite => set(&mut defs[at.clone()], i),
+                    Event::Other => {}
                 }
             }
-            for s in m.slots().filter(|s| s.def) {
-                let w = &mut written[s.reg.0 as usize];
-                if *w == 0 {
-                    touched.push(s.reg);
-                }
-                *w |= parts(s);
-                let full = ((1u16 << size(s.reg)) - 1) as u8;
-                if *w & full == full && !get(&uses[b], s.reg) {
-                    set(&mut defs[b], s.reg);
-                }
-            }
-        }
-        for v in touched.drain(..) {
-            written[v.0 as usize] = 0;
-        }
+        });
     }
     // Live-in and live-out sets, to a fixed point.
-    let mut live_in = vec![vec![0u64; words]; blocks];
-    let mut live_out = vec![vec![0u64; words]; blocks];
+    let mut live_in = vec![0u64; blocks * words];
+    let mut live_out = vec![0u64; blocks * words];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..blocks).rev() {
-            let mut out = vec![0u64; words];
-            for &s in &cfg.succs[b] {
-                if s < blocks {
-                    for (o, i) in out.iter_mut().zip(&live_in[s]) {
-                        *o |= i;
-                    }
+            let at = b * words;
+            let (out, rest) = (&mut live_out[at..at + words], &live_in);
+            out.fill(0);
+            for &s in cfg.succs[b].iter().filter(|&&s| s < blocks) {
+                for (o, i) in out.iter_mut().zip(&rest[s * words..(s + 1) * words]) {
+                    *o |= i;
                 }
             }
-            let new_in: Vec<u64> = (0..words)
-                .map(|i| uses[b][i] | (out[i] & !defs[b][i]))
-                .collect();
-            if new_in != live_in[b] {
-                live_in[b] = new_in;
-                changed = true;
+            for w in 0..words {
+                let new_in = uses[at + w] | (out[w] & !defs[at + w]);
+                if new_in != live_in[at + w] {
+                    live_in[at + w] = new_in;
+                    changed = true;
+                }
             }
-            live_out[b] = out;
         }
     }
     let mut range: Vec<Option<(u32, u32)>> = vec![None; n];
@@ -120,28 +127,101 @@ fn intervals(code: &[MInst], vregs: &VRegs, label_pos: &[usize]) -> Vec<Option<(
             extend(s.reg.0 as usize, p);
         }
     }
-    let ones = |bits: &[u64]| -> Vec<usize> {
-        let mut out = Vec::new();
-        for (w, &word) in bits.iter().enumerate() {
-            let mut x = word;
-            while x != 0 {
-                out.push(w * 64 + x.trailing_zeros() as usize);
-                x &= x - 1;
-            }
-        }
-        out
-    };
     for b in 0..blocks {
-        let start = 2 * cfg.starts[b] as u32;
-        let end = 2 * cfg.starts.get(b + 1).copied().unwrap_or(code.len()) as u32 - 1;
-        for v in ones(&live_in[b]) {
-            extend(v, start);
+        let r = block_range(b);
+        let (start, end) = (2 * r.start as u32, 2 * r.end as u32 - 1);
+        let at = b * words..(b + 1) * words;
+        for i in ones(&live_in[at.clone()]) {
+            extend(globals[i], start);
         }
-        for v in ones(&live_out[b]) {
-            extend(v, end);
+        for i in ones(&live_out[at]) {
+            extend(globals[i], end);
         }
     }
     range
+}
+
+/// The indices of the set bits.
+fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(w, &word)| {
+        let mut x = word;
+        std::iter::from_fn(move || {
+            (x != 0).then(|| {
+                let bit = x.trailing_zeros() as usize;
+                x &= x - 1;
+                w * 64 + bit
+            })
+        })
+    })
+}
+
+/// What one mention of a register within a block means for liveness.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// A read of parts not yet written in the block: the value is live into it.
+    ExposedRead,
+    /// A write that completes the value before any exposed read: the block defines it.
+    FullWrite,
+    Other,
+}
+
+/// Walks blocks' register mentions, tracking which parts of each register the block has
+/// written so far (a 64-bit value or a vector may be written a part at a time).
+struct Events<'v> {
+    vregs: &'v VRegs,
+    written: Vec<u8>,
+    touched: Vec<VReg>,
+}
+
+impl<'v> Events<'v> {
+    fn new(vregs: &'v VRegs) -> Events<'v> {
+        Events {
+            vregs,
+            written: vec![0; vregs.len()],
+            touched: Vec::new(),
+        }
+    }
+
+    /// Calls `f` on every mention in `block`, in order (an instruction's reads before its
+    /// writes).
+    fn scan(&mut self, block: &[MInst], mut f: impl FnMut(VReg, Event)) {
+        for m in block {
+            for s in m.slots().filter(|s| !s.def) {
+                let mask = parts(s);
+                let w = self.written[s.reg.0 as usize];
+                f(
+                    s.reg,
+                    if w & mask != mask {
+                        Event::ExposedRead
+                    } else {
+                        Event::Other
+                    },
+                );
+            }
+            for s in m.slots().filter(|s| s.def) {
+                let w = &mut self.written[s.reg.0 as usize];
+                if *w == 0 {
+                    self.touched.push(s.reg);
+                }
+                let size = match self.vregs.class(s.reg) {
+                    Class::Gpr { size } => size,
+                    Class::Pred => 1,
+                };
+                let full = ((1u16 << size) - 1) as u8;
+                let was_full = *w & full == full;
+                *w |= parts(s);
+                let event = if !was_full && *w & full == full {
+                    Event::FullWrite
+                } else {
+                    Event::Other
+                };
+                f(s.reg, event);
+            }
+        }
+        for v in self.touched.drain(..) {
+            self.written[v.0 as usize] = 0;
+        }
+    }
 }
 
 /// The parts of a register a slot reads or writes, as a bit mask.
@@ -228,7 +308,7 @@ pub fn allocate(
             })
         })
         .collect();
-    list.sort_by_key(|i| (i.start, i.end));
+    list.sort_unstable_by_key(|i| (i.start, i.end, i.v.0));
     // A call may use every register, so values live across one stay in memory.
     let calls: Vec<u32> = code
         .iter()
@@ -310,15 +390,16 @@ fn scan(
     let mut homes = vec![Home::Unused; vregs.len()];
     let mut gpr = Pool::new(gpr_limit);
     let mut pred = Pool::new(pred_limit);
-    // Active intervals, ordered by end.
-    let mut active: std::collections::BTreeSet<(u32, VReg)> = Default::default();
+    // Active intervals, ordered by end, latest first: expiry pops from the back. There are
+    // at most as many as registers, so keeping the order by insertion is cheap.
+    let mut active: Vec<(u32, VReg)> = Vec::new();
     for it in list {
         // Expire what ended before this starts.
-        while let Some(&(end, v)) = active.first() {
+        while let Some(&(end, v)) = active.last() {
             if end >= it.start {
                 break;
             }
-            active.pop_first();
+            active.pop();
             if let Home::Reg(r) = homes[v.0 as usize] {
                 let (pool, size) = pool_of(vregs, v, &mut gpr, &mut pred);
                 pool.give(r, size);
@@ -334,20 +415,16 @@ fn scan(
             homes[it.v.0 as usize] = Home::Reg(r);
         } else {
             // Steal from the active value of the same class and size that ends last.
-            let victim = active
-                .iter()
-                .rev()
-                .find(|(end, v)| {
-                    *end > it.end
-                        && vregs.class(*v) == vregs.class(it.v)
-                        && matches!(homes[v.0 as usize], Home::Reg(_))
-                })
-                .copied();
+            let victim = active.iter().position(|(end, v)| {
+                *end > it.end
+                    && vregs.class(*v) == vregs.class(it.v)
+                    && matches!(homes[v.0 as usize], Home::Reg(_))
+            });
             match victim {
-                Some((end, v)) => {
+                Some(at) => {
+                    let (_, v) = active.remove(at);
                     homes[it.v.0 as usize] = homes[v.0 as usize];
                     homes[v.0 as usize] = Home::Spilled(size);
-                    active.remove(&(end, v));
                 }
                 None => {
                     homes[it.v.0 as usize] = Home::Spilled(size);
@@ -355,7 +432,8 @@ fn scan(
                 }
             }
         }
-        active.insert((it.end, it.v));
+        let at = active.partition_point(|&(end, v)| (end, v) > (it.end, it.v));
+        active.insert(at, (it.end, it.v));
     }
     homes
 }
@@ -402,8 +480,8 @@ fn rewrite(
         let mut assigned: Vec<(VReg, u32)> = Vec::new();
         let mut pred_tmp: Vec<(VReg, u32)> = Vec::new();
         let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
-        let slots: Vec<Slot> = m.slots().copied().collect();
-        for s in &slots {
+        let slots = m.slots;
+        for s in slots.iter().flatten() {
             let home = homes[s.reg.0 as usize];
             let phys = match home {
                 Home::Reg(r) => r,
@@ -428,7 +506,7 @@ fn rewrite(
                             assigned.push((s.reg, r));
                             // Values read, and values written under a guard (so that threads
                             // the guard leaves out store back what they had), are loaded.
-                            let read = slots.iter().any(|t| t.reg == s.reg && !t.def);
+                            let read = slots.iter().flatten().any(|t| t.reg == s.reg && !t.def);
                             if is_pred {
                                 // A predicate moves through a general register of its own.
                                 pred_tmp.push((s.reg, next_gpr));

@@ -126,6 +126,21 @@ fn random_word(index: usize, bits: u64) -> u64 {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(20_000))]
 
+    /// Field packing agrees with bitvec's view of the word as bits `lsb..=msb`, least
+    /// significant first, and leaves every other bit alone.
+    #[test]
+    fn fields_agree_with_bitvec(word in any::<u64>(), value in any::<u64>(), lsb in 0usize..64, len in 1usize..=64) {
+        use bitvec::prelude::*;
+        let msb = (lsb + len - 1).min(63);
+        let value = value & (u64::MAX >> (63 - (msb - lsb)));
+        let mut ours = word;
+        put(&mut ours, lsb, msb, value);
+        let mut reference = word;
+        reference.view_bits_mut::<Lsb0>()[lsb..=msb].store_le(value);
+        prop_assert_eq!(ours, reference);
+        prop_assert_eq!(get(word, lsb, msb), word.view_bits::<Lsb0>()[lsb..=msb].load_le::<u64>());
+    }
+
     /// decode -> encode is the identity on every valid word, and print -> parse on every
     /// instruction; words with an out-of-range enumerated value are the only rejects.
     #[test]

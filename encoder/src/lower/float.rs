@@ -25,7 +25,7 @@ const SIGN: u32 = 0x8000_0000;
 impl<'a> FnLower<'a, '_> {
     pub(super) fn float(&mut self, ins: &PtxInstruction<'a>) {
         let op = ins.opcode();
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
         if ty.name != "f32" {

@@ -21,7 +21,7 @@ fn signed(t: Type) -> bool {
 impl<'a> FnLower<'a, '_> {
     pub(super) fn mov(&mut self, ins: &PtxInstruction<'a>) {
         use ptx_grammar::ast::Operand as O;
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             return self.unsupported("`mov` without a type");
         };
         if ty.class == TyClass::Pred {
@@ -170,7 +170,7 @@ impl<'a> FnLower<'a, '_> {
 
     /// Integer and float arithmetic.
     pub(super) fn arith(&mut self, ins: &PtxInstruction<'a>) {
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
         if ty.class == TyClass::Float {
@@ -522,7 +522,7 @@ impl<'a> FnLower<'a, '_> {
 
     /// 64-bit arithmetic on register pairs.
     fn arith64(&mut self, ins: &PtxInstruction<'a>, op: &str, d: VReg, dp: u8, srcs: &[Src<'a>]) {
-        let sgn = types(ins).last().is_some_and(|t| signed(*t));
+        let sgn = self.tys.last().is_some_and(|t| signed(*t));
         let mut lo = Vec::new();
         let mut hi = Vec::new();
         for s in srcs {
@@ -761,7 +761,7 @@ impl<'a> FnLower<'a, '_> {
     /// `shl`, `shr` and the other bit operations.
     pub(super) fn bits(&mut self, ins: &PtxInstruction<'a>) {
         let op = ins.opcode();
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
         if ty.class == TyClass::Pred {
@@ -1266,7 +1266,7 @@ impl<'a> FnLower<'a, '_> {
     /// `setp`, `set`, `selp`, `slct`.
     pub(super) fn compare(&mut self, ins: &PtxInstruction<'a>) {
         let op = ins.opcode();
-        let tys = types(ins);
+        let tys = self.tys;
         let Some(ty) = tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
@@ -1445,7 +1445,7 @@ impl<'a> FnLower<'a, '_> {
 
     /// `cvt` between integer widths and float types, and `cvta`.
     pub(super) fn convert(&mut self, ins: &PtxInstruction<'a>) {
-        let tys = types(ins);
+        let tys = self.tys;
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
         };
@@ -1455,7 +1455,7 @@ impl<'a> FnLower<'a, '_> {
         if ins.opcode() == "cvta" {
             return self.cvta(ins, d, dp, a);
         }
-        let [to, from] = tys.as_slice() else {
+        let [to, from] = &tys[..] else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
         if to.class == TyClass::Float || from.class == TyClass::Float {
@@ -1511,7 +1511,7 @@ impl<'a> FnLower<'a, '_> {
             .modifiers()
             .find(|m| matches!(*m, ".shared" | ".local" | ".global" | ".const" | ".param"));
         let to_space = self.has(".to");
-        let wide64 = types(ins).last().is_some_and(|t| t.bits == 64);
+        let wide64 = self.tys.last().is_some_and(|t| t.bits == 64);
         let words = if wide64 { 2 } else { 1 };
         let window = match space {
             Some(".shared") => Some(sgpu_isa::Sreg::SharedWindow),

@@ -171,7 +171,7 @@ impl<'a> FnLower<'a, '_> {
     /// A load's or store's vector width, access size and registers: `ld.v4.f32` is four
     /// elements, 128 bits, four registers.
     fn access_size(&mut self, ins: &PtxInstruction<'a>) -> Option<(u32, Msize, u8)> {
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             self.unsupported(format!("`{}` without a type", ins.opcode()));
             return None;
         };
@@ -294,7 +294,7 @@ impl<'a> FnLower<'a, '_> {
             }
         }
         if let Some((t, items)) = gather {
-            let ty = types(ins).last().copied().expect("checked by access_size");
+            let ty = self.tys.last().copied().expect("checked by access_size");
             let per = words / n as u8;
             for (i, e) in items.iter().enumerate() {
                 if matches!(e, Expr::Name(id) if id.text == "_") {
@@ -327,9 +327,9 @@ impl<'a> FnLower<'a, '_> {
         };
         // The value: a register (tuple), or a vector scattered into a temporary tuple.
         let value = match &ins.operands[1] {
-            O::Vector(items, _) if types(ins).last().is_some_and(|t| t.bits < 32) => {
+            O::Vector(items, _) if self.tys.last().is_some_and(|t| t.bits < 32) => {
                 // Small elements are packed side by side, the first lowest.
-                let bits = u32::from(types(ins).last().expect("matched").bits);
+                let bits = u32::from(self.tys.last().expect("matched").bits);
                 let t = self.vregs.new_reg(Class::Gpr { size: words });
                 for w in 0..words {
                     self.mov_lane(t, w, Lane::Imm(0));
@@ -427,7 +427,7 @@ impl<'a> FnLower<'a, '_> {
 
     fn atomic(&mut self, ins: &PtxInstruction<'a>, space: Space) {
         let red = ins.opcode() == "red";
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
         let aty = match (ty.name, ty.bits) {

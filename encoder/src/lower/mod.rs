@@ -188,6 +188,10 @@ pub struct FnLower<'a, 'l> {
     scopes: Vec<FxHashMap<&'a str, LocalDecl>>,
     next_decl: u32,
     regs: FxHashMap<(u32, &'a str), VReg>,
+    /// What `vreg` found for each register name, while no declaration changes what names
+    /// resolve to: most operands are `%r<N>` names, which otherwise cost a miss in every
+    /// scope, a split of the index and two more lookups.
+    resolved: FxHashMap<&'a str, (VReg, Type, u8)>,
     code: Vec<MInst>,
     labels: FxHashMap<&'a str, u32>,
     label_pos: Vec<usize>,
@@ -207,6 +211,8 @@ pub struct FnLower<'a, 'l> {
     /// The instruction's modifiers that `flag_bit` knows, as bits: read once per
     /// instruction, since every family asks about several.
     mods: u64,
+    /// The instruction's type modifiers, read in the same pass.
+    tys: Types,
     /// Where the function's own `.local` variables start in its frame: after module-scope
     /// `.local` variables in a kernel, after the results and parameters in a function.
     frame_start: u32,
@@ -216,9 +222,51 @@ pub struct FnLower<'a, 'l> {
     outgoing_size: u32,
 }
 
-/// The PTX type among an instruction's modifiers, the last one written (`cvt.u32.f32` -> f32).
-fn types(ins: &PtxInstruction<'_>) -> Vec<Type> {
-    ins.modifiers().filter_map(Type::from_modifier).collect()
+/// The type modifiers of an instruction, in the order written (`cvt.u32.f32`: u32, f32); the
+/// operation's type is the last one. No instruction has more than four (`vmad` with a
+/// secondary type has three).
+#[derive(Clone, Copy)]
+struct Types {
+    list: [Type; 4],
+    len: u8,
+}
+
+impl Types {
+    const NONE: Types = Types {
+        list: [ptx_grammar::check::types::TYPES[0]; 4],
+        len: 0,
+    };
+
+    fn push(&mut self, t: Type) {
+        if let Some(slot) = self.list.get_mut(usize::from(self.len)) {
+            *slot = t;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Types {
+    type Target = [Type];
+    fn deref(&self) -> &[Type] {
+        &self.list[..usize::from(self.len)]
+    }
+}
+
+/// A register operand: a predicate, or part of a (vector) register with its `.x`-like or
+/// video selector suffix.
+fn reg_src<'a>(v: VReg, ty: Type, vector: u8, suffix: Option<&'a str>) -> Src<'a> {
+    if ty.class == TyClass::Pred {
+        return Src::Pred(v, false);
+    }
+    let (part, sel) = match suffix {
+        Some(".x" | ".r") if vector > 1 => (0, None),
+        Some(".y" | ".g") if vector > 1 => (1, None),
+        Some(".z" | ".b") if vector > 1 => (2, None),
+        Some(".w" | ".a") if vector > 1 => (3, None),
+        other => (0, other),
+    };
+    let part = part * (u32::from(ty.bits).max(32) / 32) as u8;
+    Src::Reg { v, ty, part, sel }
 }
 
 /// The bit of a modifier that lowering asks about (see `FnLower::has`).
@@ -303,6 +351,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             scopes: vec![FxHashMap::default()],
             next_decl: 0,
             regs: FxHashMap::default(),
+            resolved: FxHashMap::default(),
             code: Vec::new(),
             labels: FxHashMap::default(),
             label_pos: Vec::new(),
@@ -314,6 +363,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             entry: f.kind == FunctionKind::Entry,
             failed: false,
             mods: 0,
+            tys: Types::NONE,
             line_cursor: (f.span.start, lines.line_col(f.span.start as usize).0 as u32),
             loc: (0, 0),
             frame_start: layout.local_size,
@@ -437,7 +487,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 Statement::Pragma(_) | Statement::Error(_) => {}
             }
         }
-        self.scopes.pop();
+        if self.scopes.pop().is_some_and(|s| !s.is_empty()) {
+            self.resolved.clear();
+        }
         self.outgoing.pop();
     }
 
@@ -529,6 +581,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 }
             };
             self.scopes[scope].insert(d.name.text, decl);
+            self.resolved.clear();
         }
     }
 
@@ -554,6 +607,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     /// The virtual register of a register name (without suffix), created on first use.
     fn vreg(&mut self, name: &'a str) -> Option<(VReg, Type, u8)> {
+        if let Some(&found) = self.resolved.get(name) {
+            return Some(found);
+        }
         let (LocalDecl::Reg { ty, vector, id, .. }, name) = self.lookup(name)? else {
             return None;
         };
@@ -562,6 +618,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             .regs
             .entry((id, name))
             .or_insert_with(|| self.vregs.new_reg(class));
+        self.resolved.insert(name, (v, ty, vector));
         Some((v, ty, vector))
     }
 
@@ -637,22 +694,14 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     fn name(&mut self, id: &Ident<'a>) -> Option<Src<'a>> {
         let (base, suffix) = id.split_suffix();
+        if let Some(&(v, ty, vector)) = self.resolved.get(base) {
+            return Some(reg_src(v, ty, vector, suffix));
+        }
         if let Some((decl, _)) = self.lookup(base) {
             return match decl {
                 LocalDecl::Reg { .. } => {
                     let (v, ty, vector) = self.vreg(base)?;
-                    if ty.class == TyClass::Pred {
-                        return Some(Src::Pred(v, false));
-                    }
-                    let (part, sel) = match suffix {
-                        Some(".x" | ".r") if vector > 1 => (0, None),
-                        Some(".y" | ".g") if vector > 1 => (1, None),
-                        Some(".z" | ".b") if vector > 1 => (2, None),
-                        Some(".w" | ".a") if vector > 1 => (3, None),
-                        other => (0, other),
-                    };
-                    let part = part * (u32::from(ty.bits).max(32) / 32) as u8;
-                    Some(Src::Reg { v, ty, part, sel })
+                    Some(reg_src(v, ty, vector, suffix))
                 }
                 LocalDecl::Var(place) => Some(Src::Addr(place, 0)),
                 LocalDecl::KernelParam { .. } => {
@@ -951,12 +1000,18 @@ impl<'a, 'l> FnLower<'a, 'l> {
     }
 
     fn instruction(&mut self, ins: &PtxInstruction<'a>) {
-        self.mods = ins
-            .modifiers()
-            .filter_map(flag_bit)
-            .fold(0, |m, bit| m | 1 << bit);
+        self.mods = 0;
+        self.tys = Types::NONE;
+        for m in ins.modifiers() {
+            if let Some(t) = Type::from_modifier(m) {
+                self.tys.push(t);
+            }
+            if let Some(bit) = flag_bit(m) {
+                self.mods |= 1 << bit;
+            }
+        }
         let opcode = ins.opcode();
-        let tys = types(ins);
+        let tys = self.tys;
         if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
             return self.unsupported(format!("`{}`: f64 arithmetic", ins.mnemonic.text));
         }

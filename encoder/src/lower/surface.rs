@@ -43,7 +43,7 @@ impl<'a> FnLower<'a, '_> {
             .modifiers()
             .find_map(|m| Cop::from_name(&m[1..].to_uppercase()))
             .unwrap_or_default();
-        let Some(ty) = types(ins).last().copied() else {
+        let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
         let address_at = usize::from(op == "suld");

@@ -15,9 +15,9 @@ fn selector(sel: Option<&str>) -> Option<Vsel> {
 impl<'a> FnLower<'a, '_> {
     pub(super) fn video(&mut self, ins: &PtxInstruction<'a>) {
         let op = ins.opcode();
-        let tys = types(ins);
+        let tys = self.tys;
         let signed = |t: &Type| t.class == TyClass::Signed;
-        let (dsgn, asgn, bsgn) = match (op, tys.as_slice()) {
+        let (dsgn, asgn, bsgn) = match (op, &tys[..]) {
             ("vset", [a, b]) => (false, signed(a), signed(b)),
             (_, [d, a, b]) => (signed(d), signed(a), signed(b)),
             _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
