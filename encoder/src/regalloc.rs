@@ -317,14 +317,21 @@ pub fn allocate(
         .map(|(i, _)| 2 * i as u32)
         .collect();
     // First without reserving anything for spill code; if that spills, again with the
-    // scratch registers set aside.
-    let mut homes = scan(&list, vregs, &calls, budget, PREDICATES as u32);
-    let spills_gpr = list.iter().any(|i| {
-        matches!(homes[i.v.0 as usize], Home::Spilled(_)) && vregs.class(i.v) != Class::Pred
-    });
-    let spills_pred = list.iter().any(|i| {
-        matches!(homes[i.v.0 as usize], Home::Spilled(_)) && vregs.class(i.v) == Class::Pred
-    });
+    // scratch registers set aside. The first pass is skipped when it is sure to spill.
+    let sure = sure_spills(&list, vregs, &calls, budget, code.len());
+    let (first, spills_gpr, spills_pred) = if sure.gpr {
+        (None, true, sure.pred)
+    } else {
+        let homes = scan(&list, vregs, &calls, budget, PREDICATES as u32);
+        let spilled = |pred: bool| {
+            list.iter().any(|i| {
+                matches!(homes[i.v.0 as usize], Home::Spilled(_))
+                    && (vregs.class(i.v) == Class::Pred) == pred
+            })
+        };
+        let (gpr, pred) = (spilled(false), spilled(true));
+        (Some(homes), gpr, pred)
+    };
     // Pred spill code needs GPR scratch too.
     let gpr_limit = if spills_gpr || spills_pred {
         budget.saturating_sub(GPR_SCRATCH as u32) & !3
@@ -336,9 +343,10 @@ pub fn allocate(
     } else {
         u32::from(PREDICATES)
     };
-    if gpr_limit != budget || pred_limit != u32::from(PREDICATES) {
-        homes = scan(&list, vregs, &calls, gpr_limit, pred_limit);
-    }
+    let mut homes = match first {
+        Some(homes) if gpr_limit == budget && pred_limit == u32::from(PREDICATES) => homes,
+        _ => scan(&list, vregs, &calls, gpr_limit, pred_limit),
+    };
     // Spill slots.
     let mut spill_bytes = 0u32;
     let mut spilled = 0;
@@ -377,6 +385,60 @@ pub fn allocate(
     }
 }
 
+/// Whether a value is live across a call (read positions `calls`).
+fn across_call(calls: &[u32], it: &Interval) -> bool {
+    let next_call = calls[calls.partition_point(|&c| c <= it.start)..].first();
+    next_call.is_some_and(|&c| c + 1 < it.end)
+}
+
+/// What [`scan`] is sure to spill, known without running it.
+struct SureSpills {
+    /// General registers, when more register words than `gpr_limit` are live at some point
+    /// or one is live across a call. Below that limit tuples' alignment may still make the
+    /// scan spill, so `false` means "not sure".
+    gpr: bool,
+    /// Predicates, exactly: one register each, so the scan spills only when more than
+    /// [`PREDICATES`] are live at once, or one is live across a call.
+    pred: bool,
+}
+
+/// Counts, at every position, what is live in registers (values live across a call are not).
+fn sure_spills(
+    list: &[Interval],
+    vregs: &VRegs,
+    calls: &[u32],
+    gpr_limit: u32,
+    instructions: usize,
+) -> SureSpills {
+    let mut sure = SureSpills {
+        gpr: false,
+        pred: false,
+    };
+    // Live words at each position, as changes: + at the start, - after the end.
+    let mut delta = vec![[0i32; 2]; 2 * instructions + 2];
+    for it in list {
+        let class = vregs.class(it.v);
+        let (file, size) = match class {
+            Class::Gpr { size } => (0, i32::from(size)),
+            Class::Pred => (1, 1),
+        };
+        if across_call(calls, it) {
+            *[&mut sure.gpr, &mut sure.pred][file] = true;
+            continue;
+        }
+        delta[it.start as usize][file] += size;
+        delta[it.end as usize + 1][file] -= size;
+    }
+    let mut live = [0i32; 2];
+    for d in &delta {
+        live[0] += d[0];
+        live[1] += d[1];
+        sure.gpr |= live[0] > gpr_limit as i32;
+        sure.pred |= live[1] > i32::from(PREDICATES);
+    }
+    sure
+}
+
 /// Linear scan. A value that finds no register goes to memory, unless an active value of the
 /// same size lives longer, which then goes instead; so does a value live across a call (at
 /// the read positions `calls`). `Spilled` holds the size in words here.
@@ -406,8 +468,7 @@ fn scan(
             }
         }
         let (pool, size) = pool_of(vregs, it.v, &mut gpr, &mut pred);
-        let next_call = calls[calls.partition_point(|&c| c <= it.start)..].first();
-        if next_call.is_some_and(|&c| c + 1 < it.end) {
+        if across_call(calls, it) {
             homes[it.v.0 as usize] = Home::Spilled(size);
             continue;
         }

@@ -209,3 +209,58 @@ fn more_live_values_than_registers_spill_and_survive() {
     assert!(alloc.spill_store_bytes > 0 && alloc.spill_load_bytes > 0);
     check(&code, &alloc).unwrap();
 }
+
+/// Random live intervals: (start, length, class), with a class index 0..4 for general
+/// registers of 1, 2 and 4 words and predicates.
+fn random_intervals() -> impl Strategy<Value = Vec<(u32, u32, usize)>> {
+    proptest::collection::vec((0..200u32, 0..60u32, 0..4usize), 1..150)
+}
+
+/// The intervals as `allocate` hands them to the scan: sorted by start, then end.
+fn interval_list(spec: &[(u32, u32, usize)]) -> (Vec<Interval>, VRegs) {
+    let mut vregs = VRegs::default();
+    let classes = [
+        Class::Gpr { size: 1 },
+        Class::Gpr { size: 2 },
+        Class::Gpr { size: 4 },
+        Class::Pred,
+    ];
+    let mut list: Vec<Interval> = spec
+        .iter()
+        .map(|&(start, len, class)| Interval {
+            v: vregs.new_reg(classes[class]),
+            start,
+            end: start + len,
+        })
+        .collect();
+    list.sort_unstable_by_key(|i| (i.start, i.end, i.v.0));
+    (list, vregs)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// `allocate` skips the first scan when `sure_spills` says it would spill; that must never
+    /// be wrong, and for predicates (and registers all of one word) it must be exact.
+    #[test]
+    fn sure_spills_agrees_with_the_scan(
+        spec in random_intervals(),
+        calls in proptest::collection::vec(0..130u32, 0..3),
+        limit in 1u32..24,
+    ) {
+        let mut calls: Vec<u32> = calls.into_iter().map(|c| 2 * c).collect();
+        calls.sort_unstable();
+        let (list, vregs) = interval_list(&spec);
+        let sure = sure_spills(&list, &vregs, &calls, limit, 130);
+        let homes = scan(&list, &vregs, &calls, limit, u32::from(PREDICATES));
+        let spilled = |pred: bool| list.iter().any(|i| {
+            matches!(homes[i.v.0 as usize], Home::Spilled(_))
+                && (vregs.class(i.v) == Class::Pred) == pred
+        });
+        prop_assert_eq!(sure.pred, spilled(true));
+        prop_assert!(!sure.gpr || spilled(false), "sure of a spill the scan did not make");
+        if spec.iter().all(|&(_, _, class)| class == 0 || class == 3) {
+            prop_assert_eq!(sure.gpr, spilled(false));
+        }
+    }
+}
