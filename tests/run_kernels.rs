@@ -498,3 +498,141 @@ fn vectors_of_small_elements_load_and_store() {
         assert_eq!(&out[16 * t..16 * t + 16], &want[..], "thread {t}");
     }
 }
+
+/// Element `i` of `x` as `bits`-bit lanes, sign- or zero-extended.
+fn element(x: u32, i: u32, bits: u32, signed: bool) -> i64 {
+    let v = (x >> (i * bits)) & ((1u64 << bits) - 1) as u32;
+    if signed {
+        i64::from(((v << (32 - bits)) as i32) >> (32 - bits))
+    } else {
+        i64::from(v)
+    }
+}
+
+/// PTX's dp4a and dp2a (`hi` picks b's upper bytes), in 64-bit arithmetic, truncated.
+fn dp4a(a: u32, b: u32, c: u32, asgn: bool, bsgn: bool) -> u32 {
+    let sum = (0..4).map(|i| element(a, i, 8, asgn) * element(b, i, 8, bsgn));
+    (i64::from(c) + sum.sum::<i64>()) as u32
+}
+
+fn dp2a(a: u32, b: u32, c: u32, asgn: bool, bsgn: bool, hi: bool) -> u32 {
+    let first = if hi { 2 } else { 0 };
+    let sum = (0..2).map(|i| element(a, i, 16, asgn) * element(b, first + i, 8, bsgn));
+    (i64::from(c) + sum.sum::<i64>()) as u32
+}
+
+#[test]
+fn dot_products_run_on_the_video_unit() {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x as u32
+    };
+    let mut triples: Vec<[u32; 3]> = (0..56).map(|_| [next(), next(), next()]).collect();
+    triples.extend([
+        [0x8080_8080, 0x8080_8080, 0],
+        [0x7f7f_7f7f, 0x8080_8080, 0x8000_0000],
+        [u32::MAX, u32::MAX, u32::MAX],
+        [0x8000_7fff, 0xff80_7f01, 0x7fff_ffff],
+    ]);
+    let manifest = format!(
+        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+        triples.len(),
+        list(triples.iter().flatten()),
+        32 * triples.len()
+    );
+    let out = u32s(&run("dot", &manifest), "out");
+    for (t, &[a, b, c]) in triples.iter().enumerate() {
+        let expected = [
+            dp4a(a, b, c, false, false),
+            dp4a(a, b, c, false, true),
+            dp4a(a, b, c, true, false),
+            dp4a(a, b, c, true, true),
+            dp2a(a, b, c, false, false, false),
+            dp2a(a, b, c, true, true, true),
+            dp2a(a, b, c, true, false, false),
+            dp2a(a, b, a, false, true, true),
+        ];
+        assert_eq!(
+            out[8 * t..8 * t + 8],
+            expected,
+            "a {a:#x} b {b:#x} c {c:#x}"
+        );
+    }
+}
+
+#[test]
+fn cache_policies_are_accepted_and_change_nothing() {
+    let input: Vec<u32> = (0..64).map(|i| 1000 + 7 * i).collect();
+    let manifest = format!(
+        "block = [64]\nparams = [{{ buffer = \"data\" }}]\n[buffers.data]\nu32 = [{}]\n",
+        list(&input)
+    );
+    let out = u32s(&run("cachehint", &manifest), "data");
+    let expected: Vec<u32> = (0..64).map(|t| 3 * input[t as usize] + t).collect();
+    assert_eq!(out, expected);
+}
+
+/// PTX's bmsk pseudocode, line by line.
+fn bmsk(a: u32, b: u32, clamp: bool) -> u32 {
+    let a1 = a & 0x1f;
+    let mut mask0 = !0u32 << a1;
+    let b1 = b & 0x1f;
+    let sum = a1 + b1;
+    let mut mask1 = (!0u32).checked_shl(sum).unwrap_or(0);
+    let sum_overflow = sum >= 32;
+    let (mut position_overflow, mut width_overflow) = (false, false);
+    if clamp {
+        if a >= 32 {
+            position_overflow = true;
+            mask0 = 0;
+        }
+        if b >= 32 {
+            width_overflow = true;
+        }
+    }
+    if sum_overflow || position_overflow || width_overflow {
+        mask1 = 0;
+    } else if b1 == 0 {
+        mask1 = !0;
+    }
+    mask0 & !mask1
+}
+
+#[test]
+fn bit_masks_in_both_modes() {
+    let values = [
+        0,
+        1,
+        5,
+        16,
+        27,
+        31,
+        32,
+        33,
+        40,
+        63,
+        64,
+        0x8000_0001,
+        u32::MAX,
+    ];
+    let pairs: Vec<(u32, u32)> = values
+        .iter()
+        .flat_map(|&a| values.iter().map(move |&b| (a, b)))
+        .collect();
+    let manifest = format!(
+        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+        pairs.len(),
+        list(pairs.iter().flat_map(|&(a, b)| [a, b])),
+        8 * pairs.len()
+    );
+    let out = u32s(&run("bmsk", &manifest), "out");
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        let expected = [bmsk(a, b, true), bmsk(a, b, false)];
+        assert_eq!(out[2 * i..2 * i + 2], expected, "position {a} width {b}");
+    }
+}

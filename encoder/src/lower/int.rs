@@ -13,6 +13,8 @@ const LUT_AND: u8 = 0xC0;
 const LUT_OR: u8 = 0xFC;
 const LUT_XOR: u8 = 0x3C;
 const LUT_NOT_A: u8 = 0x0F;
+/// a & !b.
+const LUT_AND_NOT: u8 = 0x30;
 
 fn signed(t: Type) -> bool {
     t.class == TyClass::Signed
@@ -973,6 +975,12 @@ impl<'a> FnLower<'a, '_> {
                     ],
                 );
             }
+            ("bmsk", [a, b]) if ty.bits == 32 => {
+                let Some([a, b]) = self.lanes([*a, *b]) else {
+                    return;
+                };
+                self.bmsk(d, dp, a, b, self.has(".clamp"));
+            }
             ("bfind", [a]) if ty.bits == 32 => {
                 let Some(a) = self.lane(*a, false) else {
                     return;
@@ -1145,6 +1153,37 @@ impl<'a> FnLower<'a, '_> {
             },
             &binary_ri(rd, ra, rb),
         );
+    }
+
+    /// `bmsk`: the mask of `width` bits from bit `position`, as `!0 << position` less
+    /// `!0 << (position + width)`. SHL gives 0 for amounts of 32 or more, which is every
+    /// overflow rule of the PTX pseudocode once position and width are reduced: `.wrap` takes
+    /// their low five bits; `.clamp` caps each at 32 (a position past 31 leaves no bits, a
+    /// width past 31 every bit from the position up). A width of 0 makes the two shifts equal.
+    fn bmsk(&mut self, d: VReg, dp: u8, position: Lane, width: Lane, clamp: bool) {
+        let (p, w, end) = (self.new32(), self.new32(), self.new32());
+        if clamp {
+            self.minmax(p, position, Lane::Imm(32), false, false);
+            self.minmax(w, width, Lane::Imm(32), false, false);
+        } else {
+            self.logic(p, 0, position, Lane::Imm(31), LUT_AND);
+            self.logic(w, 0, width, Lane::Imm(31), LUT_AND);
+        }
+        self.iadd(
+            end,
+            0,
+            Lane::Reg(p, 0),
+            Lane::Reg(w, 0),
+            false,
+            false,
+            false,
+            false,
+        );
+        let ones = self.r(Lane::Imm(u32::MAX));
+        let (low, high) = (self.new32(), self.new32());
+        self.shift(low, 0, ones, Lane::Reg(p, 0), false, false);
+        self.shift(high, 0, ones, Lane::Reg(end, 0), false, false);
+        self.logic(d, dp, Lane::Reg(low, 0), Lane::Reg(high, 0), LUT_AND_NOT);
     }
 
     /// `d = a << n` or `a >> n` (32 bits).

@@ -47,6 +47,15 @@ impl<'a> FnLower<'a, '_> {
             // A hint: sgpu has no cache to warm.
             return;
         }
+        if op == "createpolicy" {
+            // An L2 eviction policy for `.L2::cache_hint` accesses. sgpu has no such policies
+            // and its loads and stores ignore the operand, so any value serves: zero.
+            if let Some((d, dp, _)) = self.dest(ins, 0) {
+                self.mov_lane(d, dp, Lane::Imm(0));
+                self.mov_lane(d, dp + 1, Lane::Imm(0));
+            }
+            return;
+        }
         let space = ins.modifiers().find_map(|m| match m {
             ".global" => Some(Space::Global),
             ".shared" | ".shared::cta" => Some(Space::Shared),

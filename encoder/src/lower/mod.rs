@@ -1029,17 +1029,20 @@ impl<'a, 'l> FnLower<'a, 'l> {
             "add" | "sub" | "mul" | "mad" | "mul24" | "mad24" | "div" | "rem" | "abs" | "neg"
             | "min" | "max" | "addc" | "subc" | "madc" | "sad" => self.arith(ins),
             "and" | "or" | "xor" | "not" | "cnot" | "shl" | "shr" | "shf" | "popc" | "clz"
-            | "brev" | "bfe" | "bfi" | "bfind" | "prmt" | "lop3" => self.bits(ins),
+            | "brev" | "bfe" | "bfi" | "bfind" | "bmsk" | "prmt" | "lop3" => self.bits(ins),
             "setp" | "set" | "selp" | "slct" => self.compare(ins),
             "cvt" | "cvta" => self.convert(ins),
             "fma" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "sin" | "cos" | "tanh"
             | "copysign" | "testp" => self.float(ins),
-            "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" => self.memory(ins),
+            "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "createpolicy" => {
+                self.memory(ins)
+            }
             "bra" | "ret" | "exit" | "trap" | "brkpt" | "bar" | "barrier" | "membar" | "fence"
             | "nanosleep" | "call" => self.control(ins),
             "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vmad" | "vset" => {
                 self.video(ins)
             }
+            "dp4a" | "dp2a" => self.dot_product(ins),
             "suld" | "sust" | "sured" | "suq" => self.surface(ins),
             "shfl" | "vote" | "activemask" | "redux" | "match" => self.warp(ins),
             other => self.unsupported(format!("`{other}`")),

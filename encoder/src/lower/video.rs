@@ -1,6 +1,7 @@
 //! The scalar video instructions, each one sgpu instruction: types, selectors on a, b and
 //! the destination, saturation, the secondary operation or merge, vmad's negation, scale and
-//! `.po`, and vshl/vshr's clamp.
+//! `.po`, and vshl/vshr's clamp. The integer dot products `dp4a` and `dp2a` run on the same
+//! unit, as chains of VMAD.
 
 use super::*;
 use sgpu_isa::{Icmp, Vneg, Vscale, Vsec, Vsel};
@@ -176,5 +177,65 @@ impl<'a> FnLower<'a, '_> {
             use_(fields::RC, rc),
         ];
         self.emit(op, &binds);
+    }
+
+    /// `dp4a`/`dp2a` as one VMAD per product, each adding into the sum so far: VMAD's byte and
+    /// half-word selectors extract and extend the elements (by `.atype` and `.btype`), and
+    /// without `.sat` it keeps the low 32 bits of the sum, as the 32-bit accumulator of the
+    /// dot products does.
+    pub(super) fn dot_product(&mut self, ins: &PtxInstruction<'a>) {
+        let signed = |t: &Type| t.class == TyClass::Signed;
+        let [ta, tb] = &self.tys[..] else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        let (asgn, bsgn) = (signed(ta), signed(tb));
+        let Some((d, dp, _)) = self.dest(ins, 0) else {
+            return;
+        };
+        let mut sources = [R::ZERO; 3];
+        for (i, source) in sources.iter_mut().enumerate() {
+            let Some(lane) = self.operand(ins, i + 1).and_then(|s| self.lane(s, false)) else {
+                return;
+            };
+            *source = self.r(lane);
+        }
+        let [ra, rb, mut sum] = sources;
+        use Vsel::{B0, B1, B2, B3, H0, H1};
+        let products: &[(Vsel, Vsel)] = match ins.opcode() {
+            "dp4a" => &[(B0, B0), (B1, B1), (B2, B2), (B3, B3)],
+            _ if self.has(".hi") => &[(H0, B2), (H1, B3)],
+            _ => &[(H0, B0), (H1, B1)],
+        };
+        for (k, &(asel, bsel)) in products.iter().enumerate() {
+            // Partial sums in fresh registers, so that d may be one of the sources.
+            let rd = if k + 1 == products.len() {
+                R::of(d, dp)
+            } else {
+                R::of(self.new32(), 0)
+            };
+            let op = Op::Vmad {
+                rd: rd.reg,
+                ra: ra.reg,
+                asel,
+                rb: rb.reg,
+                bsel,
+                rc: sum.reg,
+                dsgn: asgn || bsgn,
+                asgn,
+                bsgn,
+                vsat: false,
+                vneg: Vneg::None,
+                vscale: Vscale::None,
+                po: false,
+            };
+            let binds = [
+                def(fields::RD, rd),
+                use_(fields::RA, ra),
+                use_(fields::RB, rb),
+                use_(fields::RC, sum),
+            ];
+            self.emit(op, &binds);
+            sum = rd;
+        }
     }
 }
