@@ -636,3 +636,44 @@ fn bit_masks_in_both_modes() {
         assert_eq!(out[2 * i..2 * i + 2], expected, "position {a} width {b}");
     }
 }
+
+#[test]
+fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
+    let mut x = 0x6A09_E667_F3BC_C909u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut triples: Vec<[u64; 3]> = (0..40).map(|_| [next(), next(), next()]).collect();
+    // Equal high words (the low words decide), signs that differ, and wrap-around of c.
+    triples.extend([
+        [0x1_0000_0005, 0x1_0000_0009, 1],
+        [0x1_8000_0000, 0x1_7fff_ffff, 0],
+        [1 << 63, 1, 0],
+        [u64::MAX, 0, u64::MAX],
+        [5, 5, 7],
+        [0, 0, 1 << 31],
+        [1, 0, 0x8000_0000_0000_0000],
+    ]);
+    let manifest = format!(
+        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = {}\n",
+        triples.len(),
+        list(triples.iter().flatten().map(|&v| v as i64)),
+        32 * triples.len()
+    );
+    let p = run("more64", &manifest);
+    let out: Vec<u64> = words::<8>(&launch::dump(&p, "out").unwrap())
+        .into_iter()
+        .map(u64::from_le_bytes)
+        .collect();
+    for (i, &[a, b, c]) in triples.iter().enumerate() {
+        let signed = c.wrapping_add((a as i64).abs_diff(b as i64));
+        let unsigned = c.wrapping_add(a.abs_diff(b));
+        let clz = u64::from(a.leading_zeros()) | u64::from(c.leading_zeros()) << 32;
+        let expected = [signed, unsigned, clz];
+        assert_eq!(out[4 * i..4 * i + 3], expected, "{a:#x} {b:#x} {c:#x}");
+    }
+}

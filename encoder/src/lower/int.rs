@@ -638,6 +638,22 @@ impl<'a> FnLower<'a, '_> {
                 self.sel(d, dp, *al, *bl, (p, false));
                 self.sel(d, dp + 1, *ah, *bh, (p, false));
             }
+            ("sad", [al, bl, cl], [ah, bh, ch]) => {
+                // |a - b| + c: the larger less the smaller, compared at 64 bits, plus c.
+                let p = self.vregs.new_reg(Class::Pred);
+                self.icmp64(p, Icmp::Gt, sgn, (*al, *ah), (*bl, *bh), None, Bop::And);
+                let (larger, smaller, t) = (self.new64(), self.new64(), self.new64());
+                for (w, a, b) in [(0, *al, *bl), (1, *ah, *bh)] {
+                    self.sel(larger, w, a, b, (p, false));
+                    self.sel(smaller, w, b, a, (p, false));
+                }
+                let (lr, sr) = (Lane::Reg(larger, 0), Lane::Reg(smaller, 0));
+                self.iadd(t, 0, lr, sr, true, true, false, false);
+                let (lr, sr) = (Lane::Reg(larger, 1), Lane::Reg(smaller, 1));
+                self.iadd(t, 1, lr, sr, true, false, true, false);
+                self.iadd(d, dp, Lane::Reg(t, 0), *cl, false, true, false, false);
+                self.iadd(d, dp + 1, Lane::Reg(t, 1), *ch, false, false, true, false);
+            }
             ("abs", [al], [ah]) => {
                 let p = self.vregs.new_reg(Class::Pred);
                 self.icmp32(
@@ -849,6 +865,38 @@ impl<'a> FnLower<'a, '_> {
                     self.shift(d, dp, a, n, sgn, right);
                 }
             }
+            ("clz", [a]) if ty.bits == 64 => {
+                // The high word's count, or 32 plus the low word's where the high word is 0.
+                let (Some(lo), Some(hi)) = (self.lane(*a, false), self.lane(*a, true)) else {
+                    return;
+                };
+                let (clo, chi) = (self.new32(), self.new32());
+                for (count, word) in [(clo, lo), (chi, hi)] {
+                    let (rc, rw) = (R::of(count, 0), self.r(word));
+                    self.emit(
+                        Op::Clz {
+                            rd: rc.reg,
+                            ra: rw.reg,
+                        },
+                        &unary(rc, rw),
+                    );
+                }
+                let low = self.new32();
+                self.iadd(
+                    low,
+                    0,
+                    Lane::Reg(clo, 0),
+                    Lane::Imm(32),
+                    false,
+                    false,
+                    false,
+                    false,
+                );
+                let zero = self.vregs.new_reg(Class::Pred);
+                let (eq, and) = (Icmp::Eq, Bop::And);
+                self.icmp32(zero, None, eq, false, hi, Lane::Imm(0), None, and, false);
+                self.sel(d, dp, Lane::Reg(low, 0), Lane::Reg(chi, 0), (zero, false));
+            }
             ("popc" | "clz" | "brev", [a]) => {
                 for w in 0..words {
                     let Some(l) = self.lane(*a, w == 1) else {
@@ -892,9 +940,6 @@ impl<'a> FnLower<'a, '_> {
                             },
                             &bound,
                         ),
-                        "clz" if ty.bits == 64 => {
-                            return self.unsupported("`clz.b64`");
-                        }
                         "clz" => self.emit(
                             Op::Clz {
                                 rd: rd.reg,
