@@ -51,11 +51,43 @@ fn u32s(p: &Prepared, buffer: &str) -> Vec<u32> {
         .collect()
 }
 
+fn u64s(p: &Prepared, buffer: &str) -> Vec<u64> {
+    words::<8>(&launch::dump(p, buffer).unwrap())
+        .into_iter()
+        .map(u64::from_le_bytes)
+        .collect()
+}
+
 fn list<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
     v.into_iter()
         .map(|x| x.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The manifest of a one-CTA launch of `threads` threads whose kernel takes an `in` buffer
+/// (`values` as elements of `kind`, e.g. `u32`) and an `out` buffer of `out_bytes`.
+fn in_out<T: std::fmt::Display>(
+    threads: usize,
+    kind: &str,
+    values: impl IntoIterator<Item = T>,
+    out_bytes: usize,
+) -> String {
+    format!(
+        "block = [{threads}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\n{kind} = [{}]\n[buffers.out]\nsize = {out_bytes}\n",
+        list(values)
+    )
+}
+
+/// A xorshift sequence from `seed`: test inputs that are the same on every run.
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
 }
 
 #[test]
@@ -97,16 +129,9 @@ fn sixty_four_bit_arithmetic_on_pairs() {
     let input: Vec<u64> = (0..32u64)
         .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 50)).wrapping_sub(i << 40))
         .collect();
-    let manifest = format!(
-        "block = [32]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = 1024\n",
-        list(input.iter().map(|&x| x as i64))
-    );
+    let manifest = in_out(32, "u64", input.iter().map(|&x| x as i64), 1024);
     let p = run("wide", &manifest);
-    let out: Vec<u64> = words::<8>(&launch::dump(&p, "out").unwrap())
-        .into_iter()
-        .map(u64::from_le_bytes)
-        .collect();
+    let out = u64s(&p, "out");
     for (i, &x) in input.iter().enumerate() {
         let i64_ = i as u64;
         let want = [
@@ -160,10 +185,11 @@ fn f32_arithmetic_is_ieee() {
         (-1e30, 1e-10),
         (123456.79, 3.0),
     ];
-    let manifest = format!(
-        "block = [8]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = 160\n",
-        list(pairs.iter().flat_map(|&(a, b)| [a.to_bits(), b.to_bits()]))
+    let manifest = in_out(
+        8,
+        "u32",
+        pairs.iter().flat_map(|&(a, b)| [a.to_bits(), b.to_bits()]),
+        160,
     );
     let p = run("floats", &manifest);
     let out = u32s(&p, "out");
@@ -202,11 +228,7 @@ fn f32_arithmetic_is_ieee() {
 #[test]
 fn warp_shuffle_and_ballot() {
     let input: Vec<u32> = (0..32u32).map(|i| i * i + 7).collect();
-    let manifest = format!(
-        "block = [32]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = 8\n",
-        list(&input)
-    );
+    let manifest = in_out(32, "u32", &input, 8);
     let p = run("shuffle", &manifest);
     let sum = input.iter().sum::<u32>();
     let ballot = input
@@ -405,17 +427,11 @@ fn video_instructions_through_the_whole_flow() {
             .elf;
         let program = Program::load(&elf, GLOBAL_BASE).unwrap();
         // The fourth word of each input is d's old value, which merges must not read.
-        let input: Vec<String> = triples
+        let input: Vec<u32> = triples
             .iter()
             .flat_map(|t| [t[0], t[1], t[2], 0xdead_beef])
-            .map(|x| x.to_string())
             .collect();
-        let manifest = format!(
-            "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n[buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
-            triples.len(),
-            input.join(", "),
-            4 * triples.len()
-        );
+        let manifest = in_out(triples.len(), "u32", &input, 4 * triples.len());
         let mut p = launch::prepare(&manifest, Path::new("."), &program).unwrap();
         sgpu_sim::run(
             &program,
@@ -440,13 +456,7 @@ fn video_instructions_through_the_whole_flow() {
 
 #[test]
 fn high_halves_of_64_bit_products() {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
     let mut pairs: Vec<(u64, u64)> = (0..60).map(|_| (next(), next())).collect();
     pairs.extend([
         (u64::MAX, u64::MAX),
@@ -454,18 +464,14 @@ fn high_halves_of_64_bit_products() {
         (u64::MAX, 1),
         (0, 5),
     ]);
-    let manifest = format!(
-        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = {}\n",
+    let manifest = in_out(
         pairs.len(),
-        list(pairs.iter().flat_map(|&(a, b)| [a as i64, b as i64])),
-        16 * pairs.len()
+        "u64",
+        pairs.iter().flat_map(|&(a, b)| [a as i64, b as i64]),
+        16 * pairs.len(),
     );
     let p = run("mulhi", &manifest);
-    let out: Vec<u64> = words::<8>(&launch::dump(&p, "out").unwrap())
-        .into_iter()
-        .map(u64::from_le_bytes)
-        .collect();
+    let out = u64s(&p, "out");
     for (i, &(a, b)) in pairs.iter().enumerate() {
         let hu = ((u128::from(a) * u128::from(b)) >> 64) as u64;
         let hs = ((i128::from(a as i64) * i128::from(b as i64)) >> 64) as u64;
@@ -478,11 +484,7 @@ fn vectors_of_small_elements_load_and_store() {
     let input: Vec<u8> = (0..64u32)
         .map(|i| (i.wrapping_mul(77) ^ 0xa5) as u8)
         .collect();
-    let manifest = format!(
-        "block = [4]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu8 = [{}]\n[buffers.out]\nsize = 64\n",
-        list(&input)
-    );
+    let manifest = in_out(4, "u8", &input, 64);
     let p = run("smallvec", &manifest);
     let out = launch::dump(&p, "out").unwrap();
     for t in 0..4 {
@@ -523,13 +525,8 @@ fn dp2a(a: u32, b: u32, c: u32, asgn: bool, bsgn: bool, hi: bool) -> u32 {
 
 #[test]
 fn dot_products_run_on_the_video_unit() {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x as u32
-    };
+    let mut next64 = xorshift(0x2545_F491_4F6C_DD1Du64);
+    let mut next = || next64() as u32;
     let mut triples: Vec<[u32; 3]> = (0..56).map(|_| [next(), next(), next()]).collect();
     triples.extend([
         [0x8080_8080, 0x8080_8080, 0],
@@ -537,12 +534,11 @@ fn dot_products_run_on_the_video_unit() {
         [u32::MAX, u32::MAX, u32::MAX],
         [0x8000_7fff, 0xff80_7f01, 0x7fff_ffff],
     ]);
-    let manifest = format!(
-        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+    let manifest = in_out(
         triples.len(),
-        list(triples.iter().flatten()),
-        32 * triples.len()
+        "u32",
+        triples.iter().flatten(),
+        32 * triples.len(),
     );
     let out = u32s(&run("dot", &manifest), "out");
     for (t, &[a, b, c]) in triples.iter().enumerate() {
@@ -623,12 +619,11 @@ fn bit_masks_in_both_modes() {
         .iter()
         .flat_map(|&a| values.iter().map(move |&b| (a, b)))
         .collect();
-    let manifest = format!(
-        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+    let manifest = in_out(
         pairs.len(),
-        list(pairs.iter().flat_map(|&(a, b)| [a, b])),
-        8 * pairs.len()
+        "u32",
+        pairs.iter().flat_map(|&(a, b)| [a, b]),
+        8 * pairs.len(),
     );
     let out = u32s(&run("bmsk", &manifest), "out");
     for (i, &(a, b)) in pairs.iter().enumerate() {
@@ -639,13 +634,7 @@ fn bit_masks_in_both_modes() {
 
 #[test]
 fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
-    let mut x = 0x6A09_E667_F3BC_C909u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = xorshift(0x6A09_E667_F3BC_C909u64);
     let mut triples: Vec<[u64; 3]> = (0..40).map(|_| [next(), next(), next()]).collect();
     // Equal high words (the low words decide), signs that differ, and wrap-around of c.
     triples.extend([
@@ -657,18 +646,14 @@ fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
         [0, 0, 1 << 31],
         [1, 0, 0x8000_0000_0000_0000],
     ]);
-    let manifest = format!(
-        "block = [{}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = {}\n",
+    let manifest = in_out(
         triples.len(),
-        list(triples.iter().flatten().map(|&v| v as i64)),
-        32 * triples.len()
+        "u64",
+        triples.iter().flatten().map(|&v| v as i64),
+        32 * triples.len(),
     );
     let p = run("more64", &manifest);
-    let out: Vec<u64> = words::<8>(&launch::dump(&p, "out").unwrap())
-        .into_iter()
-        .map(u64::from_le_bytes)
-        .collect();
+    let out = u64s(&p, "out");
     for (i, &[a, b, c]) in triples.iter().enumerate() {
         let signed = c.wrapping_add((a as i64).abs_diff(b as i64));
         let unsigned = c.wrapping_add(a.abs_diff(b));

@@ -123,12 +123,7 @@ impl<'a> FnLower<'a, '_> {
                         na: false,
                         nc: false,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rb),
-                        use_(fields::RC, rc),
-                    ],
+                    &ternary(rd, ra, rb, rc),
                 );
             }
             ("div", [a, b]) if approx => {

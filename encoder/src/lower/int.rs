@@ -312,7 +312,7 @@ impl<'a> FnLower<'a, '_> {
                     &unary(rd, ra),
                 );
             }
-            ("neg", [a]) => self.iadd(d, dp, Lane::Imm(0), *a, true, false, false, false),
+            ("neg", [a]) => self.sub(d, dp, Lane::Imm(0), *a),
             ("sad", [a, b, c]) => {
                 // |a - b| + c, with a and b compared at their width.
                 let (a, b) = (ext(self, *a), ext(self, *b));
@@ -320,17 +320,8 @@ impl<'a> FnLower<'a, '_> {
                 self.minmax(hi, a, b, true, sgn);
                 self.minmax(lo, a, b, false, sgn);
                 let t = self.new32();
-                self.iadd(
-                    t,
-                    0,
-                    Lane::Reg(hi, 0),
-                    Lane::Reg(lo, 0),
-                    true,
-                    false,
-                    false,
-                    false,
-                );
-                self.iadd(d, dp, Lane::Reg(t, 0), *c, false, false, false, false);
+                self.sub(t, 0, Lane::Reg(hi, 0), Lane::Reg(lo, 0));
+                self.add(d, dp, Lane::Reg(t, 0), *c);
             }
             _ => self.unsupported(format!("`{}`", ins.mnemonic.text)),
         }
@@ -394,6 +385,16 @@ impl<'a> FnLower<'a, '_> {
             },
             &unary(rd, ra),
         );
+    }
+
+    /// `d = a + b` in 32 bits, no flags.
+    pub(super) fn add(&mut self, d: VReg, dp: u8, a: Lane, b: Lane) {
+        self.iadd(d, dp, a, b, false, false, false, false);
+    }
+
+    /// `d = a - b` in 32 bits, no flags.
+    fn sub(&mut self, d: VReg, dp: u8, a: Lane, b: Lane) {
+        self.iadd(d, dp, a, b, true, false, false, false);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -882,16 +883,7 @@ impl<'a> FnLower<'a, '_> {
                     );
                 }
                 let low = self.new32();
-                self.iadd(
-                    low,
-                    0,
-                    Lane::Reg(clo, 0),
-                    Lane::Imm(32),
-                    false,
-                    false,
-                    false,
-                    false,
-                );
+                self.add(low, 0, Lane::Reg(clo, 0), Lane::Imm(32));
                 let zero = self.vregs.new_reg(Class::Pred);
                 let (eq, and) = (Icmp::Eq, Bop::And);
                 self.icmp32(zero, None, eq, false, hi, Lane::Imm(0), None, and, false);
@@ -920,16 +912,7 @@ impl<'a> FnLower<'a, '_> {
                             if w == 0 {
                                 self.mov_lane(d, dp, Lane::Reg(t, 0));
                             } else {
-                                self.iadd(
-                                    d,
-                                    dp,
-                                    Lane::Reg(d, dp),
-                                    Lane::Reg(t, 0),
-                                    false,
-                                    false,
-                                    false,
-                                    false,
-                                );
+                                self.add(d, dp, Lane::Reg(d, dp), Lane::Reg(t, 0));
                             }
                             0
                         }
@@ -1012,12 +995,7 @@ impl<'a> FnLower<'a, '_> {
                         rb: rb.reg,
                         rc: rc.reg,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_(fields::RB, rb),
-                        use_(fields::RC, rc),
-                    ],
+                    &ternary(rd, ra, rb, rc),
                 );
             }
             ("bmsk", [a, b]) if ty.bits == 32 => {
@@ -1075,12 +1053,7 @@ impl<'a> FnLower<'a, '_> {
                                 rc: rc.reg,
                                 pmode: mode,
                             },
-                            &[
-                                def(fields::RD, rd),
-                                use_(fields::RA, ra),
-                                use_(fields::RB, rb),
-                                use_(fields::RC, rc),
-                            ],
+                            &ternary(rd, ra, rb, rc),
                         );
                     }
                 }
@@ -1214,16 +1187,7 @@ impl<'a> FnLower<'a, '_> {
             self.logic(p, 0, position, Lane::Imm(31), LUT_AND);
             self.logic(w, 0, width, Lane::Imm(31), LUT_AND);
         }
-        self.iadd(
-            end,
-            0,
-            Lane::Reg(p, 0),
-            Lane::Reg(w, 0),
-            false,
-            false,
-            false,
-            false,
-        );
+        self.add(end, 0, Lane::Reg(p, 0), Lane::Reg(w, 0));
         let ones = self.r(Lane::Imm(u32::MAX));
         let (low, high) = (self.new32(), self.new32());
         self.shift(low, 0, ones, Lane::Reg(p, 0), false, false);

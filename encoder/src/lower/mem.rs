@@ -231,7 +231,7 @@ impl<'a> FnLower<'a, '_> {
             (R::of(t, 0), 0)
         } else {
             let t = self.new32();
-            self.iadd(t, 0, b(base, false), lo, false, false, false, false);
+            self.add(t, 0, b(base, false), lo);
             (R::of(t, 0), 0)
         }
     }
@@ -358,12 +358,7 @@ impl<'a> FnLower<'a, '_> {
                             rb: rb.reg,
                             rc: packed.reg,
                         },
-                        &[
-                            def(fields::RD, rd),
-                            use_(fields::RA, ra),
-                            use_(fields::RB, rb),
-                            use_(fields::RC, packed),
-                        ],
+                        &ternary(rd, ra, rb, packed),
                     );
                 }
                 R::of(t, 0)
@@ -502,16 +497,7 @@ impl<'a> FnLower<'a, '_> {
                 R::of(t, 0)
             } else {
                 let t = self.new32();
-                self.iadd(
-                    t,
-                    0,
-                    b(base, false),
-                    Lane::Imm(offset as u32),
-                    false,
-                    false,
-                    false,
-                    false,
-                );
+                self.add(t, 0, b(base, false), Lane::Imm(offset as u32));
                 R::of(t, 0)
             }
         } else {

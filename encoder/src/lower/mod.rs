@@ -166,6 +166,15 @@ fn binary(rd: R, ra: R, rb: R) -> [Bind; 3] {
         use_(fields::RB, rb),
     ]
 }
+/// `rd` written, `ra`, `rb` and `rc` read.
+fn ternary(rd: R, ra: R, rb: R, rc: R) -> [Bind; 4] {
+    [
+        def(fields::RD, rd),
+        use_(fields::RA, ra),
+        use_(fields::RB, rb),
+        use_(fields::RC, rc),
+    ]
+}
 /// `rd` written, `ra` and `rb` (maybe an immediate) read.
 fn binary_ri(rd: R, ra: R, rb: RI) -> [Bind; 3] {
     [

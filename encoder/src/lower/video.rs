@@ -170,12 +170,7 @@ impl<'a> FnLower<'a, '_> {
             _ => unreachable!("dispatched on the video opcodes"),
         };
         // A merge takes the rest of the word from c (PTX's `optMerge`), not from d.
-        let binds = [
-            def(fields::RD, rd),
-            use_(fields::RA, ra),
-            use_(fields::RB, rb),
-            use_(fields::RC, rc),
-        ];
+        let binds = ternary(rd, ra, rb, rc);
         self.emit(op, &binds);
     }
 
@@ -228,12 +223,7 @@ impl<'a> FnLower<'a, '_> {
                 vscale: Vscale::None,
                 po: false,
             };
-            let binds = [
-                def(fields::RD, rd),
-                use_(fields::RA, ra),
-                use_(fields::RB, rb),
-                use_(fields::RC, sum),
-            ];
+            let binds = ternary(rd, ra, rb, sum);
             self.emit(op, &binds);
             sum = rd;
         }
