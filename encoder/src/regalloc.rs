@@ -531,15 +531,18 @@ fn rewrite(
     let mut top = 0;
     let mut out = Vec::with_capacity(code.len());
     let mut new_index = Vec::with_capacity(code.len() + 1);
+    // Per instruction, reused: spill code before and after it, and the scratch home of each
+    // spilled value it names (one however many slots name it), and of each predicate's
+    // general register.
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    let mut assigned: Vec<(VReg, u32)> = Vec::new();
+    let mut pred_tmp: Vec<(VReg, u32)> = Vec::new();
     for mut m in code {
         new_index.push(out.len());
-        let mut before = Vec::new();
-        let mut after = Vec::new();
+        assigned.clear();
+        pred_tmp.clear();
         let mut next_gpr = scratch.gpr;
         let mut next_pred = scratch.pred;
-        // A spilled value gets one scratch home per instruction, however many slots name it.
-        let mut assigned: Vec<(VReg, u32)> = Vec::new();
-        let mut pred_tmp: Vec<(VReg, u32)> = Vec::new();
         let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
         let slots = m.slots;
         for s in slots.iter().flatten() {
@@ -606,14 +609,14 @@ fn rewrite(
         for spill_code in before.iter_mut().chain(after.iter_mut()) {
             spill_code.loc = m.loc;
         }
-        out.extend(before);
+        out.append(&mut before);
         // A copy the allocator made pointless (both sides in one register) goes.
         let self_move = m.opcode() == sgpu_isa::opcodes::MOV
             && sgpu_isa::field(m.word, fields::RD) == sgpu_isa::field(m.word, fields::RA);
         if !self_move {
             out.push(m);
         }
-        out.extend(after);
+        out.append(&mut after);
     }
     new_index.push(out.len());
     (out, new_index, (stores, loads), top)
