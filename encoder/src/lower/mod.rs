@@ -619,7 +619,14 @@ impl<'a, 'l> FnLower<'a, 'l> {
         if let Some(&found) = self.resolved.get(name) {
             return Some(found);
         }
-        let (LocalDecl::Reg { ty, vector, id, .. }, name) = self.lookup(name)? else {
+        let (decl, name) = self.lookup(name)?;
+        self.reg_of(decl, name)
+    }
+
+    /// The virtual register of register declaration `decl` under `name` (one of its `%r<N>`
+    /// names), created on first use.
+    fn reg_of(&mut self, decl: LocalDecl, name: &'a str) -> Option<(VReg, Type, u8)> {
+        let LocalDecl::Reg { ty, vector, id, .. } = decl else {
             return None;
         };
         let class = class_of(ty, vector);
@@ -709,7 +716,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         if let Some((decl, _)) = self.lookup(base) {
             return match decl {
                 LocalDecl::Reg { .. } => {
-                    let (v, ty, vector) = self.vreg(base)?;
+                    let (v, ty, vector) = self.reg_of(decl, base)?;
                     Some(reg_src(v, ty, vector, suffix))
                 }
                 LocalDecl::Var(place) => Some(Src::Addr(place, 0)),
