@@ -125,6 +125,8 @@ package sgpu_isa_pkg;
   localparam int unsigned ATY_MSB = 50;
   localparam int unsigned BMODE_LSB = 44;
   localparam int unsigned BMODE_MSB = 45;
+  localparam int unsigned BRED_LSB = 44;
+  localparam int unsigned BRED_MSB = 45;
   localparam int unsigned LEVEL_LSB = 44;
   localparam int unsigned LEVEL_MSB = 45;
   localparam int unsigned GEOM_LSB = 44;
@@ -195,6 +197,7 @@ package sgpu_isa_pkg;
     OP_MEMBAR = 8'h09,
     OP_WARPSYNC = 8'h0a,
     OP_WARPSYNCI = 8'h0b,
+    OP_BARRED = 8'h0c,
     OP_MOV = 8'h10,
     OP_MOV32I = 8'h11,
     OP_S2R = 8'h12,
@@ -273,6 +276,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_MEMBAR = 64'h0000300000000fff;
   localparam logic [63:0] USED_WARPSYNC = 64'h000000000ff00fff;
   localparam logic [63:0] USED_WARPSYNCI = 64'hffffffff00000fff;
+  localparam logic [63:0] USED_BARRED = 64'hb8f03ffff00fffff;
   localparam logic [63:0] USED_MOV = 64'h000000000fffffff;
   localparam logic [63:0] USED_MOV32I = 64'hffffffff000fffff;
   localparam logic [63:0] USED_S2R = 64'h0003f000000fffff;
@@ -352,6 +356,7 @@ package sgpu_isa_pkg;
       OP_MEMBAR: used_bits = USED_MEMBAR;
       OP_WARPSYNC: used_bits = USED_WARPSYNC;
       OP_WARPSYNCI: used_bits = USED_WARPSYNCI;
+      OP_BARRED: used_bits = USED_BARRED;
       OP_MOV: used_bits = USED_MOV;
       OP_MOV32I: used_bits = USED_MOV32I;
       OP_S2R: used_bits = USED_S2R;
@@ -561,6 +566,12 @@ package sgpu_isa_pkg;
     BMODE_SYNC = 2'd0,
     BMODE_ARRIVE = 2'd1
   } bmode_e;
+
+  typedef enum logic [1:0] {
+    BRED_POPC = 2'd0,
+    BRED_AND = 2'd1,
+    BRED_OR = 2'd2
+  } bred_e;
 
   typedef enum logic [1:0] {
     LEVEL_CTA = 2'd0,

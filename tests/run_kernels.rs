@@ -662,3 +662,27 @@ fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
         assert_eq!(out[4 * i..4 * i + 3], expected, "{a:#x} {b:#x} {c:#x}");
     }
 }
+
+#[test]
+fn barrier_reductions_span_the_cta() {
+    // All odd, none odd, and a mix; 100 threads: three full warps and a partial one.
+    let mut next = xorshift(0xBB67_AE85_84CA_A73Bu64);
+    let inputs: [Vec<u32>; 3] = [
+        (0..100).map(|i| 2 * i + 1).collect(),
+        (0..100).map(|i| 2 * i).collect(),
+        (0..100).map(|_| next() as u32).collect(),
+    ];
+    for input in inputs {
+        let p = run(
+            "barred",
+            &in_out(input.len(), "u32", &input, 24 * input.len()),
+        );
+        let odd = input.iter().filter(|&&v| v % 2 == 1).count() as u32;
+        let n = input.len() as u32;
+        let expected = [odd, u32::from(odd == n), u32::from(odd > 0), n - odd, 1, 0];
+        let out = u32s(&p, "out");
+        for (t, got) in out.chunks(6).enumerate() {
+            assert_eq!(got, expected, "thread {t}, {odd} odd inputs");
+        }
+    }
+}

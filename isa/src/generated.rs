@@ -69,6 +69,7 @@ pub mod fields {
     pub const AOP: (usize, usize) = (44, 47);
     pub const ATY: (usize, usize) = (48, 50);
     pub const BMODE: (usize, usize) = (44, 45);
+    pub const BRED: (usize, usize) = (44, 45);
     pub const LEVEL: (usize, usize) = (44, 45);
     pub const GEOM: (usize, usize) = (44, 46);
     pub const VEC: (usize, usize) = (47, 48);
@@ -112,6 +113,7 @@ pub mod opcodes {
     pub const MEMBAR: u8 = 0x09;
     pub const WARPSYNC: u8 = 0x0a;
     pub const WARPSYNCI: u8 = 0x0b;
+    pub const BARRED: u8 = 0x0c;
     pub const MOV: u8 = 0x10;
     pub const MOV32I: u8 = 0x11;
     pub const S2R: u8 = 0x12;
@@ -795,6 +797,34 @@ impl Bmode {
     }
 }
 
+/// The `bred` values of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bred {
+    Popc = 0,
+    And = 1,
+    Or = 2,
+}
+
+impl Bred {
+    pub const ALL: [Bred; 3] = [Bred::Popc, Bred::And, Bred::Or];
+    pub fn from_bits(bits: u64) -> Option<Bred> {
+        Bred::ALL.get(usize::try_from(bits).ok()?).copied()
+    }
+    /// The printed name, in capitals; empty for the default that prints nothing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bred::Popc => "POPC",
+            Bred::And => "AND",
+            Bred::Or => "OR",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Bred> {
+        Bred::ALL
+            .into_iter()
+            .find(|v| !v.name().is_empty() && v.name() == name)
+    }
+}
+
 /// The `level` values of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -1424,6 +1454,15 @@ pub enum Op {
     Warpsync { ra: Reg },
     /// WARPSYNC with an immediate mask
     Warpsynci { imm32: u32 },
+    /// BAR that also reduces pc over the threads at the barrier: their count where it is true to rd (POPC), whether all or any are to pd (AND, OR)
+    Barred {
+        rd: Reg,
+        pd: Pred,
+        rb: RegOrImm,
+        rc: Reg,
+        pc: PredSrc,
+        bred: Bred,
+    },
     /// rd = ra
     Mov { rd: Reg, ra: Reg },
     /// rd = imm32
@@ -1959,7 +1998,7 @@ pub enum Op {
 }
 
 /// Each instruction: its mnemonic, opcode and the bits it uses.
-pub const INSTRUCTIONS: [(&str, u8, u64); 75] = [
+pub const INSTRUCTIONS: [(&str, u8, u64); 76] = [
     ("NOP", 0x00, 0x0000000000000fff),
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
@@ -1971,6 +2010,7 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 75] = [
     ("MEMBAR", 0x09, 0x0000300000000fff),
     ("WARPSYNC", 0x0a, 0x000000000ff00fff),
     ("WARPSYNCI", 0x0b, 0xffffffff00000fff),
+    ("BARRED", 0x0c, 0xb8f03ffff00fffff),
     ("MOV", 0x10, 0x000000000fffffff),
     ("MOV32I", 0x11, 0xffffffff000fffff),
     ("S2R", 0x12, 0x0003f000000fffff),
@@ -2051,6 +2091,7 @@ impl Op {
             Op::Membar { .. } => "MEMBAR",
             Op::Warpsync { .. } => "WARPSYNC",
             Op::Warpsynci { .. } => "WARPSYNCI",
+            Op::Barred { .. } => "BARRED",
             Op::Mov { .. } => "MOV",
             Op::Mov32i { .. } => "MOV32I",
             Op::S2r { .. } => "S2R",
@@ -2173,6 +2214,27 @@ impl Instruction {
             Op::Warpsynci { imm32 } => {
                 put(&mut word, 0, 7, 0xb);
                 put(&mut word, 32, 63, u64::from(imm32));
+            }
+            Op::Barred {
+                rd,
+                pd,
+                rb,
+                rc,
+                pc,
+                bred,
+            } => {
+                put(&mut word, 0, 7, 0xc);
+                put(&mut word, 12, 19, u64::from(rd.0));
+                put(&mut word, 59, 61, u64::from(pd.0));
+                match rb {
+                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
+                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                }
+                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
+                put(&mut word, 36, 43, u64::from(rc.0));
+                put(&mut word, 53, 55, u64::from(pc.pred.0));
+                put(&mut word, 52, 52, u64::from(pc.negated));
+                put(&mut word, 44, 45, bred as u64);
             }
             Op::Mov { rd, ra } => {
                 put(&mut word, 0, 7, 0x10);
@@ -3354,6 +3416,36 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
             Op::Warpsynci {
                 imm32: get(word, 32, 63) as u32,
+            }
+        }
+        0x0c => {
+            let reserved = word & !0xb8f03ffff00fffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "BARRED",
+                    bits: reserved,
+                });
+            }
+            Op::Barred {
+                rd: Reg(get(word, 12, 19) as u8),
+                pd: Pred(get(word, 59, 61) as u8),
+                rb: {
+                    let v = get(word, 28, 35);
+                    if get(word, 63, 63) != 0 {
+                        RegOrImm::Imm(v as u8)
+                    } else {
+                        RegOrImm::Reg(Reg(v as u8))
+                    }
+                },
+                rc: Reg(get(word, 36, 43) as u8),
+                pc: PredSrc {
+                    pred: Pred(get(word, 53, 55) as u8),
+                    negated: get(word, 52, 52) != 0,
+                },
+                bred: Bred::from_bits(get(word, 44, 45)).ok_or(DecodeError::BadValue {
+                    mnemonic: "BARRED",
+                    field: "bred",
+                })?,
             }
         }
         0x10 => {
@@ -4943,6 +5035,26 @@ impl fmt::Display for Instruction {
                 f.write_str(" ")?;
                 write!(f, "{:#x}", imm32)?;
             }
+            Op::Barred {
+                rd,
+                pd,
+                rb,
+                rc,
+                pc,
+                bred,
+            } => {
+                text::modifier(f, bred.name())?;
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", pd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rc)?;
+                f.write_str(", ")?;
+                write!(f, "{}", pc)?;
+            }
             Op::Mov { rd, ra } => {
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
@@ -6279,6 +6391,26 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
             let [o0] = text::operands::<1>("WARPSYNCI", &operands)?;
             let imm32 = text::unsigned(o0, 32)? as u32;
             Op::Warpsynci { imm32 }
+        }
+        "BARRED" => {
+            let bred = mods
+                .take(Bred::from_name)
+                .ok_or_else(|| ParseError::missing("BARRED", "bred"))?;
+            mods.finish("BARRED")?;
+            let [o0, o1, o2, o3, o4] = text::operands::<5>("BARRED", &operands)?;
+            let rd = text::reg(o0)?;
+            let pd = text::pred(o1)?;
+            let rb = text::reg_or_imm(o2)?;
+            let rc = text::reg(o3)?;
+            let pc = text::pred_src(o4)?;
+            Op::Barred {
+                rd,
+                pd,
+                rb,
+                rc,
+                pc,
+                bred,
+            }
         }
         "MOV" => {
             mods.finish("MOV")?;

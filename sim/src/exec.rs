@@ -9,7 +9,7 @@ use crate::memory::{self, Global, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WIN
 use crate::program::Program;
 use crate::surface::Surfaces;
 use crate::video::{self, Arith, Mad, Operands};
-use crate::warp::{lanes, window, Retired, Space, State, Warp, LANES};
+use crate::warp::{lanes, window, Reduction, Retired, Space, State, Warp, LANES};
 use sgpu_isa::*;
 
 /// What a warp instruction sees beyond its warp.
@@ -86,7 +86,28 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             w.state = State::Barrier(w.ri(rb, first));
             return Ok(());
         }
-        Op::Nop | Op::Trap | Op::Bar { .. } | Op::Membar { .. } => {}
+        // The result is written when the barrier releases (warp::release).
+        Op::Barred {
+            rd,
+            pd,
+            rb,
+            pc,
+            bred,
+            ..
+        } if mask != 0 => {
+            let first = lanes(mask).next().unwrap_or(0);
+            w.reduction = Some(Reduction {
+                op: bred,
+                rd,
+                pd,
+                mask,
+                set: w.ps(pc) & mask,
+            });
+            w.advance(next);
+            w.state = State::Barrier(w.ri(rb, first));
+            return Ok(());
+        }
+        Op::Nop | Op::Trap | Op::Bar { .. } | Op::Barred { .. } | Op::Membar { .. } => {}
         Op::Warpsync { ra } => {
             for l in lanes(mask) {
                 check_members(w, w.r(ra, l), mask)?;

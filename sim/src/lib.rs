@@ -179,11 +179,7 @@ fn run_cta(
         }
         if warps.iter().all(|w| w.state != State::Running) {
             // Everyone still here waits at a barrier: release them.
-            for w in warps.iter_mut() {
-                if let State::Barrier(_) = w.state {
-                    w.state = State::Running;
-                }
-            }
+            warp::release(warps);
             progressed = true;
         }
         if !progressed {

@@ -7,7 +7,7 @@
 //! instruction is its reconvergence point, or whose lanes have all left, is popped.
 
 use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
-use sgpu_isa::{Instruction, Pred, PredSrc, Reg, RegOrImm};
+use sgpu_isa::{Bred, Instruction, Pred, PredSrc, Reg, RegOrImm};
 
 pub const LANES: usize = 32;
 /// No reconvergence point: paths end only by exiting.
@@ -30,6 +30,45 @@ pub enum State {
     /// Waiting at barrier `id` until every warp of the CTA arrives.
     Barrier(u32),
     Exited,
+}
+
+/// A `BARRED` waiting at its barrier: the lanes that ran it, those whose predicate was true,
+/// and where the CTA's result goes once the barrier releases (see [`release`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Reduction {
+    pub op: Bred,
+    pub rd: Reg,
+    pub pd: Pred,
+    pub mask: u32,
+    pub set: u32,
+}
+
+/// Releases the warps waiting at a barrier, every one having arrived, and writes the results
+/// of the reductions they arrived with: the count of set predicates over all of them
+/// (`POPC`), or whether all (`AND`) or any (`OR`) were set.
+pub fn release(warps: &mut [Warp]) {
+    let reductions = || warps.iter().filter_map(|w| w.reduction);
+    let count: u32 = reductions().map(|r| r.set.count_ones()).sum();
+    let all = reductions().all(|r| r.set == r.mask);
+    let any = reductions().any(|r| r.set != 0);
+    for w in warps.iter_mut() {
+        if let State::Barrier(_) = w.state {
+            w.state = State::Running;
+        }
+        let Some(r) = w.reduction.take() else {
+            continue;
+        };
+        let truth = |t: bool| if t { u32::MAX } else { 0 };
+        match r.op {
+            Bred::Popc => {
+                for l in lanes(r.mask) {
+                    w.w(r.rd, l, count);
+                }
+            }
+            Bred::And => w.set_p(r.pd, r.mask, truth(all)),
+            Bred::Or => w.set_p(r.pd, r.mask, truth(any)),
+        }
+    }
 }
 
 /// What one step retired, for co-simulation: the instruction, the lanes that ran it, and what
@@ -103,6 +142,8 @@ pub struct Warp {
     /// Each lane's thread index in the CTA.
     pub tid: [[u32; 3]; LANES],
     pub state: State,
+    /// The reduction this warp brought to the barrier it waits at, if it came by `BARRED`.
+    pub reduction: Option<Reduction>,
     /// Each lane's local memory, `local_size` bytes apiece.
     pub local: Vec<u8>,
     pub local_size: usize,
@@ -154,6 +195,7 @@ impl Warp {
             frame: [0; LANES],
             tid,
             state: State::Running,
+            reduction: None,
             local: vec![0; local_size * LANES],
             local_size,
         }

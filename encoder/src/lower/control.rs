@@ -2,7 +2,7 @@
 //! lowering, from the control-flow graph (`cfg.rs`).
 
 use super::*;
-use sgpu_isa::{Bmode, Level};
+use sgpu_isa::{Bmode, Bred, Level};
 
 impl<'a> FnLower<'a, '_> {
     pub(super) fn control(&mut self, ins: &PtxInstruction<'a>) {
@@ -86,38 +86,18 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn barrier(&mut self, ins: &PtxInstruction<'a>) {
+        if self.has(".red") {
+            return self.barrier_reduction(ins);
+        }
         let bmode = if self.has(".arrive") {
             Bmode::Arrive
-        } else if self.has(".red") {
-            return self.unsupported("`bar.red`");
         } else {
             Bmode::Sync
         };
-        let id = match self.operand(ins, 0) {
-            Some(s) => match self.lane(s, false) {
-                Some(l) => l,
-                None => return,
-            },
-            // `barrier.sync` without operands is barrier 0.
-            None if ins.operands.is_empty() => Lane::Imm(0),
-            None => return,
+        // `barrier.sync` without operands is barrier 0.
+        let Some((rb, rc)) = self.barrier_operands(ins, 0, ins.operands.len()) else {
+            return;
         };
-        let count = if ins.operands.len() > 1 {
-            match self.operand(ins, 1).and_then(|s| self.lane(s, false)) {
-                Some(l) => l,
-                None => return,
-            }
-        } else {
-            Lane::Imm(0)
-        };
-        let rb = match id {
-            Lane::Imm(0) => RI {
-                val: RegOrImm::Imm(0),
-                v: None,
-            },
-            other => self.ri(other),
-        };
-        let rc = self.r(count);
         self.emit(
             Op::Bar {
                 rb: rb.val,
@@ -126,5 +106,84 @@ impl<'a> FnLower<'a, '_> {
             },
             &[use_ri(fields::RB, rb), use_(fields::RC, rc)],
         );
+    }
+
+    /// `bar.red.popc.u32 d, a{, b}, {!}c` and `bar.red.and|or.pred p, a{, b}, {!}c`: a barrier
+    /// that also counts the threads where c holds, or says whether all or any do.
+    fn barrier_reduction(&mut self, ins: &PtxInstruction<'a>) {
+        let Some(bred) = ins
+            .modifiers()
+            .find_map(|m| Bred::from_name(&m[1..].to_uppercase()))
+        else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        let last = ins.operands.len().saturating_sub(1);
+        let Some(Src::Pred(c, negated)) = self.operand(ins, last) else {
+            return self.unsupported("a barrier reduction of something other than a predicate");
+        };
+        let Some((rb, rc)) = self.barrier_operands(ins, 1, last) else {
+            return;
+        };
+        let pc = PredSrc {
+            pred: Pred(0),
+            negated,
+        };
+        let bars = [use_ri(fields::RB, rb), use_(fields::RC, rc)];
+        if bred == Bred::Popc {
+            let Some((d, dp, _)) = self.dest(ins, 0) else {
+                return;
+            };
+            let rd = R::of(d, dp);
+            let op = Op::Barred {
+                rd: rd.reg,
+                pd: Pred::PT,
+                rb: rb.val,
+                rc: rc.reg,
+                pc,
+                bred,
+            };
+            self.push(
+                op,
+                &[def(fields::RD, rd), bars[0], bars[1]],
+                Some((c, fields::PC)),
+            );
+        } else {
+            let Some(Src::Pred(d, _)) = self.operand(ins, 0) else {
+                return self.unsupported("this destination");
+            };
+            let op = Op::Barred {
+                rd: Reg::RZ,
+                pd: Pred(0),
+                rb: rb.val,
+                rc: rc.reg,
+                pc,
+                bred,
+            };
+            let at = self.push(op, &bars, Some((c, fields::PC)));
+            self.bind_pred(at, fields::PD, d, true);
+        }
+    }
+
+    /// A barrier's number and thread count, from operands `first..end` (none: barrier 0 and
+    /// the whole CTA, which RZ stands for).
+    fn barrier_operands(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        first: usize,
+        end: usize,
+    ) -> Option<(RI, R)> {
+        let mut lanes = [Lane::Imm(0); 2];
+        for (lane, i) in lanes.iter_mut().zip(first..end) {
+            *lane = self.operand(ins, i).and_then(|s| self.lane(s, false))?;
+        }
+        let [id, count] = lanes;
+        let rb = match id {
+            Lane::Imm(0) => RI {
+                val: RegOrImm::Imm(0),
+                v: None,
+            },
+            other => self.ri(other),
+        };
+        Some((rb, self.r(count)))
     }
 }
