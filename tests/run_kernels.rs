@@ -686,3 +686,24 @@ fn barrier_reductions_span_the_cta() {
         }
     }
 }
+
+#[test]
+fn vector_moves_copy_in_parallel() {
+    let (a, b, c, d) = (0x1111_1111u32, 0x2222_2222, 0x3333_3333, 0x4444_4444);
+    let (x, y) = (0x0123_4567_89ab_cdefu64, 0xfedc_ba98_7654_3210u64);
+    let words = [
+        a,
+        b,
+        c,
+        d,
+        x as u32,
+        (x >> 32) as u32,
+        y as u32,
+        (y >> 32) as u32,
+    ];
+    let p = run("vecmov", &in_out(1, "u32", words, 32));
+    let out = u32s(&p, "out");
+    // A copy done in order would have read a register it had just written.
+    assert_eq!(out[..4], [c, d, a, b]);
+    assert_eq!(u64s(&p, "out")[2..], [y, x]);
+}

@@ -35,6 +35,14 @@ impl<'a> FnLower<'a, '_> {
             };
             return self.pred_copy(d, src);
         }
+        let vector = ins.modifiers().find_map(|m| match m {
+            ".v2" => Some(2),
+            ".v4" => Some(4),
+            _ => None,
+        });
+        if let Some(count) = vector {
+            return self.mov_vector(ins, ty, count);
+        }
         match (&ins.operands[0], &ins.operands[1]) {
             // Packing: `mov.b64 %rd, {%r1, %r2}`, `mov.b32 %r, {%h1, %h2}`.
             (O::Expr(d), O::Vector(items, _)) => {
@@ -114,6 +122,81 @@ impl<'a> FnLower<'a, '_> {
                 }
             }
             _ => self.unsupported("this form of `mov`"),
+        }
+    }
+
+    /// `mov.v2`/`mov.v4` between vector registers and lists of scalars, element by element,
+    /// as a parallel copy: `mov.v2.u32 {%a, %b}, {%b, %a}` swaps, so when a destination is
+    /// also a source every element is read before any is written.
+    fn mov_vector(&mut self, ins: &PtxInstruction<'a>, ty: Type, count: usize) {
+        use ptx_grammar::ast::Operand as O;
+        let words = u8::from(ty.bits == 64) + 1;
+        // Each element's registers: (register, part) of its first word.
+        let mut dests = Vec::with_capacity(count);
+        let mut sources = Vec::with_capacity(count);
+        for (operand, out, is_dest) in [(0, &mut dests, true), (1, &mut sources, false)] {
+            match &ins.operands[operand] {
+                O::Vector(items, _) if items.len() == count => {
+                    for e in items {
+                        let element = if is_dest {
+                            self.dst(e).map(|(v, part, _)| Src::Reg {
+                                v,
+                                ty,
+                                part,
+                                sel: None,
+                            })
+                        } else {
+                            self.src(e)
+                        };
+                        let Some(element) = element else { return };
+                        out.push(element);
+                    }
+                }
+                O::Expr(e) => {
+                    let Some(Src::Reg { v, part, .. }) = self.src(e) else {
+                        return self.unsupported("this form of `mov`");
+                    };
+                    out.extend((0..count as u8).map(|i| Src::Reg {
+                        v,
+                        ty,
+                        part: part + i * words,
+                        sel: None,
+                    }));
+                }
+                _ => return self.unsupported("this form of `mov`"),
+            }
+        }
+        let mut lanes = Vec::with_capacity(count * usize::from(words));
+        for s in &sources {
+            for hi in 0..words {
+                let Some(l) = self.lane(*s, hi == 1) else {
+                    return;
+                };
+                lanes.push(l);
+            }
+        }
+        let written = |v: VReg| {
+            dests
+                .iter()
+                .any(|d| matches!(d, Src::Reg { v: w, .. } if *w == v))
+        };
+        if lanes
+            .iter()
+            .any(|l| matches!(l, Lane::Reg(v, _) if written(*v)))
+        {
+            for l in lanes.iter_mut() {
+                let t = self.new32();
+                self.mov_lane(t, 0, *l);
+                *l = Lane::Reg(t, 0);
+            }
+        }
+        for (d, chunk) in dests.iter().zip(lanes.chunks(usize::from(words))) {
+            let Src::Reg { v, part, .. } = *d else {
+                continue;
+            };
+            for (hi, l) in chunk.iter().enumerate() {
+                self.mov_lane(v, part + hi as u8, *l);
+            }
         }
     }
 
