@@ -632,8 +632,20 @@ fn bit_masks_in_both_modes() {
     }
 }
 
+/// PTX's bfi.b64 pseudocode: a's low bits into b from `pos`, within 64 bits.
+fn bfi64(a: u64, b: u64, c: u32, d: u32) -> u64 {
+    let (pos, len) = (c & 0xff, d & 0xff);
+    let mut f = b;
+    let mut i = 0;
+    while i < len && pos + i <= 63 {
+        f = f & !(1 << (pos + i)) | ((a >> i) & 1) << (pos + i);
+        i += 1;
+    }
+    f
+}
+
 #[test]
-fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
+fn sad_clz_and_bfi_at_64_bits() {
     let mut next = xorshift(0x6A09_E667_F3BC_C909u64);
     let mut triples: Vec<[u64; 3]> = (0..40).map(|_| [next(), next(), next()]).collect();
     // Equal high words (the low words decide), signs that differ, and wrap-around of c.
@@ -645,6 +657,12 @@ fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
         [5, 5, 7],
         [0, 0, 1 << 31],
         [1, 0, 0x8000_0000_0000_0000],
+        // bfi: inside, running past bit 63, the whole word, nothing, and a position past 63.
+        [u64::MAX, 0x2810, 0],
+        [0x1234_5678_9abc_def0, 0x0a3c, 0x5555_5555_5555_5555],
+        [0xdead_beef_cafe_f00d, 0x4000, 7],
+        [u64::MAX, 0x0020, 0],
+        [u64::MAX, 0x7f40, 0],
     ]);
     let manifest = in_out(
         triples.len(),
@@ -658,8 +676,13 @@ fn sums_of_absolute_differences_and_leading_zeros_at_64_bits() {
         let signed = c.wrapping_add((a as i64).abs_diff(b as i64));
         let unsigned = c.wrapping_add(a.abs_diff(b));
         let clz = u64::from(a.leading_zeros()) | u64::from(c.leading_zeros()) << 32;
-        let expected = [signed, unsigned, clz];
-        assert_eq!(out[4 * i..4 * i + 3], expected, "{a:#x} {b:#x} {c:#x}");
+        let expected = [
+            signed,
+            unsigned,
+            clz,
+            bfi64(a, c, b as u32, (b >> 8) as u32),
+        ];
+        assert_eq!(out[4 * i..4 * i + 4], expected, "{a:#x} {b:#x} {c:#x}");
     }
 }
 

@@ -15,6 +15,8 @@ const LUT_XOR: u8 = 0x3C;
 const LUT_NOT_A: u8 = 0x0F;
 /// a & !b.
 const LUT_AND_NOT: u8 = 0x30;
+/// b where a is set, c elsewhere.
+const LUT_SELECT: u8 = 0xCA;
 
 fn signed(t: Type) -> bool {
     t.class == TyClass::Signed
@@ -1040,6 +1042,17 @@ impl<'a> FnLower<'a, '_> {
                 };
                 self.bfe(d, dp, a, p, l, signed(ty));
             }
+            ("bfi", [a, b, pos, len]) if ty.bits == 64 => {
+                let halves =
+                    |me: &mut Self, s: &Src<'a>| Some((me.lane(*s, false)?, me.lane(*s, true)?));
+                let (Some(a), Some(b)) = (halves(self, a), halves(self, b)) else {
+                    return;
+                };
+                let Some([pos, len]) = self.lanes([*pos, *len]) else {
+                    return;
+                };
+                self.bfi64(d, dp, a, b, pos, len);
+            }
             ("bfi", [a, b, pos, len]) if ty.bits == 32 => {
                 let (Some(a), Some(b), Some(p), Some(l)) = (
                     self.lane(*a, false),
@@ -1276,6 +1289,44 @@ impl<'a> FnLower<'a, '_> {
         self.shift(low, 0, ones, Lane::Reg(p, 0), false, false);
         self.shift(high, 0, ones, Lane::Reg(end, 0), false, false);
         self.logic(d, dp, Lane::Reg(low, 0), Lane::Reg(high, 0), LUT_AND_NOT);
+    }
+
+    /// `bfi.b64`: a's low `len` bits over b from bit `pos` (each the low 8 bits of its operand,
+    /// what does not fit above bit 63 dropped), as `(a << pos)` where the mask
+    /// `!0 << pos & !(!0 << (pos + len))` is set and b elsewhere. SHF gives 0 for amounts of 64
+    /// or more, which is every edge: a position past 63 leaves b, a length of 0 too.
+    fn bfi64(&mut self, d: VReg, dp: u8, a: (Lane, Lane), b: (Lane, Lane), pos: Lane, len: Lane) {
+        let (p, l, end) = (self.new32(), self.new32(), self.new32());
+        self.logic(p, 0, pos, Lane::Imm(0xff), LUT_AND);
+        self.logic(l, 0, len, Lane::Imm(0xff), LUT_AND);
+        self.add(end, 0, Lane::Reg(p, 0), Lane::Reg(l, 0));
+        let ones = Lane::Imm(u32::MAX);
+        let [low, high, inserted] = [self.new64(), self.new64(), self.new64()];
+        for (t, (lo, hi), n) in [
+            (low, (ones, ones), p),
+            (high, (ones, ones), end),
+            (inserted, a, p),
+        ] {
+            self.funnel(t, 0, lo, hi, Lane::Reg(n, 0), false, false);
+            self.funnel_hi(t, 1, lo, hi, Lane::Reg(n, 0), false, false);
+        }
+        for (w, b) in [(0, b.0), (1, b.1)] {
+            let mask = self.new32();
+            let (lw, hw) = (Lane::Reg(low, w), Lane::Reg(high, w));
+            self.logic(mask, 0, lw, hw, LUT_AND_NOT);
+            let (rm, ri, rb) = (R::of(mask, 0), R::of(inserted, w), self.r(b));
+            let rd = R::of(d, dp + w);
+            self.emit(
+                Op::Lop3 {
+                    rd: rd.reg,
+                    ra: rm.reg,
+                    rb: RegOrImm::Reg(ri.reg),
+                    rc: RegOrImm::Reg(rb.reg),
+                    lut: LUT_SELECT,
+                },
+                &ternary(rd, rm, ri, rb),
+            );
+        }
     }
 
     /// `d = a << n` or `a >> n` (32 bits).
