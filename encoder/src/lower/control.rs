@@ -111,10 +111,7 @@ impl<'a> FnLower<'a, '_> {
     /// `bar.red.popc.u32 d, a{, b}, {!}c` and `bar.red.and|or.pred p, a{, b}, {!}c`: a barrier
     /// that also counts the threads where c holds, or says whether all or any do.
     fn barrier_reduction(&mut self, ins: &PtxInstruction<'a>) {
-        let Some(bred) = ins
-            .modifiers()
-            .find_map(|m| Bred::from_name(&m[1..].to_uppercase()))
-        else {
+        let Some(bred) = isa_modifier(ins, Bred::from_name) else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
         let last = ins.operands.len().saturating_sub(1);

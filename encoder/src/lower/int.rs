@@ -1117,9 +1117,7 @@ impl<'a> FnLower<'a, '_> {
                 );
             }
             ("prmt", [a, b, c]) => {
-                let mode = ins
-                    .modifiers()
-                    .find_map(|m| Pmode::from_name(&m[1..].to_uppercase()));
+                let mode = isa_modifier(ins, Pmode::from_name);
                 let mode = mode.unwrap_or_default();
                 let Some([a, b, c]) = self.lanes([*a, *b, *c]) else {
                     return;

@@ -35,9 +35,7 @@ fn msize(ty: Type) -> Option<Msize> {
 }
 
 fn cache_op(ins: &PtxInstruction<'_>) -> Cop {
-    ins.modifiers()
-        .find_map(|m| Cop::from_name(&m[1..].to_uppercase()))
-        .unwrap_or_default()
+    isa_modifier(ins, Cop::from_name).unwrap_or_default()
 }
 
 impl<'a> FnLower<'a, '_> {
@@ -444,9 +442,7 @@ impl<'a> FnLower<'a, '_> {
             ("b64", _) => Aty::B64,
             _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
-        let aop = ins
-            .modifiers()
-            .find_map(|m| Aop::from_name(&m[1..].to_uppercase()));
+        let aop = isa_modifier(ins, Aop::from_name);
         let Some(aop) = aop else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };

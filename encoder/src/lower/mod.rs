@@ -278,6 +278,12 @@ fn reg_src<'a>(v: VReg, ty: Type, vector: u8, suffix: Option<&'a str>) -> Src<'a
     Src::Reg { v, ty, part, sel }
 }
 
+/// The first modifier that names a value of an ISA enumeration (`.popc` names `Bred::Popc`).
+fn isa_modifier<T>(ins: &PtxInstruction<'_>, from_name: fn(&str) -> Option<T>) -> Option<T> {
+    ins.modifiers()
+        .find_map(|m| from_name(&m[1..].to_uppercase()))
+}
+
 /// The bit of a modifier that lowering asks about (see `FnLower::has`).
 fn flag_bit(m: &str) -> Option<u32> {
     Some(match m {

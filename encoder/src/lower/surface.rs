@@ -12,10 +12,7 @@ impl<'a> FnLower<'a, '_> {
         if op == "suq" {
             return self.suq(ins);
         }
-        let geom = match ins
-            .modifiers()
-            .find_map(|m| Geom::from_name(&m[1..].to_uppercase()))
-        {
+        let geom = match isa_modifier(ins, Geom::from_name) {
             Some(g) => g,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
@@ -39,10 +36,7 @@ impl<'a> FnLower<'a, '_> {
             Vwidth::V4 => 4,
         };
         let sfmt = self.has(".p");
-        let cop = ins
-            .modifiers()
-            .find_map(|m| Cop::from_name(&m[1..].to_uppercase()))
-            .unwrap_or_default();
+        let cop = isa_modifier(ins, Cop::from_name).unwrap_or_default();
         let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
@@ -103,10 +97,7 @@ impl<'a> FnLower<'a, '_> {
                 );
             }
             _ => {
-                let Some(sop) = ins
-                    .modifiers()
-                    .find_map(|m| Sop::from_name(&m[1..].to_uppercase()))
-                else {
+                let Some(sop) = isa_modifier(ins, Sop::from_name) else {
                     return self.unsupported(format!("`{}`", ins.mnemonic.text));
                 };
                 let sty = match ty.name {
@@ -142,10 +133,7 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn suq(&mut self, ins: &PtxInstruction<'a>) {
-        let Some(query) = ins
-            .modifiers()
-            .find_map(|m| Query::from_name(&m[1..].to_uppercase()))
-        else {
+        let Some(query) = isa_modifier(ins, Query::from_name) else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
         let O::Address(parts, _) = &ins.operands[1] else {

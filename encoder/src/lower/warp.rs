@@ -44,10 +44,7 @@ impl<'a> FnLower<'a, '_> {
     /// `shfl.sync.mode.b32 d[|p], a, b, c, membermask`.
     fn shfl(&mut self, ins: &PtxInstruction<'a>) {
         use ptx_grammar::ast::Operand as O;
-        let smode = match ins
-            .modifiers()
-            .find_map(|m| Smode::from_name(&m[1..].to_uppercase()))
-        {
+        let smode = match isa_modifier(ins, Smode::from_name) {
             Some(m) => m,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
@@ -119,10 +116,7 @@ impl<'a> FnLower<'a, '_> {
 
     /// `redux.sync.op.type d, a, membermask`.
     fn redux(&mut self, ins: &PtxInstruction<'a>) {
-        let redop = match ins
-            .modifiers()
-            .find_map(|m| Redop::from_name(&m[1..].to_uppercase()))
-        {
+        let redop = match isa_modifier(ins, Redop::from_name) {
             Some(op) => op,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
@@ -197,10 +191,7 @@ impl<'a> FnLower<'a, '_> {
 
     /// `vote{.sync}.mode.pred d, {!}a{, membermask}` and `vote.ballot.b32 d, {!}a`.
     fn vote(&mut self, ins: &PtxInstruction<'a>) {
-        let vmode = match ins
-            .modifiers()
-            .find_map(|m| Vmode::from_name(&m[1..].to_uppercase()))
-        {
+        let vmode = match isa_modifier(ins, Vmode::from_name) {
             Some(m) => m,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
