@@ -730,3 +730,29 @@ fn vector_moves_copy_in_parallel() {
     assert_eq!(out[..4], [c, d, a, b]);
     assert_eq!(u64s(&p, "out")[2..], [y, x]);
 }
+
+#[test]
+fn generic_accesses_to_named_local_and_shared_variables() {
+    let input: Vec<u64> = (0..40)
+        .map(|i| (i as u64) << 33 | 0xffff_fff0 | i as u64)
+        .collect();
+    let p = run(
+        "named",
+        &in_out(
+            input.len(),
+            "u64",
+            input.iter().map(|&v| v as i64),
+            16 * input.len(),
+        ),
+    );
+    let out = u64s(&p, "out");
+    for (t, &v) in input.iter().enumerate() {
+        // The local store adds 1 (with a carry into the high word); the shared word is 77,
+        // less 1 plus 2.
+        assert_eq!(
+            [out[2 * t], out[2 * t + 1] & 0xffff_ffff],
+            [v + 1, 78],
+            "thread {t}"
+        );
+    }
+}

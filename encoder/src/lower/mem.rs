@@ -71,8 +71,10 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// Resolves `[...]` for an access in `space`.
-    fn address(&mut self, op: &O<'a>, space: Space, is_const: bool) -> Option<Address> {
+    /// Resolves `[...]` for an access in `space`. A generic access to a variable named by its
+    /// `.shared` or `.local` name is made in that space (`space` changes), since its window
+    /// is known.
+    fn address(&mut self, op: &O<'a>, space: &mut Space, is_const: bool) -> Option<Address> {
         let O::Address(parts, _) = op else {
             self.unsupported("an operand that is not an address");
             return None;
@@ -119,6 +121,12 @@ impl<'a> FnLower<'a, '_> {
                         offset: i64::from(at) + offset,
                     }),
                     Place::Shared { offset: at } | Place::Local { offset: at } => {
+                        if *space == Space::Generic {
+                            *space = match place {
+                                Place::Shared { .. } => Space::Shared,
+                                _ => Space::Local,
+                            };
+                        }
                         Some(Address::Reg {
                             base: R::ZERO,
                             wide: false,
@@ -234,11 +242,11 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    fn load(&mut self, ins: &PtxInstruction<'a>, space: Space, is_const: bool) {
+    fn load(&mut self, ins: &PtxInstruction<'a>, mut space: Space, is_const: bool) {
         let Some((n, size, words)) = self.access_size(ins) else {
             return;
         };
-        let Some(addr) = self.address(&ins.operands[1], space, is_const) else {
+        let Some(addr) = self.address(&ins.operands[1], &mut space, is_const) else {
             return;
         };
         // The destination: one register (tuple), or a vector of them gathered from a
@@ -325,11 +333,11 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    fn store(&mut self, ins: &PtxInstruction<'a>, space: Space) {
+    fn store(&mut self, ins: &PtxInstruction<'a>, mut space: Space) {
         let Some((_, size, words)) = self.access_size(ins) else {
             return;
         };
-        let Some(addr) = self.address(&ins.operands[0], space, false) else {
+        let Some(addr) = self.address(&ins.operands[0], &mut space, false) else {
             return;
         };
         // The value: a register (tuple), or a vector scattered into a temporary tuple.
@@ -427,7 +435,7 @@ impl<'a> FnLower<'a, '_> {
         self.code[at].outgoing = outgoing;
     }
 
-    fn atomic(&mut self, ins: &PtxInstruction<'a>, space: Space) {
+    fn atomic(&mut self, ins: &PtxInstruction<'a>, mut space: Space) {
         let red = ins.opcode() == "red";
         let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
@@ -446,13 +454,13 @@ impl<'a> FnLower<'a, '_> {
         let Some(aop) = aop else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
+        let first = usize::from(!red);
+        let Some(addr) = self.address(&ins.operands[first], &mut space, false) else {
+            return;
+        };
         if matches!(space, Space::Local | Space::Param) {
             return self.unsupported("atomics on local or parameter memory");
         }
-        let first = usize::from(!red);
-        let Some(addr) = self.address(&ins.operands[first], space, false) else {
-            return;
-        };
         let Address::Reg {
             base,
             wide: w,

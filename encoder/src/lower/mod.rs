@@ -693,6 +693,19 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     NodeKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), l, r) => {
                         let (base, off) = match (self.src(l)?, fold(r)) {
                             (Src::Addr(p, o), Some(k)) => (p, o as i128 + k * sign(*op)),
+                            // A register plus a constant (`st.u64 [x], r + 1`, which ptxas
+                            // takes): the sum, in a register of its own.
+                            (
+                                Src::Reg {
+                                    v,
+                                    ty,
+                                    part,
+                                    sel: None,
+                                },
+                                Some(k),
+                            ) if ty.class != TyClass::Float => {
+                                return Some(self.offset_register(v, ty, part, k * sign(*op)));
+                            }
                             _ => return self.bad_operand(e),
                         };
                         Some(Src::Addr(base, i64::try_from(off).ok()?))
@@ -701,6 +714,29 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 }
             }
             Expr::Error(_) => self.bad_operand(e),
+        }
+    }
+
+    /// Register `v` (from `part`) plus `k`, at the register's width, in a new register.
+    fn offset_register(&mut self, v: VReg, ty: Type, part: u8, k: i128) -> Src<'a> {
+        let k = k as u64;
+        let (a, lo) = (Lane::Reg(v, part), Lane::Imm(k as u32));
+        let t = if ty.bits == 64 {
+            let t = self.new64();
+            self.iadd(t, 0, a, lo, false, true, false, false);
+            let hi = Lane::Imm((k >> 32) as u32);
+            self.iadd(t, 1, Lane::Reg(v, part + 1), hi, false, false, true, false);
+            t
+        } else {
+            let t = self.new32();
+            self.add(t, 0, a, lo);
+            t
+        };
+        Src::Reg {
+            v: t,
+            ty,
+            part: 0,
+            sel: None,
         }
     }
 
