@@ -756,3 +756,12 @@ fn generic_accesses_to_named_local_and_shared_variables() {
         );
     }
 }
+
+#[test]
+fn guarded_writes_keep_the_old_value_alive() {
+    let manifest = "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n";
+    let out = u32s(&run("guarded", manifest), "out");
+    // Even threads keep 100 in each of the three iterations; odd ones take the counter.
+    let expected: Vec<u32> = (0..8).map(|t| if t % 2 == 0 { 321 } else { 24 }).collect();
+    assert_eq!(out, expected);
+}

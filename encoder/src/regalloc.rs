@@ -183,10 +183,12 @@ impl<'v> Events<'v> {
     }
 
     /// Calls `f` on every mention in `block`, in order (an instruction's reads before its
-    /// writes).
+    /// writes). A write under a guard also reads: the threads the guard leaves out keep the
+    /// value from before, so it is no definition, and the old value stays live up to it.
     fn scan(&mut self, block: &[MInst], mut f: impl FnMut(VReg, Event)) {
         for m in block {
-            for s in m.slots().filter(|s| !s.def) {
+            let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
+            for s in m.slots().filter(|s| !s.def || guarded) {
                 let mask = parts(s);
                 let w = self.written[s.reg.0 as usize];
                 f(
@@ -197,6 +199,9 @@ impl<'v> Events<'v> {
                         Event::Other
                     },
                 );
+            }
+            if guarded {
+                continue;
             }
             for s in m.slots().filter(|s| s.def) {
                 let w = &mut self.written[s.reg.0 as usize];
