@@ -1039,6 +1039,11 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     /// The destination register of an instruction: (virtual register, first part, type).
     fn dst(&mut self, e: &Expr<'a>) -> Option<(VReg, u8, Type)> {
+        // Only a name is written to; `src` would take `r + 1` as a value in a new register.
+        if !matches!(e, Expr::Name(_)) {
+            self.unsupported("this destination");
+            return None;
+        }
         match self.src(e)? {
             Src::Reg { v, ty, part, .. } => Some((v, part, ty)),
             Src::Pred(v, false) => Some((v, 0, Type::from_name("pred").expect("a PTX type"))),
