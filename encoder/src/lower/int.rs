@@ -18,6 +18,11 @@ const LUT_AND_NOT: u8 = 0x30;
 /// b where a is set, c elsewhere.
 const LUT_SELECT: u8 = 0xCA;
 
+/// The low and high words of 64-bit register `v`.
+fn pair_lanes(v: VReg) -> (Lane, Lane) {
+    (Lane::Reg(v, 0), Lane::Reg(v, 1))
+}
+
 fn signed(t: Type) -> bool {
     t.class == TyClass::Signed
 }
@@ -482,6 +487,27 @@ impl<'a> FnLower<'a, '_> {
         self.iadd(d, dp, a, b, true, false, false, false);
     }
 
+    /// `d = a + b` (`a - b` with `sub`) on 64-bit values as (low, high) words: the low words
+    /// set the carry, the high words take it.
+    pub(super) fn add64(&mut self, d: VReg, dp: u8, a: (Lane, Lane), b: (Lane, Lane), sub: bool) {
+        self.iadd(d, dp, a.0, b.0, sub, true, false, false);
+        self.iadd(d, dp + 1, a.1, b.1, sub, false, true, false);
+    }
+
+    /// `base + k` in a new register: a pair when `wide` (`base` is its low and high words).
+    pub(super) fn add_constant(&mut self, base: (Lane, Lane), wide: bool, k: u64) -> VReg {
+        let (lo, hi) = (Lane::Imm(k as u32), Lane::Imm((k >> 32) as u32));
+        if wide {
+            let t = self.new64();
+            self.add64(t, 0, base, (lo, hi), false);
+            t
+        } else {
+            let t = self.new32();
+            self.add(t, 0, base.0, lo);
+            t
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn iadd(
         &mut self,
@@ -622,13 +648,11 @@ impl<'a> FnLower<'a, '_> {
         }
         match (op, lo.as_slice(), hi.as_slice()) {
             ("add" | "sub", [al, bl], [ah, bh]) => {
-                let nb = op == "sub";
-                self.iadd(d, dp, *al, *bl, nb, true, false, false);
-                self.iadd(d, dp + 1, *ah, *bh, nb, false, true, false);
+                self.add64(d, dp, (*al, *ah), (*bl, *bh), op == "sub");
             }
             ("neg", [al], [ah]) => {
-                self.iadd(d, dp, Lane::Imm(0), *al, true, true, false, false);
-                self.iadd(d, dp + 1, Lane::Imm(0), *ah, true, false, true, false);
+                let zero = (Lane::Imm(0), Lane::Imm(0));
+                self.add64(d, dp, zero, (*al, *ah), true);
             }
             ("mul", [al, bl], [ah, bh]) if self.has(".hi") => {
                 // The high 64 bits of the 128-bit product, a word at a time: the middle word's
@@ -664,26 +688,7 @@ impl<'a> FnLower<'a, '_> {
                         let s = self.new64();
                         self.sel(s, 0, xl, z, (p, false));
                         self.sel(s, 1, xh, z, (p, false));
-                        self.iadd(
-                            t,
-                            0,
-                            Lane::Reg(t, 0),
-                            Lane::Reg(s, 0),
-                            true,
-                            true,
-                            false,
-                            false,
-                        );
-                        self.iadd(
-                            t,
-                            1,
-                            Lane::Reg(t, 1),
-                            Lane::Reg(s, 1),
-                            true,
-                            false,
-                            true,
-                            false,
-                        );
+                        self.add64(t, 0, pair_lanes(t), pair_lanes(s), true);
                     }
                 }
                 self.mov_lane(d, dp, Lane::Reg(t, 0));
@@ -706,8 +711,7 @@ impl<'a> FnLower<'a, '_> {
                 self.imad(t, 1, *al, *bh, Lane::Reg(t, 1), false, false, false, false);
                 self.imad(t, 1, *ah, *bl, Lane::Reg(t, 1), false, false, false, false);
                 self.imul(t, 0, *al, *bl, false, false);
-                self.iadd(d, dp, Lane::Reg(t, 0), *cl, false, true, false, false);
-                self.iadd(d, dp + 1, Lane::Reg(t, 1), *ch, false, false, true, false);
+                self.add64(d, dp, pair_lanes(t), (*cl, *ch), false);
             }
             ("div" | "rem", [..], [..]) => {
                 let (a, b) = (srcs[0], srcs[1]);
@@ -733,12 +737,8 @@ impl<'a> FnLower<'a, '_> {
                     self.sel(larger, w, a, b, (p, false));
                     self.sel(smaller, w, b, a, (p, false));
                 }
-                let (lr, sr) = (Lane::Reg(larger, 0), Lane::Reg(smaller, 0));
-                self.iadd(t, 0, lr, sr, true, true, false, false);
-                let (lr, sr) = (Lane::Reg(larger, 1), Lane::Reg(smaller, 1));
-                self.iadd(t, 1, lr, sr, true, false, true, false);
-                self.iadd(d, dp, Lane::Reg(t, 0), *cl, false, true, false, false);
-                self.iadd(d, dp + 1, Lane::Reg(t, 1), *ch, false, false, true, false);
+                self.add64(t, 0, pair_lanes(larger), pair_lanes(smaller), true);
+                self.add64(d, dp, pair_lanes(t), (*cl, *ch), false);
             }
             ("abs", [al], [ah]) => {
                 let p = self.vregs.new_reg(Class::Pred);
@@ -754,8 +754,7 @@ impl<'a> FnLower<'a, '_> {
                     false,
                 );
                 let n = self.new64();
-                self.iadd(n, 0, Lane::Imm(0), *al, true, true, false, false);
-                self.iadd(n, 1, Lane::Imm(0), *ah, true, false, true, false);
+                self.add64(n, 0, (Lane::Imm(0), Lane::Imm(0)), (*al, *ah), true);
                 self.sel(d, dp, Lane::Reg(n, 0), *al, (p, false));
                 self.sel(d, dp + 1, Lane::Reg(n, 1), *ah, (p, false));
             }

@@ -224,22 +224,19 @@ impl<'a> FnLower<'a, '_> {
         if OFF24.contains(&offset) {
             return (base, offset);
         }
-        let lo = Lane::Imm(offset as u32);
-        let hi = Lane::Imm((offset >> 32) as u32);
-        let b = |r: R, hi: bool| match r.v {
+        (self.offset_base(base, wide, offset), 0)
+    }
+
+    /// `base + offset` in a new register (a pair when `wide`).
+    fn offset_base(&mut self, base: R, wide: bool, offset: i64) -> R {
+        let word = |hi: bool| match base.v {
             Some((v, p)) => Lane::Reg(v, p + u8::from(hi)),
             None => Lane::Imm(0),
         };
-        if wide {
-            let t = self.new64();
-            self.iadd(t, 0, b(base, false), lo, false, true, false, false);
-            self.iadd(t, 1, b(base, true), hi, false, false, true, false);
-            (R::of(t, 0), 0)
-        } else {
-            let t = self.new32();
-            self.add(t, 0, b(base, false), lo);
-            (R::of(t, 0), 0)
-        }
+        R::of(
+            self.add_constant((word(false), word(true)), wide, offset as u64),
+            0,
+        )
     }
 
     fn load(&mut self, ins: &PtxInstruction<'a>, mut space: Space, is_const: bool) {
@@ -472,38 +469,7 @@ impl<'a> FnLower<'a, '_> {
         };
         // ATOM takes no offset: add it to the address.
         let base = if offset != 0 {
-            let b = |r: R, hi: bool| match r.v {
-                Some((v, p)) => Lane::Reg(v, p + u8::from(hi)),
-                None => Lane::Imm(0),
-            };
-            if w {
-                let t = self.new64();
-                self.iadd(
-                    t,
-                    0,
-                    b(base, false),
-                    Lane::Imm(offset as u32),
-                    false,
-                    true,
-                    false,
-                    false,
-                );
-                self.iadd(
-                    t,
-                    1,
-                    b(base, true),
-                    Lane::Imm((offset >> 32) as u32),
-                    false,
-                    false,
-                    true,
-                    false,
-                );
-                R::of(t, 0)
-            } else {
-                let t = self.new32();
-                self.add(t, 0, b(base, false), Lane::Imm(offset as u32));
-                R::of(t, 0)
-            }
+            self.offset_base(base, w, offset)
         } else {
             base
         };

@@ -719,19 +719,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     /// Register `v` (from `part`) plus `k`, at the register's width, in a new register.
     fn offset_register(&mut self, v: VReg, ty: Type, part: u8, k: i128) -> Src<'a> {
-        let k = k as u64;
-        let (a, lo) = (Lane::Reg(v, part), Lane::Imm(k as u32));
-        let t = if ty.bits == 64 {
-            let t = self.new64();
-            self.iadd(t, 0, a, lo, false, true, false, false);
-            let hi = Lane::Imm((k >> 32) as u32);
-            self.iadd(t, 1, Lane::Reg(v, part + 1), hi, false, false, true, false);
-            t
-        } else {
-            let t = self.new32();
-            self.add(t, 0, a, lo);
-            t
-        };
+        let base = (Lane::Reg(v, part), Lane::Reg(v, part + 1));
+        let t = self.add_constant(base, ty.bits == 64, k as u64);
         Src::Reg {
             v: t,
             ty,
