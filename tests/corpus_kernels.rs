@@ -3,50 +3,20 @@
 
 mod common;
 
-use sgpu_sim::launch::{self, Prepared};
-use sgpu_sim::memory::GLOBAL_BASE;
-use sgpu_sim::program::Program;
-use std::path::Path;
+use common::{assemble_and_run, list, u32s};
+use sgpu_sim::launch::Prepared;
 
+/// Assembles `FILE` of the corpus's CUDA kernels and runs it with `manifest`.
 fn run(file: &str, manifest: &str) -> Prepared {
     let path = common::shared_dir()
         .join("corpus/generated/clang16_cuda")
         .join(file);
     let source = common::read(&path);
-    let (module, diags) = ptx_grammar::parse(&source);
-    assert!(diags.is_empty());
-    let a = ptx_encoder::assemble(&source, file, &module, &Default::default())
-        .unwrap_or_else(|d| panic!("{file}: {d:?}"));
-    let program = Program::load(&a.elf, GLOBAL_BASE).unwrap();
-    let mut p = launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &mut p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )
-    .unwrap_or_else(|t| panic!("{file}: {t}"));
-    p
-}
-
-fn list<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
-    v.into_iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn dump_u32(p: &Prepared, name: &str) -> Vec<u32> {
-    launch::dump(p, name)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    assemble_and_run(&source, file, manifest).unwrap_or_else(|t| panic!("{file}: {t}"))
 }
 
 fn dump_f32(p: &Prepared, name: &str) -> Vec<f32> {
-    dump_u32(p, name).into_iter().map(f32::from_bits).collect()
+    u32s(p, name).into_iter().map(f32::from_bits).collect()
 }
 
 #[test]
@@ -86,7 +56,7 @@ fn histogram_histogram256() {
     for &b in &data {
         want[usize::from(b)] += 1;
     }
-    assert_eq!(dump_u32(&p, "bins"), want);
+    assert_eq!(u32s(&p, "bins"), want);
 }
 
 #[test]
@@ -100,7 +70,7 @@ fn warp_warp_reduce_shfl() {
         list(&input)
     );
     let p = run("warp.sm80.O2.ptx", &manifest);
-    assert_eq!(dump_u32(&p, "out"), [input.iter().sum::<u32>()]);
+    assert_eq!(u32s(&p, "out"), [input.iter().sum::<u32>()]);
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! PTX kernels through the whole flow (assemble, load, run on the golden model), each result
 //! checked against a plain Rust computation of the same thing.
 
+mod common;
+
+use common::{assemble_and_run, assert_checks, list, u32s, u64s};
 use sgpu_sim::launch::{self, Prepared};
-use sgpu_sim::memory::GLOBAL_BASE;
-use sgpu_sim::program::Program;
 use std::path::Path;
 
 /// Assembles `tests/kernels/NAME.ptx` (or `examples/NAME.ptx`), runs it with `manifest`, and
@@ -14,55 +15,9 @@ fn run(name: &str, manifest: &str) -> Prepared {
     if !path.exists() {
         path = root.join(format!("examples/{name}.ptx"));
     }
-    let source = std::fs::read_to_string(&path).unwrap();
-    let (module, diags) = ptx_grammar::parse(&source);
-    assert!(diags.is_empty(), "{diags:?}");
-    let assembled = ptx_encoder::assemble(
-        &source,
-        &path.display().to_string(),
-        &module,
-        &Default::default(),
-    )
-    .unwrap_or_else(|d| panic!("{name}: {d:?}"));
-    let program = Program::load(&assembled.elf, GLOBAL_BASE).unwrap();
-    let mut p = launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &mut p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )
-    .unwrap_or_else(|t| panic!("{name}: {t}"));
-    p
-}
-
-fn words<const N: usize>(bytes: &[u8]) -> Vec<[u8; N]> {
-    bytes
-        .chunks_exact(N)
-        .map(|c| c.try_into().unwrap())
-        .collect()
-}
-
-fn u32s(p: &Prepared, buffer: &str) -> Vec<u32> {
-    words::<4>(&launch::dump(p, buffer).unwrap())
-        .into_iter()
-        .map(u32::from_le_bytes)
-        .collect()
-}
-
-fn u64s(p: &Prepared, buffer: &str) -> Vec<u64> {
-    words::<8>(&launch::dump(p, buffer).unwrap())
-        .into_iter()
-        .map(u64::from_le_bytes)
-        .collect()
-}
-
-fn list<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
-    v.into_iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    let source = common::read(&path);
+    assemble_and_run(&source, &path.display().to_string(), manifest)
+        .unwrap_or_else(|t| panic!("{name}: {t}"))
 }
 
 /// The manifest of a one-CTA launch of `threads` threads whose kernel takes an `in` buffer
@@ -402,7 +357,6 @@ fn video_instructions_through_the_whole_flow() {
         .iter()
         .flat_map(|&a| EDGES.iter().map(move |&b| [a, b, b ^ 0x5a5a_5a5a]))
         .collect();
-    let dir = tempfile::tempdir().unwrap();
     for case in &cases {
         let ptx = format!(
             ".version 7.0\n.target sm_80\n.address_size 64\n\
@@ -413,34 +367,14 @@ fn video_instructions_through_the_whole_flow() {
              \tmul.wide.u32 %rd5, %r5, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tst.global.u32 [%rd6], %r4;\n\tret;\n}}\n",
             case.text
         );
-        let path = dir.path().join("v.ptx");
-        std::fs::write(&path, &ptx).unwrap();
-        let (module, diags) = ptx_grammar::parse(&ptx);
-        assert!(diags.is_empty(), "{}: {diags:?}", case.text);
-        let errors: Vec<_> = ptx_grammar::check(&module)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert!(errors.is_empty(), "{}: {errors:?}", case.text);
-        let elf = ptx_encoder::assemble(&ptx, "v.ptx", &module, &Default::default())
-            .unwrap()
-            .elf;
-        let program = Program::load(&elf, GLOBAL_BASE).unwrap();
+        assert_checks(&ptx);
         // The fourth word of each input is d's old value, which merges must not read.
         let input: Vec<u32> = triples
             .iter()
             .flat_map(|t| [t[0], t[1], t[2], 0xdead_beef])
             .collect();
         let manifest = in_out(triples.len(), "u32", &input, 4 * triples.len());
-        let mut p = launch::prepare(&manifest, Path::new("."), &program).unwrap();
-        sgpu_sim::run(
-            &program,
-            &mut p.global,
-            &mut p.surfaces,
-            &p.launch,
-            |_, _, _| {},
-        )
-        .unwrap();
+        let p = assemble_and_run(&ptx, &case.text, &manifest).unwrap();
         let out = u32s(&p, "out");
         for (t, [a, b, c]) in triples.iter().enumerate() {
             assert_eq!(

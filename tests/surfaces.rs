@@ -3,11 +3,11 @@
 //! under many threads, suq; each against an expectation computed here from the layout and
 //! clamping rules of issue 4, not from the model's code.
 
+mod common;
+
+use common::{assert_checks, u32s};
 use sgpu_sim::launch::{self, Prepared};
-use sgpu_sim::memory::GLOBAL_BASE;
-use sgpu_sim::program::Program;
 use sgpu_sim::Trap;
-use std::path::Path;
 
 const GEOMS: [&str; 5] = ["1d", "2d", "3d", "a1d", "a2d"];
 const CLAMPS: [&str; 3] = ["trap", "clamp", "zero"];
@@ -19,25 +19,8 @@ const L: i64 = 2;
 const ESIZE: i64 = 4;
 
 fn assemble_and_run(ptx: &str, manifest: &str) -> Result<Prepared, Trap> {
-    let (module, diags) = ptx_grammar::parse(ptx);
-    assert!(diags.is_empty(), "{diags:?}\n{ptx}");
-    let errors: Vec<_> = ptx_grammar::check(&module)
-        .into_iter()
-        .filter(|d| d.is_error())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{ptx}");
-    let a = ptx_encoder::assemble(ptx, "surface.ptx", &module, &Default::default())
-        .unwrap_or_else(|d| panic!("{d:?}\n{ptx}"));
-    let program = Program::load(&a.elf, GLOBAL_BASE).unwrap();
-    let mut p = launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &mut p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )?;
-    Ok(p)
+    assert_checks(ptx);
+    common::assemble_and_run(ptx, "surface.ptx", manifest)
 }
 
 /// Dimensions (height, depth, layers) a geometry uses.
@@ -127,13 +110,6 @@ fn coordinate_sets(geom: &str, size: i64) -> Vec<[i64; 4]> {
 
 fn pattern(n: usize) -> Vec<u8> {
     (0..n).map(|i| (i * 7 + 3) as u8).collect()
-}
-
-fn u32s(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 /// Whether the four coordinates are all in bounds for this geometry's access.
@@ -442,7 +418,7 @@ fn sured_is_atomic_under_many_threads() {
                \tand.b32 %r6, %r1, 31;\n\tshl.b32 %r7, 1, %r6;\n\tsured.b.or.1d.b32.trap [s, {%r4}], %r7;\n\tret;\n}\n";
     let manifest = "grid = [2]\nblock = [128]\n[surfaces.s]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_sint\"\ns32 = [0, -1000, 0, 0]\n";
     let p = assemble_and_run(ptx, manifest).unwrap();
-    let got = u32s(&launch::dump(&p, "s").unwrap());
+    let got = u32s(&p, "s");
     // Each CTA's threads are 0..128: the sum over both CTAs, the max of 100 - tid (signed).
     assert_eq!(got, [2 * (0..128).sum::<u32>(), 100, u32::MAX, 0]);
 }
@@ -479,10 +455,6 @@ fn suq_reports_size_format_and_layout() {
              width = {W}\nheight = {H}\ndepth = {D}\nlayers = {L}\nformat = \"{format}\"\n"
         );
         let p = assemble_and_run(ptx, &manifest).unwrap();
-        assert_eq!(
-            u32s(&launch::dump(&p, "out").unwrap()),
-            want,
-            "{geom} {format}"
-        );
+        assert_eq!(u32s(&p, "out"), want, "{geom} {format}");
     }
 }

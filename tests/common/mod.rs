@@ -38,3 +38,68 @@ pub fn corpus_files() -> Vec<PathBuf> {
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// Parses and assembles `source` (named `file` in messages), then runs it on the golden model
+/// as `manifest` launches it: the state after, or the trap.
+pub fn assemble_and_run(
+    source: &str,
+    file: &str,
+    manifest: &str,
+) -> Result<sgpu_sim::launch::Prepared, sgpu_sim::Trap> {
+    use sgpu_sim::program::Program;
+    let (module, diags) = ptx_grammar::parse(source);
+    assert!(diags.is_empty(), "{file}: {diags:?}");
+    let a = ptx_encoder::assemble(source, file, &module, &Default::default())
+        .unwrap_or_else(|d| panic!("{file}: {d:?}"));
+    let program = Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap();
+    let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), &program).unwrap();
+    sgpu_sim::run(
+        &program,
+        &mut p.global,
+        &mut p.surfaces,
+        &p.launch,
+        |_, _, _| {},
+    )?;
+    Ok(p)
+}
+
+/// Asserts that `source` passes the checker without errors.
+pub fn assert_checks(source: &str) {
+    let (module, _) = ptx_grammar::parse(source);
+    let errors: Vec<_> = ptx_grammar::check(&module)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{source}");
+}
+
+/// A buffer after the run, as little-endian words of `N` bytes.
+pub fn words<const N: usize>(p: &sgpu_sim::launch::Prepared, buffer: &str) -> Vec<[u8; N]> {
+    sgpu_sim::launch::dump(p, buffer)
+        .unwrap()
+        .chunks_exact(N)
+        .map(|c| c.try_into().unwrap())
+        .collect()
+}
+
+pub fn u32s(p: &sgpu_sim::launch::Prepared, buffer: &str) -> Vec<u32> {
+    words::<4>(p, buffer)
+        .into_iter()
+        .map(u32::from_le_bytes)
+        .collect()
+}
+
+pub fn u64s(p: &sgpu_sim::launch::Prepared, buffer: &str) -> Vec<u64> {
+    words::<8>(p, buffer)
+        .into_iter()
+        .map(u64::from_le_bytes)
+        .collect()
+}
+
+/// Values as a manifest writes a list: `1, 2, 3`.
+pub fn list<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
+    v.into_iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
