@@ -71,10 +71,15 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// Resolves `[...]` for an access in `space`. A generic access to a variable named by its
-    /// `.shared` or `.local` name is made in that space (`space` changes), since its window
-    /// is known.
+    /// Resolves `[...]` for an access in `space`, and the space the access is made in
+    /// (`space` changes): a generic access to a variable named by its `.shared` or `.local`
+    /// name is made in that space, since its window is known, and `.param` is the frame.
     fn address(&mut self, op: &O<'a>, space: &mut Space, is_const: bool) -> Option<Address> {
+        // Parameters of device functions and calls live in the frame (kernel parameters, in
+        // constant bank 0, come back as `Address::Const`).
+        if *space == Space::Param {
+            *space = Space::Local;
+        }
         let O::Address(parts, _) = op else {
             self.unsupported("an operand that is not an address");
             return None;
@@ -281,12 +286,6 @@ impl<'a> FnLower<'a, '_> {
                 outgoing,
             } => {
                 let (ra, off24) = self.fit_offset(base, w, offset);
-                // Parameters of device functions and calls live in the frame.
-                let space = if space == Space::Param {
-                    Space::Local
-                } else {
-                    space
-                };
                 let at = self.emit(
                     Op::Ld {
                         rd: rd.reg,
@@ -409,11 +408,6 @@ impl<'a> FnLower<'a, '_> {
             return self.unsupported("a store to constant memory");
         };
         let (ra, off24) = self.fit_offset(base, w, offset);
-        let space = if space == Space::Param {
-            Space::Local
-        } else {
-            space
-        };
         let at = self.emit(
             Op::St {
                 ra: ra.reg,

@@ -43,26 +43,13 @@ impl<'a> FnLower<'a, '_> {
 
     /// `shfl.sync.mode.b32 d[|p], a, b, c, membermask`.
     fn shfl(&mut self, ins: &PtxInstruction<'a>) {
-        use ptx_grammar::ast::Operand as O;
         let smode = match isa_modifier(ins, Smode::from_name) {
             Some(m) => m,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
         let sync = self.has(".sync");
-        let (d, p) = match &ins.operands[0] {
-            O::PredPair(pair) => {
-                let (Some(Src::Reg { v, part, .. }), Some(Src::Pred(p, _))) =
-                    (self.src(&pair[0]), self.src(&pair[1]))
-                else {
-                    return self.unsupported("these destinations");
-                };
-                ((v, part), Some(p))
-            }
-            O::Expr(e) => match self.dst(e) {
-                Some((v, part, _)) => ((v, part), None),
-                None => return,
-            },
-            _ => return self.unsupported("this destination"),
+        let Some((d, p)) = self.dest_and_pred(ins) else {
+            return;
         };
         let Some([a, b, c]) = self.sources(ins, 1) else {
             return;
@@ -146,25 +133,12 @@ impl<'a> FnLower<'a, '_> {
 
     /// `match.any.sync.b32 d, a, membermask` and `match.all.sync.b32 d{|p}, a, membermask`.
     fn match_(&mut self, ins: &PtxInstruction<'a>) {
-        use ptx_grammar::ast::Operand as O;
         if ins.modifiers().any(|m| m == ".b64") {
             return self.unsupported("`match` on 64-bit values");
         }
         let all = ins.modifiers().any(|m| m == ".all");
-        let (d, p) = match &ins.operands[0] {
-            O::PredPair(pair) => {
-                let (Some(Src::Reg { v, part, .. }), Some(Src::Pred(p, _))) =
-                    (self.src(&pair[0]), self.src(&pair[1]))
-                else {
-                    return self.unsupported("these destinations");
-                };
-                ((v, part), Some(p))
-            }
-            O::Expr(e) => match self.dst(e) {
-                Some((v, part, _)) => ((v, part), None),
-                None => return,
-            },
-            _ => return self.unsupported("this destination"),
+        let Some((d, p)) = self.dest_and_pred(ins) else {
+            return;
         };
         let Some([a, mask]) = self.sources(ins, 1) else {
             return;
@@ -240,6 +214,28 @@ impl<'a> FnLower<'a, '_> {
                 Some((a, fields::PC)),
             );
             self.bind_pred(at, fields::PD, d, true);
+        }
+    }
+
+    /// The destination of `shfl` and `match`: a register, or `d|p`, a register and a
+    /// predicate.
+    fn dest_and_pred(&mut self, ins: &PtxInstruction<'a>) -> Option<((VReg, u8), Option<VReg>)> {
+        use ptx_grammar::ast::Operand as O;
+        match &ins.operands[0] {
+            O::PredPair(pair) => {
+                let (Some(Src::Reg { v, part, .. }), Some(Src::Pred(p, _))) =
+                    (self.src(&pair[0]), self.src(&pair[1]))
+                else {
+                    self.unsupported("these destinations");
+                    return None;
+                };
+                Some(((v, part), Some(p)))
+            }
+            O::Expr(e) => self.dst(e).map(|(v, part, _)| ((v, part), None)),
+            _ => {
+                self.unsupported("this destination");
+                None
+            }
         }
     }
 }
