@@ -272,23 +272,34 @@ fn a_register_budget_below_sixteen_is_refused() {
     assert!(stderr(&out).contains("--maxrregcount"), "{}", stderr(&out));
 }
 
-#[test]
-fn run_executes_the_example_and_dumps_the_result() {
+/// Assembles `examples/NAME.ptx` and runs it with `examples/NAME.toml` through the binary, as
+/// the README does; the `out` buffer after.
+fn assemble_and_run_example(name: &str) -> Vec<u8> {
     let dir = temp_dir();
-    let elf = dir.path().join("blend.elf");
+    let elf = dir.path().join(format!("{name}.elf"));
     let out = dir.path().join("out.bin");
-    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    let asm = ptxas_rs(&[
+        &example(&format!("{name}.ptx")),
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
     assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
     let dump = format!("out={}", out.display());
     let run = ptxas_rs(&[
         "run",
         elf.to_str().unwrap(),
         "--launch",
-        &example("blend.toml"),
+        &example(&format!("{name}.toml")),
         "--dump",
         &dump,
     ]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    std::fs::read(&out).unwrap()
+}
+
+#[test]
+fn run_executes_the_example_and_dumps_the_result() {
+    let got = assemble_and_run_example("blend");
     // The per-byte saturating sum of the two images in the manifest.
     let manifest = std::fs::read_to_string(example("blend.toml")).unwrap();
     let table: Vec<Vec<u8>> = manifest
@@ -306,7 +317,7 @@ fn run_executes_the_example_and_dumps_the_result() {
         .zip(&table[1])
         .map(|(a, b)| a.saturating_add(*b))
         .collect();
-    assert_eq!(std::fs::read(&out).unwrap(), want);
+    assert_eq!(got, want);
 }
 
 #[test]
@@ -361,21 +372,7 @@ fn a_manifest_with_an_unknown_key_is_refused_by_name() {
 
 #[test]
 fn the_reduce_example_sums_its_input_file() {
-    let dir = temp_dir();
-    let elf = dir.path().join("reduce.elf");
-    let out = dir.path().join("sums.bin");
-    let asm = ptxas_rs(&[&example("reduce.ptx"), "-o", elf.to_str().unwrap()]);
-    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
-    let dump = format!("out={}", out.display());
-    let run = ptxas_rs(&[
-        "run",
-        elf.to_str().unwrap(),
-        "--launch",
-        &example("reduce.toml"),
-        "--dump",
-        &dump,
-    ]);
-    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let got = assemble_and_run_example("reduce");
     let input = std::fs::read(example("reduce-input.bin")).unwrap();
     let values: Vec<u32> = input
         .chunks_exact(4)
@@ -385,5 +382,5 @@ fn the_reduce_example_sums_its_input_file() {
         .chunks(256)
         .flat_map(|c| c.iter().sum::<u32>().to_le_bytes())
         .collect();
-    assert_eq!(std::fs::read(&out).unwrap(), want);
+    assert_eq!(got, want);
 }

@@ -23,6 +23,19 @@ fn assemble_and_run(ptx: &str, manifest: &str) -> Result<Prepared, Trap> {
     common::assemble_and_run(ptx, "surface.ptx", manifest)
 }
 
+/// The `n` data registers of an access (`%r10..`, or `%rd10..` when `wide`) and the operand
+/// that names them: the register itself, or a `{...}` vector.
+fn data_registers(n: i64, wide: bool) -> (Vec<String>, String) {
+    let prefix = if wide { "%rd" } else { "%r" };
+    let regs: Vec<String> = (0..n).map(|i| format!("{prefix}{}", 10 + i)).collect();
+    let operand = if n == 1 {
+        regs[0].clone()
+    } else {
+        format!("{{{}}}", regs.join(", "))
+    };
+    (regs, operand)
+}
+
 /// Dimensions (height, depth, layers) a geometry uses.
 fn dims(geom: &str) -> (i64, i64, i64) {
     match geom {
@@ -129,20 +142,7 @@ fn suld_b_every_geometry_clamp_vector_and_size() {
                         continue; // PTX allows at most 128 bits
                     }
                     let wide = bytes == 8;
-                    let regs: Vec<String> = (0..n)
-                        .map(|i| {
-                            if wide {
-                                format!("%rd{}", 10 + i)
-                            } else {
-                                format!("%r{}", 10 + i)
-                            }
-                        })
-                        .collect();
-                    let dst = if n == 1 {
-                        regs[0].clone()
-                    } else {
-                        format!("{{{}}}", regs.join(", "))
-                    };
+                    let (regs, dst) = data_registers(n, wide);
                     let stores: String = regs
                         .iter()
                         .enumerate()
@@ -239,20 +239,7 @@ fn sust_b_every_geometry_clamp_vector_and_size() {
                         continue;
                     }
                     let wide = bytes == 8;
-                    let regs: Vec<String> = (0..n)
-                        .map(|i| {
-                            if wide {
-                                format!("%rd{}", 10 + i)
-                            } else {
-                                format!("%r{}", 10 + i)
-                            }
-                        })
-                        .collect();
-                    let src = if n == 1 {
-                        regs[0].clone()
-                    } else {
-                        format!("{{{}}}", regs.join(", "))
-                    };
+                    let (regs, src) = data_registers(n, wide);
                     // Thread t stores the values 0x11 * (t + 1) + e.
                     let values: String = regs
                         .iter()

@@ -77,6 +77,15 @@ fn program(n: u32, pairs: u32, steps: &[Step]) -> (Vec<MInst>, VRegs) {
     (code, vregs)
 }
 
+/// Registers a spill load or store moves.
+fn words(msize: sgpu_isa::Msize) -> usize {
+    match msize {
+        sgpu_isa::Msize::B64 => 2,
+        sgpu_isa::Msize::B128 => 4,
+        _ => 1,
+    }
+}
+
 /// Runs the original program on tags, giving the tag each instruction must read in ra and
 /// rb; then runs the allocated code and checks that every original instruction reads them.
 fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
@@ -127,11 +136,7 @@ fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
             Op::Ld {
                 rd, off24, msize, ..
             } => {
-                let n = match msize {
-                    sgpu_isa::Msize::B64 => 2,
-                    sgpu_isa::Msize::B128 => 4,
-                    _ => 1,
-                };
+                let n = words(msize);
                 for w in 0..n {
                     regs[rd.0 as usize + w] =
                         *memory.get(&(off24 as u32 + 4 * w as u32)).unwrap_or(&None);
@@ -140,11 +145,7 @@ fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
             Op::St {
                 rd, off24, msize, ..
             } => {
-                let n = match msize {
-                    sgpu_isa::Msize::B64 => 2,
-                    sgpu_isa::Msize::B128 => 4,
-                    _ => 1,
-                };
+                let n = words(msize);
                 for w in 0..n {
                     memory.insert(off24 as u32 + 4 * w as u32, regs[rd.0 as usize + w]);
                 }
