@@ -272,13 +272,9 @@ impl<'a> FnLower<'a, '_> {
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
         };
-        let mut srcs = Vec::new();
-        for i in 1..ins.operands.len() {
-            match self.operand(ins, i) {
-                Some(s) => srcs.push(s),
-                None => return,
-            }
-        }
+        let Some(srcs) = self.all_sources(ins) else {
+            return;
+        };
         if ty.bits == 64 {
             return self.arith64(ins, op, d, dp, &srcs);
         }
@@ -873,13 +869,9 @@ impl<'a> FnLower<'a, '_> {
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
         };
-        let mut srcs = Vec::new();
-        for i in 1..ins.operands.len() {
-            match self.operand(ins, i) {
-                Some(s) => srcs.push(s),
-                None => return,
-            }
-        }
+        let Some(srcs) = self.all_sources(ins) else {
+            return;
+        };
         let words = if ty.bits == 64 { 2 } else { 1 };
         match (op, srcs.as_slice()) {
             ("and" | "or" | "xor", [a, b]) => {

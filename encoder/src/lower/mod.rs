@@ -1127,6 +1127,13 @@ impl<'a, 'l> FnLower<'a, 'l> {
         Some(out)
     }
 
+    /// Every operand after the destination, resolved, or `None` after reporting one.
+    fn all_sources(&mut self, ins: &PtxInstruction<'a>) -> Option<Vec<Src<'a>>> {
+        (1..ins.operands.len())
+            .map(|i| self.operand(ins, i))
+            .collect()
+    }
+
     /// The low lanes of several sources.
     fn lanes<const N: usize>(&mut self, srcs: [Src<'a>; N]) -> Option<[Lane; N]> {
         let mut out = [Lane::Imm(0); N];
