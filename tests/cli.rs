@@ -48,7 +48,7 @@ fn errors_are_file_line_col_with_source_and_caret_and_exit_1() {
     assert_eq!(first[1], "   7 | .global .u32 twice;");
     assert_eq!(first[2], "     |              ^^^^^");
     assert!(
-        err.ends_with(&format!("ptxas-rs: 6 errors in {path}\n")),
+        err.ends_with(&format!("ptxas-rs: 8 errors in {path}\n")),
         "{err}"
     );
 }

@@ -699,3 +699,14 @@ fn guarded_writes_keep_the_old_value_alive() {
     let expected: Vec<u32> = (0..8).map(|t| if t % 2 == 0 { 321 } else { 24 }).collect();
     assert_eq!(out, expected);
 }
+
+#[test]
+fn register_names_resolve_by_scope_like_ptxas() {
+    let manifest =
+        "block = [32]\nparams = [{ buffer = \"data\" }]\n[buffers.data]\nsize = 128\n".to_string();
+    let out = u32s(&run("scopes", &manifest), "data");
+    // 100 (%r) + 7 + 20000 + 300000 + 4000000 (the inner block's additions to %r7)
+    // + 1000 (%x2) + 50 (the outer %r5) + the thread index (the outer %r1).
+    let expected: Vec<u32> = (0..32).map(|t| 4_321_157 + t).collect();
+    assert_eq!(out, expected);
+}

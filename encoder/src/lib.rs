@@ -16,7 +16,6 @@ mod regalloc;
 
 use mir::{Reloc, Target};
 use ptx_grammar::ast::{Item, Module};
-use ptx_grammar::diag::LineIndex;
 use ptx_grammar::Diagnostic;
 use sgpu_isa::fields;
 
@@ -82,7 +81,7 @@ pub fn assemble(
     options: &Options,
 ) -> Result<Assembled, Vec<Diagnostic>> {
     let mut diags = diag::Diags::default();
-    let lines = LineIndex::new(source);
+    let mut lines = lower::LineCursor::new(source);
     let layout = layout::Layout::build(module, &mut diags);
     let mut functions = Vec::new();
     let mut loc_files = Vec::new();
@@ -90,7 +89,8 @@ pub fn assemble(
         match item {
             Item::File(f) => loc_files.push((f.index as u32, f.path.to_string())),
             Item::Function(f) if f.body.is_some() => {
-                let Some(lowered) = lower::FnLower::lower(source, f, &layout, &lines, &mut diags)
+                let Some(lowered) =
+                    lower::FnLower::lower(source, f, &layout, &mut lines, &mut diags)
                 else {
                     continue;
                 };

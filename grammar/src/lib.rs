@@ -9,6 +9,7 @@ pub mod diag;
 pub mod fmt;
 pub mod lexer;
 pub mod parse;
+pub mod scope;
 
 pub use check::check;
 pub use diag::{Diagnostic, Severity};

@@ -23,7 +23,7 @@ use ptx_grammar::ast::{
 };
 use ptx_grammar::check::decl::declared_type;
 use ptx_grammar::check::types::{Class as TyClass, Type};
-use ptx_grammar::diag::LineIndex;
+use ptx_grammar::scope::Scopes;
 use rustc_hash::FxHashMap;
 use sgpu_isa::{fields, Instruction, Op, Pred, PredSrc, Reg, RegOrImm};
 
@@ -51,14 +51,8 @@ pub struct Lowered<'a> {
 /// What a name declared inside the function stands for.
 #[derive(Clone, Copy, Debug)]
 enum LocalDecl {
-    /// Registers; `range` for `%r<N>`. `id` tells apart declarations of the same name in
-    /// different scopes.
-    Reg {
-        ty: Type,
-        vector: u8,
-        range: Option<u32>,
-        id: u32,
-    },
+    /// A register, or each register of a range `%r<N>`.
+    Reg { ty: Type, vector: u8 },
     /// A variable in memory.
     Var(Place),
     /// A kernel parameter at this offset of constant bank 0.
@@ -191,16 +185,15 @@ fn wide(mut b: Bind, width: u8) -> Bind {
 pub struct FnLower<'a, 'l> {
     source: &'a str,
     layout: &'l Layout<'a>,
-    lines: &'l LineIndex<'l>,
+    lines: &'l mut LineCursor<'a>,
     diags: &'l mut Diags,
     vregs: VRegs,
-    scopes: Vec<FxHashMap<&'a str, LocalDecl>>,
-    next_decl: u32,
-    regs: FxHashMap<(u32, &'a str), VReg>,
-    /// What `vreg` found for each register name, while no declaration changes what names
-    /// resolve to: most operands are `%r<N>` names, which otherwise cost a miss in every
-    /// scope, a split of the index and two more lookups.
-    resolved: FxHashMap<&'a str, (VReg, Type, u8)>,
+    scopes: Scopes<'a, LocalDecl>,
+    /// The virtual register of each register name used so far, by its number in `scopes`:
+    /// in a table while numbers are small (those of LLVM's ranges are dense from zero), in
+    /// a map for the numbers of huge ranges like `%r<4000000000>`.
+    numbered: Vec<Option<VReg>>,
+    numbered_sparse: FxHashMap<u64, VReg>,
     code: Vec<MInst>,
     labels: FxHashMap<&'a str, u32>,
     label_pos: Vec<usize>,
@@ -213,8 +206,6 @@ pub struct FnLower<'a, 'l> {
     entry: bool,
     /// Whether the instruction being lowered has been reported, so one line gets one error.
     failed: bool,
-    /// The last line looked up: (byte offset, line), to count newlines from there.
-    line_cursor: (u32, u32),
     /// The `.loc` in force: file index and line.
     loc: (u32, u32),
     /// The instruction's modifiers that `flag_bit` knows, as bits: read once per
@@ -337,6 +328,40 @@ pub fn fold(e: &Expr<'_>) -> Option<i128> {
     }
 }
 
+/// Register numbers below this have their virtual registers in a table (4 MiB at most).
+const DENSE_NUMBERS: usize = 1 << 20;
+
+/// Line numbers of byte offsets asked for mostly in increasing order, as lowering goes
+/// through the source: counting the newlines since the previous offset is cheaper than
+/// indexing every line first.
+pub struct LineCursor<'a> {
+    source: &'a str,
+    /// The last offset asked about, and its line.
+    at: u32,
+    line: u32,
+}
+
+impl<'a> LineCursor<'a> {
+    pub fn new(source: &'a str) -> LineCursor<'a> {
+        LineCursor {
+            source,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line of byte offset `offset`.
+    pub fn line(&mut self, offset: u32) -> u32 {
+        if offset < self.at {
+            (self.at, self.line) = (0, 1);
+        }
+        let between = &self.source.as_bytes()[self.at as usize..offset as usize];
+        self.line += between.iter().filter(|&&b| b == b'\n').count() as u32;
+        self.at = offset;
+        self.line
+    }
+}
+
 /// The register class of a PTX register type.
 fn class_of(ty: Type, vector: u8) -> Class {
     if ty.class == TyClass::Pred {
@@ -353,25 +378,25 @@ impl<'a, 'l> FnLower<'a, 'l> {
         source: &'a str,
         f: &Function<'a>,
         layout: &'l Layout<'a>,
-        lines: &'l LineIndex<'l>,
+        lines: &'l mut LineCursor<'a>,
         diags: &'l mut Diags,
     ) -> Option<Lowered<'a>> {
         let body = f.body.as_ref()?;
+        let line = lines.line(f.span.start);
         let mut l = FnLower {
             source,
             layout,
             lines,
             diags,
             vregs: VRegs::default(),
-            scopes: vec![FxHashMap::default()],
-            next_decl: 0,
-            regs: FxHashMap::default(),
-            resolved: FxHashMap::default(),
+            scopes: Scopes::default(),
+            numbered: Vec::new(),
+            numbered_sparse: FxHashMap::default(),
             code: Vec::new(),
             labels: FxHashMap::default(),
             label_pos: Vec::new(),
             guard: None,
-            line: lines.line_col(f.span.start as usize).0 as u32,
+            line,
             span: f.name.span,
             local_size: 0,
             shared_size: layout.shared_size,
@@ -379,12 +404,12 @@ impl<'a, 'l> FnLower<'a, 'l> {
             failed: false,
             mods: 0,
             tys: Types::NONE,
-            line_cursor: (f.span.start, lines.line_col(f.span.start as usize).0 as u32),
             loc: (0, 0),
             frame_start: layout.local_size,
             outgoing: Vec::new(),
             outgoing_size: 0,
         };
+        l.scopes.push();
         let mut param_size = 0;
         let mut params = Vec::new();
         if l.entry {
@@ -399,7 +424,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             let decls = f.ret.iter().flatten().chain(f.params.iter().flatten());
             let names = decls.flat_map(|d| d.declarators.iter().map(|x| x.name.text));
             for (name, &(offset, _)) in names.zip(sig.results.iter().chain(&sig.params)) {
-                l.scopes[0].insert(name, LocalDecl::Var(Place::Local { offset }));
+                l.define(name, None, LocalDecl::Var(Place::Local { offset }));
             }
             l.frame_start = sig.size;
         }
@@ -439,22 +464,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
         let size = scalar * vector * count as u32;
         let align = crate::layout::alignment(p, scalar * vector);
         let offset = at.div_ceil(align) * align;
-        self.scopes[0].insert(d.name.text, LocalDecl::KernelParam { offset });
+        self.define(d.name.text, None, LocalDecl::KernelParam { offset });
         (offset, size)
-    }
-
-    /// The line of a byte offset. Instructions come in source order, so counting the newlines
-    /// since the previous one is cheaper than a search of the line index.
-    fn line_of(&mut self, offset: u32) -> u32 {
-        let (at, line) = self.line_cursor;
-        let line = if offset >= at {
-            let between = &self.source.as_bytes()[at as usize..offset as usize];
-            line + between.iter().filter(|&&b| b == b'\n').count() as u32
-        } else {
-            self.lines.line_col(offset as usize).0 as u32
-        };
-        self.line_cursor = (offset, line);
-        line
     }
 
     fn collect_labels(&mut self, b: &Block<'a>) {
@@ -472,7 +483,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
     }
 
     fn block(&mut self, b: &Block<'a>) {
-        self.scopes.push(FxHashMap::default());
+        self.scopes.push();
         let arguments = self.call_arguments(b);
         self.outgoing.push(arguments);
         for s in &b.statements {
@@ -483,7 +494,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 }
                 Statement::Var(v) => self.declare(v),
                 Statement::Instr(i) => {
-                    self.line = self.line_of(i.span.start);
+                    self.line = self.lines.line(i.span.start);
                     self.span = i.span;
                     self.failed = false;
                     self.guard = match &i.guard {
@@ -502,9 +513,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 Statement::Pragma(_) | Statement::Error(_) => {}
             }
         }
-        if self.scopes.pop().is_some_and(|s| !s.is_empty()) {
-            self.resolved.clear();
-        }
+        self.scopes.pop();
         self.outgoing.pop();
     }
 
@@ -539,17 +548,13 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     fn declare(&mut self, v: &VarDecl<'a>) {
         let Ok(info) = declared_type(v) else { return };
-        let scope = self.scopes.len() - 1;
         for d in &v.declarators {
             let decl = match v.space {
                 StateSpace::Reg => {
                     let Some(ty) = info.ty else { continue };
-                    self.next_decl += 1;
                     LocalDecl::Reg {
                         ty,
                         vector: info.vector,
-                        range: d.range,
-                        id: self.next_decl,
                     }
                 }
                 StateSpace::Local | StateSpace::Shared => {
@@ -595,52 +600,48 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     continue;
                 }
             };
-            self.scopes[scope].insert(d.name.text, decl);
-            self.resolved.clear();
+            self.define(d.name.text, d.range, decl);
         }
     }
 
-    /// The declaration a name refers to, innermost scope first, then `%r<N>` ranges.
-    fn lookup(&self, name: &'a str) -> Option<(LocalDecl, &'a str)> {
-        for scope in self.scopes.iter().rev() {
-            if let Some(d) = scope.get(name) {
-                if !matches!(d, LocalDecl::Reg { range: Some(_), .. }) {
-                    return Some((*d, name));
-                }
-            }
-        }
-        let (prefix, index) = ptx_grammar::check::split_index(name)?;
-        for scope in self.scopes.iter().rev() {
-            if let Some(d @ LocalDecl::Reg { range: Some(n), .. }) = scope.get(prefix) {
-                if index < u64::from(*n) {
-                    return Some((*d, name));
-                }
-            }
-        }
-        None
+    /// Declares a name in the innermost scope. The checker has reported a name declared
+    /// twice, which never reaches the encoder.
+    fn define(&mut self, name: &'a str, range: Option<u32>, decl: LocalDecl) {
+        let _ = self.scopes.declare(name, range, decl);
+    }
+
+    /// The declaration a name (without suffix) refers to, and the number `scopes` gives
+    /// the register or variable it names.
+    fn lookup(&self, name: &str) -> Option<(LocalDecl, u64)> {
+        self.scopes.get(name).map(|f| (*f.decl, f.number))
     }
 
     /// The virtual register of a register name (without suffix), created on first use.
-    fn vreg(&mut self, name: &'a str) -> Option<(VReg, Type, u8)> {
-        if let Some(&found) = self.resolved.get(name) {
-            return Some(found);
-        }
-        let (decl, name) = self.lookup(name)?;
-        self.reg_of(decl, name)
+    fn vreg(&mut self, name: &str) -> Option<(VReg, Type, u8)> {
+        let (decl, number) = self.lookup(name)?;
+        self.reg_of(decl, number)
     }
 
-    /// The virtual register of register declaration `decl` under `name` (one of its `%r<N>`
-    /// names), created on first use.
-    fn reg_of(&mut self, decl: LocalDecl, name: &'a str) -> Option<(VReg, Type, u8)> {
-        let LocalDecl::Reg { ty, vector, id, .. } = decl else {
+    /// The virtual register numbered `number` of register declaration `decl`, created on
+    /// first use.
+    fn reg_of(&mut self, decl: LocalDecl, number: u64) -> Option<(VReg, Type, u8)> {
+        let LocalDecl::Reg { ty, vector } = decl else {
             return None;
         };
         let class = class_of(ty, vector);
-        let v = *self
-            .regs
-            .entry((id, name))
-            .or_insert_with(|| self.vregs.new_reg(class));
-        self.resolved.insert(name, (v, ty, vector));
+        let vregs = &mut self.vregs;
+        let v = match usize::try_from(number) {
+            Ok(i) if i < DENSE_NUMBERS => {
+                if i >= self.numbered.len() {
+                    self.numbered.resize(i + 1, None);
+                }
+                *self.numbered[i].get_or_insert_with(|| vregs.new_reg(class))
+            }
+            _ => *self
+                .numbered_sparse
+                .entry(number)
+                .or_insert_with(|| vregs.new_reg(class)),
+        };
         Some((v, ty, vector))
     }
 
@@ -741,13 +742,10 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     fn name(&mut self, id: &Ident<'a>) -> Option<Src<'a>> {
         let (base, suffix) = id.split_suffix();
-        if let Some(&(v, ty, vector)) = self.resolved.get(base) {
-            return Some(reg_src(v, ty, vector, suffix));
-        }
-        if let Some((decl, _)) = self.lookup(base) {
+        if let Some((decl, number)) = self.lookup(base) {
             return match decl {
                 LocalDecl::Reg { .. } => {
-                    let (v, ty, vector) = self.reg_of(decl, base)?;
+                    let (v, ty, vector) = self.reg_of(decl, number)?;
                     Some(reg_src(v, ty, vector, suffix))
                 }
                 LocalDecl::Var(place) => Some(Src::Addr(place, 0)),

@@ -11,6 +11,7 @@ mod video;
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
+use crate::scope::Scopes;
 use decl::{declared_type, DeclInfo};
 use rustc_hash::FxHashMap;
 
@@ -45,8 +46,8 @@ pub enum Symbol<'m, 'a> {
 struct Checker<'m, 'a: 'm> {
     diags: Vec<Diagnostic>,
     globals: FxHashMap<&'a str, (Symbol<'m, 'a>, Span)>,
-    /// Innermost last: the function's parameters, then one map per block.
-    scopes: Vec<FxHashMap<&'a str, (DeclInfo, Span)>>,
+    /// The function's parameters, then one scope per block.
+    scopes: Scopes<'a, (DeclInfo, Span)>,
     labels: FxHashMap<&'a str, Span>,
     /// The instruction being checked is a SIMD video one (`vadd2`, ...), whose operands take
     /// lane masks and selectors such as `.h10` and `.b3210`.
@@ -67,8 +68,8 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         self.diags.push(Diagnostic::error(span, message));
     }
 
-    fn redeclared(&mut self, name: &Ident<'_>, first: Span) {
-        let d = Diagnostic::error(name.span, format!("`{}` is already declared", name.text))
+    fn redeclared(&mut self, at: Span, name: &str, first: Span) {
+        let d = Diagnostic::error(at, format!("`{name}` is already declared"))
             .with_related(first, "first declared here");
         self.diags.push(d);
     }
@@ -87,7 +88,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                             continue;
                         }
                         let first = *first;
-                        self.redeclared(&f.name, first);
+                        self.redeclared(f.name.span, f.name.text, first);
                         continue;
                     }
                     self.insert_global(&f.name, Symbol::Function(f));
@@ -133,7 +134,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     fn insert_global(&mut self, name: &Ident<'a>, sym: Symbol<'m, 'a>) {
         if let Some((_, first)) = self.globals.get(name.text) {
             let first = *first;
-            self.redeclared(name, first);
+            self.redeclared(name.span, name.text, first);
         } else {
             self.globals.insert(name.text, (sym, name.span));
         }
@@ -169,12 +170,19 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     fn declare_local(&mut self, v: &VarDecl<'a>) {
         let info = self.decl_info(v);
         for d in &v.declarators {
-            let scope = self.scopes.last_mut().expect("a function scope");
-            if let Some((_, first)) = scope.get(d.name.text) {
-                let first = *first;
-                self.redeclared(&d.name, first);
-            } else {
-                scope.insert(d.name.text, (info.with_range(d.range), d.name.span));
+            let decl = (info.with_range(d.range), d.name.span);
+            if let Err(e) = self.scopes.declare(d.name.text, d.range, decl) {
+                let (name, first) = (e.name, e.first.1);
+                match d.range {
+                    // `%r<5>` after `%r3`.
+                    Some(n) if name != d.name.text => {
+                        let message = format!("`{}<{n}>` declares `{name}` again", d.name.text);
+                        let e = Diagnostic::error(d.name.span, message)
+                            .with_related(first, "first declared here");
+                        self.diags.push(e);
+                    }
+                    _ => self.redeclared(d.name.span, name, first),
+                }
             }
         }
         self.check_decl(v);
@@ -185,7 +193,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         let Some(body) = &f.body else { return };
         self.scopes.clear();
         self.labels.clear();
-        self.scopes.push(FxHashMap::default());
+        self.scopes.push();
         for p in f.ret.iter().flatten().chain(f.params.iter().flatten()) {
             self.declare_local(p);
         }
@@ -248,14 +256,14 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     fn declare_label(&mut self, l: &Ident<'a>) {
         if let Some(first) = self.labels.get(l.text) {
             let first = *first;
-            self.redeclared(l, first);
+            self.redeclared(l.span, l.text, first);
         } else {
             self.labels.insert(l.text, l.span);
         }
     }
 
     fn block(&mut self, block: &Block<'a>) {
-        self.scopes.push(FxHashMap::default());
+        self.scopes.push();
         for s in &block.statements {
             match s {
                 Statement::Var(v) => self.declare_local(v),
@@ -277,23 +285,8 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     /// Resolves a name without any dotted suffix: locals (incl. `%r<N>` ranges), labels, then
     /// module scope.
     fn lookup(&self, name: &str) -> Option<Symbol<'m, 'a>> {
-        for scope in self.scopes.iter().rev() {
-            if let Some((info, _)) = scope.get(name) {
-                if info.range.is_none() {
-                    return Some(Symbol::Var(*info));
-                }
-            }
-        }
-        if let Some((prefix, index)) = split_index(name) {
-            for scope in self.scopes.iter().rev() {
-                if let Some((info, _)) = scope.get(prefix) {
-                    if let Some(n) = info.range {
-                        if index < u64::from(n) {
-                            return Some(Symbol::Var(*info));
-                        }
-                    }
-                }
-            }
+        if let Some(found) = self.scopes.get(name) {
+            return Some(Symbol::Var(found.decl.0));
         }
         if self.labels.contains_key(name) {
             return Some(Symbol::Label);
@@ -334,11 +327,7 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
             Some((Symbol::Var(info), _)) => info.range,
             _ => None,
         };
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.get(prefix).and_then(|(i, _)| i.range))
-            .or_else(global)
+        self.scopes.range_of(prefix).or_else(global)
     }
 
     /// Reports every name in `e` that does not resolve. `module_scope` allows only symbols.
@@ -374,8 +363,12 @@ pub fn split_index(name: &str) -> Option<(&str, u64)> {
     }
     let (prefix, index) = name.split_at(name.len() - digits);
     // `%r01` is not `%r1`: PTX names are strings; only canonical indices come from a range.
-    if index.len() > 1 && index.starts_with('0') {
+    if index.len() > 1 && index.starts_with('0') || index.len() > 19 {
         return None;
     }
-    Some((prefix, index.parse().ok()?))
+    // At most 19 digits: no overflow.
+    let value = index
+        .bytes()
+        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+    Some((prefix, value))
 }
