@@ -229,7 +229,8 @@ pub fn insert_reconvergence(code: Vec<MInst>, label_pos: &mut Vec<usize>) -> Vec
     }
     // Rebuild, moving labels to the new positions.
     let mut new_index = Vec::with_capacity(code.len() + 1);
-    let mut out = Vec::with_capacity(code.len() + 8);
+    let ssys = ssy_before.iter().flatten().count();
+    let mut out = Vec::with_capacity(code.len() + ssys);
     for (i, m) in code.into_iter().enumerate() {
         new_index.push(out.len());
         if let Some(target) = ssy_before[i] {

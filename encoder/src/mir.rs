@@ -65,6 +65,17 @@ pub struct Slot {
     pub def: bool,
 }
 
+impl Slot {
+    /// What fills the unused slots of an instruction.
+    const NONE: Slot = Slot {
+        field: Field(0, 0),
+        reg: VReg(0),
+        part: 0,
+        width: 0,
+        def: false,
+    };
+}
+
 /// Where a branch or `SSY` goes, before code layout fixes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
@@ -94,7 +105,10 @@ pub const MAX_SLOTS: usize = 6;
 #[derive(Clone, Debug)]
 pub struct MInst {
     pub word: u64,
-    pub slots: [Option<Slot>; MAX_SLOTS],
+    /// The first `nslots` are the instruction's register fields: a slice rather than
+    /// options, since every pass of the allocator walks them.
+    pub slots: [Slot; MAX_SLOTS],
+    pub nslots: u8,
     pub target: Option<Target>,
     pub reloc: Option<Reloc>,
     /// The PTX source line it came from.
@@ -112,7 +126,8 @@ impl MInst {
     pub fn new(insn: Instruction, line: u32) -> MInst {
         MInst {
             word: insn.encode(),
-            slots: [None; MAX_SLOTS],
+            slots: [Slot::NONE; MAX_SLOTS],
+            nslots: 0,
             target: None,
             reloc: None,
             line,
@@ -122,17 +137,18 @@ impl MInst {
         }
     }
 
-    pub fn slots(&self) -> impl Iterator<Item = &Slot> {
-        self.slots.iter().flatten()
+    pub fn slots(&self) -> std::slice::Iter<'_, Slot> {
+        self.slots[..usize::from(self.nslots)].iter()
     }
 
     pub fn push_slot(&mut self, slot: Slot) {
-        let free = self
-            .slots
-            .iter_mut()
-            .find(|s| s.is_none())
-            .expect("an instruction has at most MAX_SLOTS register fields");
-        *free = Some(slot);
+        let n = usize::from(self.nslots);
+        assert!(
+            n < MAX_SLOTS,
+            "an instruction has at most MAX_SLOTS register fields"
+        );
+        self.slots[n] = slot;
+        self.nslots += 1;
     }
 
     /// Whether control never falls through to the next instruction.

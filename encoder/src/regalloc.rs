@@ -34,6 +34,7 @@ pub struct Allocation {
     pub spill_load_bytes: u32,
 }
 
+#[derive(Clone, Copy)]
 struct Interval {
     v: VReg,
     start: u32,
@@ -302,18 +303,7 @@ pub fn allocate(
     spill_base: u32,
 ) -> Allocation {
     let ranges = intervals(&code, vregs, label_pos);
-    let mut list: Vec<Interval> = ranges
-        .iter()
-        .enumerate()
-        .filter_map(|(v, r)| {
-            r.map(|(start, end)| Interval {
-                v: VReg(v as u32),
-                start,
-                end,
-            })
-        })
-        .collect();
-    list.sort_unstable_by_key(|i| (i.start, i.end, i.v.0));
+    let list = in_scan_order(&ranges, 2 * code.len());
     // A call may use every register, so values live across one stay in memory.
     let calls: Vec<u32> = code
         .iter()
@@ -388,6 +378,42 @@ pub fn allocate(
         spill_store_bytes,
         spill_load_bytes,
     }
+}
+
+/// The intervals of `ranges` (over `positions` positions) in the order linear scan takes
+/// them: by start, then end, then register. Starts are dense positions, so a counting sort
+/// by start leaves only the few intervals that share a start to order.
+fn in_scan_order(ranges: &[Option<(u32, u32)>], positions: usize) -> Vec<Interval> {
+    let mut first = vec![0u32; positions + 1];
+    for &(start, _) in ranges.iter().flatten() {
+        first[start as usize + 1] += 1;
+    }
+    for p in 1..first.len() {
+        first[p] += first[p - 1];
+    }
+    let placeholder = Interval {
+        v: VReg(0),
+        start: 0,
+        end: 0,
+    };
+    let mut list: Vec<Interval> = (0..first[positions]).map(|_| placeholder).collect();
+    for (v, r) in ranges.iter().enumerate() {
+        if let Some((start, end)) = *r {
+            let at = &mut first[start as usize];
+            list[*at as usize] = Interval {
+                v: VReg(v as u32),
+                start,
+                end,
+            };
+            *at += 1;
+        }
+    }
+    for same_start in list.chunk_by_mut(|a, b| a.start == b.start) {
+        if same_start.len() > 1 {
+            same_start.sort_unstable_by_key(|i| (i.end, i.v.0));
+        }
+    }
+    list
 }
 
 /// Whether a value is live across a call (read positions `calls`).
@@ -534,7 +560,10 @@ fn rewrite(
 ) -> (Vec<MInst>, Vec<usize>, (u32, u32), u32) {
     let (mut stores, mut loads) = (0, 0);
     let mut top = 0;
-    let mut out = Vec::with_capacity(code.len());
+    // Spill code adds up to two instructions per spilled value an instruction names; room
+    // for one per instruction is mostly never touched, so it costs address space, not memory.
+    let spills = homes.iter().any(|h| matches!(h, Home::Spilled(_)));
+    let mut out = Vec::with_capacity(code.len() * if spills { 2 } else { 1 });
     let mut new_index = Vec::with_capacity(code.len() + 1);
     // Per instruction, reused: spill code before and after it, and the scratch home of each
     // spilled value it names (one however many slots name it), and of each predicate's
@@ -549,8 +578,8 @@ fn rewrite(
         let mut next_gpr = scratch.gpr;
         let mut next_pred = scratch.pred;
         let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
-        let slots = m.slots;
-        for s in slots.iter().flatten() {
+        // Fields, not `m.slots()`: the loop writes `m.word` while it reads `m.slots`.
+        for s in &m.slots[..usize::from(m.nslots)] {
             let home = homes[s.reg.0 as usize];
             let phys = match home {
                 Home::Reg(r) => r,
@@ -575,7 +604,8 @@ fn rewrite(
                             assigned.push((s.reg, r));
                             // Values read, and values written under a guard (so that threads
                             // the guard leaves out store back what they had), are loaded.
-                            let read = slots.iter().flatten().any(|t| t.reg == s.reg && !t.def);
+                            let slots = &m.slots[..usize::from(m.nslots)];
+                            let read = slots.iter().any(|t| t.reg == s.reg && !t.def);
                             if is_pred {
                                 // A predicate moves through a general register of its own.
                                 pred_tmp.push((s.reg, next_gpr));
@@ -610,7 +640,7 @@ fn rewrite(
             );
         }
         top = top.max(next_gpr * u32::from(next_gpr > scratch.gpr));
-        m.slots = [None; crate::mir::MAX_SLOTS];
+        m.nslots = 0;
         for spill_code in before.iter_mut().chain(after.iter_mut()) {
             spill_code.loc = m.loc;
         }

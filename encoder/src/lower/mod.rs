@@ -392,7 +392,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
             scopes: Scopes::default(),
             numbered: Vec::new(),
             numbered_sparse: FxHashMap::default(),
-            code: Vec::new(),
+            // Most PTX instructions become one or two.
+            code: Vec::with_capacity(2 * body.statements.len()),
             labels: FxHashMap::default(),
             label_pos: Vec::new(),
             guard: None,
