@@ -54,8 +54,9 @@ fn renamed(source: &str, copy: usize) -> String {
     let body = &source[source.find(".address_size").map_or(0, |i| i + 17)..];
     let mut out = String::with_capacity(body.len() + 1024);
     let mut last = 0;
-    for (start, tok, _) in Lexer::new(body).map(|t| t.unwrap()) {
-        if let Tok::Name(text) = tok {
+    for (start, tok, end) in Lexer::new(body).map(|t| t.unwrap()) {
+        if tok == Tok::Name {
+            let text = &body[start..end];
             let base = &text[..text.find('.').unwrap_or(text.len())];
             if names.contains(base) {
                 out.push_str(&body[last..start + base.len()]);

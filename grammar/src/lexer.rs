@@ -34,7 +34,7 @@ impl LexError {
     }
 }
 
-fn block_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), LexError> {
+fn block_comment(lex: &mut logos::Lexer<'_, Tok>) -> FilterResult<(), LexError> {
     match lex.remainder().find("*/") {
         Some(end) => {
             lex.bump(end + 2);
@@ -47,20 +47,20 @@ fn block_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> FilterResult<(), Le
     }
 }
 
-fn line_comment<'a>(lex: &mut logos::Lexer<'a, Tok<'a>>) -> logos::Skip {
+fn line_comment(lex: &mut logos::Lexer<'_, Tok>) -> logos::Skip {
     let rest = lex.remainder();
     lex.bump(rest.find('\n').unwrap_or(rest.len()));
     logos::Skip
 }
 
-fn unterminated_string<'a>(_: &mut logos::Lexer<'a, Tok<'a>>) -> Result<(), LexError> {
+fn unterminated_string(_: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
     Err(LexError::UnterminatedString)
 }
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq)]
 #[logos(error = LexError)]
 #[logos(skip r"[ \t\r\n\f]+")]
-pub enum Tok<'a> {
+pub enum Tok {
     /// Never produced: the callbacks skip comments (or report an unterminated one).
     #[token("/*", block_comment)]
     #[token("//", line_comment)]
@@ -119,25 +119,25 @@ pub enum Tok<'a> {
     /// `.maxntid`, `.reqntid`, `.minnctapersm`, `.maxnctapersm`, `.maxnreg`, `.maxclusterrank`,
     /// `.reqnctapercluster`, `.explicitcluster`: performance-tuning directives of a function.
     #[regex(r"\.(maxntid|reqntid|minnctapersm|maxnctapersm|maxnreg|maxclusterrank|reqnctapercluster|explicitcluster)")]
-    Perf(&'a str),
+    Perf,
 
     /// Any other `.name`.
     #[regex(r"\.[A-Za-z_$][A-Za-z0-9_$]*(::[A-Za-z0-9_$]+)*")]
-    Dot(&'a str),
+    Dot,
     /// An identifier, possibly with dotted suffixes: `ld.global.u32`, `%r1`, `%tid.x`, `_`.
     /// Modifiers may carry `::` qualifiers (`.L2::evict_last`, `.shared::cta`).
     #[regex(r"([A-Za-z_$][A-Za-z0-9_$]*|%[A-Za-z0-9_$]+)(\.[A-Za-z0-9_$]+(::[A-Za-z0-9_$]+)*)*")]
-    Name(&'a str),
+    Name,
     /// Decimal, hex (`0x`), octal (leading `0`) or binary (`0b`) integer, optional `U` suffix.
     #[regex(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)U?")]
-    Int(&'a str),
+    Int,
     /// `0f3F800000` (f32 bits) or `0d3FF0000000000000` (f64 bits).
     #[regex(r"0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16}")]
-    HexFloat(&'a str),
+    HexFloat,
     #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+")]
-    Float(&'a str),
+    Float,
     #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
-    Str(&'a str),
+    Str,
     #[regex(r#""([^"\\\n]|\\[^\n])*"#, unterminated_string)]
     UnterminatedStr,
 
@@ -212,13 +212,13 @@ pub enum Tok<'a> {
 }
 
 /// Lexical errors travel as [`Tok::Invalid`], so the stream itself never fails.
-pub type Spanned<'a> = Result<(usize, Tok<'a>, usize), std::convert::Infallible>;
+pub type Spanned = Result<(usize, Tok, usize), std::convert::Infallible>;
 
 /// The token stream the parser pulls from. Besides lexing it caps bracket nesting, so that
 /// pathological input (`((((...` a megabyte long) is reported instead of growing the parser's
 /// stack without bound; after that error it ends the stream.
 pub struct Lexer<'a> {
-    inner: logos::SpannedIter<'a, Tok<'a>>,
+    inner: logos::SpannedIter<'a, Tok>,
     depth: u32,
     done: bool,
 }
@@ -234,10 +234,10 @@ impl<'a> Lexer<'a> {
 }
 
 impl<'a> Iterator for Lexer<'a> {
-    type Item = Spanned<'a>;
+    type Item = Spanned;
 
     #[inline]
-    fn next(&mut self) -> Option<Spanned<'a>> {
+    fn next(&mut self) -> Option<Spanned> {
         if self.done {
             return None;
         }
@@ -272,8 +272,12 @@ impl<'a> Iterator for Lexer<'a> {
 mod tests {
     use super::*;
 
-    fn toks(s: &str) -> Vec<Tok<'_>> {
-        Lexer::new(s).map(|t| t.unwrap().1).collect()
+    /// Each token with its text.
+    fn toks(s: &str) -> Vec<(Tok, &str)> {
+        Lexer::new(s)
+            .map(|t| t.unwrap())
+            .map(|(l, tok, r)| (tok, &s[l..r]))
+            .collect()
     }
 
     fn errors(s: &str) -> Vec<LexError> {
@@ -290,25 +294,25 @@ mod tests {
         assert_eq!(
             toks("ld.global.v4.f32 {%f1}, [%rd1+-4]; .reg .b32 %r<5>;"),
             vec![
-                Tok::Name("ld.global.v4.f32"),
-                Tok::LBrace,
-                Tok::Name("%f1"),
-                Tok::RBrace,
-                Tok::Comma,
-                Tok::LBracket,
-                Tok::Name("%rd1"),
-                Tok::Plus,
-                Tok::Minus,
-                Tok::Int("4"),
-                Tok::RBracket,
-                Tok::Semi,
-                Tok::Reg,
-                Tok::Dot(".b32"),
-                Tok::Name("%r"),
-                Tok::Lt,
-                Tok::Int("5"),
-                Tok::Gt,
-                Tok::Semi,
+                (Tok::Name, "ld.global.v4.f32"),
+                (Tok::LBrace, "{"),
+                (Tok::Name, "%f1"),
+                (Tok::RBrace, "}"),
+                (Tok::Comma, ","),
+                (Tok::LBracket, "["),
+                (Tok::Name, "%rd1"),
+                (Tok::Plus, "+"),
+                (Tok::Minus, "-"),
+                (Tok::Int, "4"),
+                (Tok::RBracket, "]"),
+                (Tok::Semi, ";"),
+                (Tok::Reg, ".reg"),
+                (Tok::Dot, ".b32"),
+                (Tok::Name, "%r"),
+                (Tok::Lt, "<"),
+                (Tok::Int, "5"),
+                (Tok::Gt, ">"),
+                (Tok::Semi, ";"),
             ]
         );
     }
@@ -318,16 +322,16 @@ mod tests {
         assert_eq!(
             toks("0f3F800000 0d3FF0000000000000 1.5 7.0 .5 1e3 0x1FU 017 0b101 0"),
             vec![
-                Tok::HexFloat("0f3F800000"),
-                Tok::HexFloat("0d3FF0000000000000"),
-                Tok::Float("1.5"),
-                Tok::Float("7.0"),
-                Tok::Float(".5"),
-                Tok::Float("1e3"),
-                Tok::Int("0x1FU"),
-                Tok::Int("017"),
-                Tok::Int("0b101"),
-                Tok::Int("0"),
+                (Tok::HexFloat, "0f3F800000"),
+                (Tok::HexFloat, "0d3FF0000000000000"),
+                (Tok::Float, "1.5"),
+                (Tok::Float, "7.0"),
+                (Tok::Float, ".5"),
+                (Tok::Float, "1e3"),
+                (Tok::Int, "0x1FU"),
+                (Tok::Int, "017"),
+                (Tok::Int, "0b101"),
+                (Tok::Int, "0"),
             ]
         );
     }
@@ -336,7 +340,7 @@ mod tests {
     fn comments_and_errors() {
         assert_eq!(
             toks("/* a\n b */ ret; // x"),
-            vec![Tok::Name("ret"), Tok::Semi]
+            vec![(Tok::Name, "ret"), (Tok::Semi, ";")]
         );
         assert_eq!(errors("/* open"), vec![LexError::UnterminatedComment]);
         assert_eq!(errors("\"open"), vec![LexError::UnterminatedString]);

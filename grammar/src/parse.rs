@@ -64,7 +64,7 @@ pub struct Ctx<'a> {
     too_deep: bool,
 }
 
-type Error<'a> = ParseError<usize, Tok<'a>, Infallible>;
+type Error = ParseError<usize, Tok, Infallible>;
 
 impl<'a> Ctx<'a> {
     fn error(&mut self, span: Span, message: impl Into<String>) {
@@ -73,7 +73,7 @@ impl<'a> Ctx<'a> {
 
     /// Reports a recovered syntax error and every lexical error among the skipped tokens;
     /// returns the span the error covers.
-    pub fn recover(&mut self, e: ErrorRecovery<usize, Tok<'a>, Infallible>, at: Span) -> Span {
+    pub fn recover(&mut self, e: ErrorRecovery<usize, Tok, Infallible>, at: Span) -> Span {
         let mut span = match &e.error {
             ParseError::UnrecognizedToken {
                 token: (l, _, r), ..
@@ -98,7 +98,7 @@ impl<'a> Ctx<'a> {
         span
     }
 
-    fn report(&mut self, error: Error<'a>) {
+    fn report(&mut self, error: Error) {
         match error {
             ParseError::UnrecognizedToken {
                 token: (l, tok, r),
@@ -160,8 +160,21 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The source text of a token.
+    pub fn text(&self, span: Span) -> &'a str {
+        &self.source[span.range()]
+    }
+
+    pub fn ident(&self, span: Span) -> Ident<'a> {
+        Ident {
+            text: self.text(span),
+            span,
+        }
+    }
+
     /// An integer literal's value; a bad one is reported and reads as 0.
-    pub fn int(&mut self, text: &str, span: Span) -> (u64, Span) {
+    pub fn int(&mut self, span: Span) -> (u64, Span) {
+        let text = self.text(span);
         let digits = text.strip_suffix('U').unwrap_or(text);
         let (radix, body) = if let Some(h) = digits.strip_prefix("0x").or(digits.strip_prefix("0X"))
         {
@@ -189,11 +202,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn int_expr(&mut self, text: &str, span: Span) -> Expr<'a> {
-        let (value, _) = self.int(text, span);
+    pub fn int_expr(&mut self, span: Span) -> Expr<'a> {
+        let (value, _) = self.int(span);
         Expr::Int {
             value,
-            unsigned: text.ends_with('U'),
+            unsigned: self.text(span).ends_with('U'),
             span,
         }
     }
@@ -206,7 +219,8 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    pub fn hex_float(&mut self, text: &str, span: Span) -> Expr<'a> {
+    pub fn hex_float(&mut self, span: Span) -> Expr<'a> {
+        let text = self.text(span);
         // The lexer guarantees the digit count, so these parses cannot fail.
         if text.len() == 10 {
             Expr::F32(u32::from_str_radix(&text[2..], 16).unwrap_or(0), span)
@@ -215,7 +229,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn float(&mut self, text: &str, span: Span) -> Expr<'a> {
+    pub fn float(&mut self, span: Span) -> Expr<'a> {
+        let text = self.text(span);
         match text.parse::<f64>() {
             Ok(v) => Expr::F64(v.to_bits(), span),
             Err(_) => {
