@@ -484,11 +484,13 @@ fn scan(
     let mut gpr = Pool::new(gpr_limit);
     let mut pred = Pool::new(pred_limit);
     // Active intervals, ordered by end, latest first: expiry pops from the back. There are
-    // at most as many as registers, so keeping the order by insertion is cheap.
-    let mut active: Vec<(u32, VReg)> = Vec::new();
+    // at most as many as registers, so keeping the order by insertion is cheap. Each is its
+    // end and register in one word (see `Active`), which orders them in one comparison.
+    let mut active: Vec<Active> = Vec::new();
     for it in list {
         // Expire what ended before this starts.
-        while let Some(&(end, v)) = active.last() {
+        while let Some(&a) = active.last() {
+            let (end, v) = (a.end(), a.v());
             if end >= it.start {
                 break;
             }
@@ -507,14 +509,14 @@ fn scan(
             homes[it.v.0 as usize] = Home::Reg(r);
         } else {
             // Steal from the active value of the same class and size that ends last.
-            let victim = active.iter().position(|(end, v)| {
-                *end > it.end
-                    && vregs.class(*v) == vregs.class(it.v)
-                    && matches!(homes[v.0 as usize], Home::Reg(_))
+            let victim = active.iter().position(|a| {
+                a.end() > it.end
+                    && vregs.class(a.v()) == vregs.class(it.v)
+                    && matches!(homes[a.v().0 as usize], Home::Reg(_))
             });
             match victim {
                 Some(at) => {
-                    let (_, v) = active.remove(at);
+                    let v = active.remove(at).v();
                     homes[it.v.0 as usize] = homes[v.0 as usize];
                     homes[v.0 as usize] = Home::Spilled(size);
                 }
@@ -524,10 +526,28 @@ fn scan(
                 }
             }
         }
-        let at = active.partition_point(|&(end, v)| (end, v) > (it.end, it.v));
-        active.insert(at, (it.end, it.v));
+        let entry = Active::new(it.end, it.v);
+        let at = active.partition_point(|&a| a > entry);
+        active.insert(at, entry);
     }
     homes
+}
+
+/// An active interval's end (high half) and register (low half): ordered by end, then
+/// register.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Active(u64);
+
+impl Active {
+    fn new(end: u32, v: VReg) -> Active {
+        Active(u64::from(end) << 32 | u64::from(v.0))
+    }
+    fn end(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+    fn v(self) -> VReg {
+        VReg(self.0 as u32)
+    }
 }
 
 fn pool_of<'p>(

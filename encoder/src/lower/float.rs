@@ -34,20 +34,26 @@ impl<'a> FnLower<'a, '_> {
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
         };
-        let mut lanes = Vec::new();
-        for i in 1..ins.operands.len() {
-            let Some(s) = self.operand(ins, i) else {
+        // fma has the most sources, three.
+        let mut lanes = [Lane::Imm(0); 3];
+        let n = ins.operands.len().saturating_sub(1);
+        if n > lanes.len() {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        }
+        for (i, lane) in lanes[..n].iter_mut().enumerate() {
+            let Some(s) = self.operand(ins, i + 1) else {
                 return;
             };
             let Some(l) = self.lane(s, false) else { return };
-            lanes.push(l);
+            *lane = l;
         }
+        let lanes = &lanes[..n];
         let (rnd, _) = rounding(ins);
         let ftz = self.has(".ftz");
         let sat = self.has(".sat");
         let approx = self.has(".approx") || self.has(".full");
         let rd = R::of(d, dp);
-        match (op, lanes.as_slice()) {
+        match (op, lanes) {
             ("add" | "sub", [a, b]) => {
                 let nb = op == "sub";
                 if let (Lane::Imm(i), Rnd::Rn, false, false) = (*b, rnd, ftz, sat) {

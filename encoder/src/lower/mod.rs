@@ -213,6 +213,9 @@ pub struct FnLower<'a, 'l> {
     mods: u64,
     /// The instruction's type modifiers, read in the same pass.
     tys: Types,
+    /// `mods` and `tys` of each distinct mnemonic met so far: a function uses few, and
+    /// matching each modifier against the tables is most of what reading them costs.
+    mnemonics: FxHashMap<&'a str, (u64, Types)>,
     /// Where the function's own `.local` variables start in its frame: after module-scope
     /// `.local` variables in a kernel, after the results and parameters in a function.
     frame_start: u32,
@@ -313,6 +316,20 @@ fn flag_bit(m: &str) -> Option<u32> {
     })
 }
 
+/// An instruction's modifiers that `flag_bit` knows, as bits, and its type modifiers.
+fn modifier_summary(ins: &PtxInstruction<'_>) -> (u64, Types) {
+    let (mut mods, mut tys) = (0, Types::NONE);
+    for m in ins.modifiers() {
+        if let Some(t) = Type::from_modifier(m) {
+            tys.push(t);
+        }
+        if let Some(bit) = flag_bit(m) {
+            mods |= 1 << bit;
+        }
+    }
+    (mods, tys)
+}
+
 /// Integer constant folding over an expression of literals.
 pub fn fold(e: &Expr<'_>) -> Option<i128> {
     match e {
@@ -405,6 +422,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             failed: false,
             mods: 0,
             tys: Types::NONE,
+            mnemonics: FxHashMap::default(),
             loc: (0, 0),
             frame_start: layout.local_size,
             outgoing: Vec::new(),
@@ -1051,16 +1069,10 @@ impl<'a, 'l> FnLower<'a, 'l> {
     }
 
     fn instruction(&mut self, ins: &PtxInstruction<'a>) {
-        self.mods = 0;
-        self.tys = Types::NONE;
-        for m in ins.modifiers() {
-            if let Some(t) = Type::from_modifier(m) {
-                self.tys.push(t);
-            }
-            if let Some(bit) = flag_bit(m) {
-                self.mods |= 1 << bit;
-            }
-        }
+        (self.mods, self.tys) = *self
+            .mnemonics
+            .entry(ins.mnemonic.text)
+            .or_insert_with(|| modifier_summary(ins));
         let opcode = ins.opcode();
         let tys = self.tys;
         if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
