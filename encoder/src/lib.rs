@@ -148,8 +148,8 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
             let offset = (to as i64 - (i as i64 + 1)) * 8;
             sgpu_isa::set_field(&mut word, fields::TARGET, u64::from(offset as i32 as u32));
         }
-        if let Some(r) = m.reloc {
-            relocs.push((i, r));
+        if let Some(r) = &m.reloc {
+            relocs.push((i, **r));
         }
         if m.outgoing {
             let off = sgpu_isa::field(word, fields::OFF24) as u32;

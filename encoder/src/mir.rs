@@ -55,25 +55,41 @@ impl Field {
 
 /// A register field of an instruction and the virtual register it names: `part` selects a
 /// register of a tuple (the high word of a 64-bit value is part 1); `width` is how many
-/// consecutive registers the instruction reads or writes from there.
+/// consecutive registers the instruction reads or writes from there; `def` whether it is
+/// written. Eight bytes: the allocator streams every instruction's slots several times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    pub field: Field,
     pub reg: VReg,
-    pub part: u8,
-    pub width: u8,
-    pub def: bool,
+    pub field: Field,
+    /// `part` in bits 0-1, `width` in bits 2-4, `def` in bit 5.
+    bits: u8,
 }
 
 impl Slot {
     /// What fills the unused slots of an instruction.
     const NONE: Slot = Slot {
-        field: Field(0, 0),
         reg: VReg(0),
-        part: 0,
-        width: 0,
-        def: false,
+        field: Field(0, 0),
+        bits: 0,
     };
+
+    pub fn new(field: Field, reg: VReg, part: u8, width: u8, def: bool) -> Slot {
+        debug_assert!(part < 4 && (1..=4).contains(&width));
+        Slot {
+            reg,
+            field,
+            bits: part | width << 2 | u8::from(def) << 5,
+        }
+    }
+    pub fn part(&self) -> u8 {
+        self.bits & 3
+    }
+    pub fn width(&self) -> u8 {
+        self.bits >> 2 & 7
+    }
+    pub fn def(&self) -> bool {
+        self.bits & 32 != 0
+    }
 }
 
 /// Where a branch or `SSY` goes, before code layout fixes it.
@@ -110,7 +126,8 @@ pub struct MInst {
     pub slots: [Slot; MAX_SLOTS],
     pub nslots: u8,
     pub target: Option<Target>,
-    pub reloc: Option<Reloc>,
+    /// Boxed: few instructions have one, and this keeps every instruction smaller.
+    pub reloc: Option<Box<Reloc>>,
     /// The PTX source line it came from.
     pub line: u32,
     /// The `.loc` file index and line in force there, or zeros.
@@ -176,3 +193,7 @@ fn is_jump_opcode(op: u8) -> bool {
     use sgpu_isa::opcodes::*;
     matches!(op, BRA | EXIT | RET | TRAP)
 }
+
+// The allocator streams every instruction several times; keep the record small.
+const _: () = assert!(std::mem::size_of::<Slot>() == 8);
+const _: () = assert!(std::mem::size_of::<MInst>() <= 88);

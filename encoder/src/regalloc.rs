@@ -124,7 +124,7 @@ fn intervals(code: &[MInst], vregs: &VRegs, label_pos: &[usize]) -> Vec<Option<(
     };
     for (i, m) in code.iter().enumerate() {
         for s in m.slots() {
-            let p = 2 * i as u32 + u32::from(s.def);
+            let p = 2 * i as u32 + u32::from(s.def());
             extend(s.reg.0 as usize, p);
         }
     }
@@ -189,7 +189,7 @@ impl<'v> Events<'v> {
     fn scan(&mut self, block: &[MInst], mut f: impl FnMut(VReg, Event)) {
         for m in block {
             let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
-            for s in m.slots().filter(|s| !s.def || guarded) {
+            for s in m.slots().filter(|s| !s.def() || guarded) {
                 let mask = parts(s);
                 let w = self.written[s.reg.0 as usize];
                 f(
@@ -204,7 +204,7 @@ impl<'v> Events<'v> {
             if guarded {
                 continue;
             }
-            for s in m.slots().filter(|s| s.def) {
+            for s in m.slots().filter(|s| s.def()) {
                 let w = &mut self.written[s.reg.0 as usize];
                 if *w == 0 {
                     self.touched.push(s.reg);
@@ -232,7 +232,7 @@ impl<'v> Events<'v> {
 
 /// The parts of a register a slot reads or writes, as a bit mask.
 fn parts(s: &Slot) -> u8 {
-    (((1u16 << s.width) - 1) << s.part) as u8
+    (((1u16 << s.width()) - 1) << s.part()) as u8
 }
 
 /// Free registers of one file, as a bit set.
@@ -625,7 +625,7 @@ fn rewrite(
                             // Values read, and values written under a guard (so that threads
                             // the guard leaves out store back what they had), are loaded.
                             let slots = &m.slots[..usize::from(m.nslots)];
-                            let read = slots.iter().any(|t| t.reg == s.reg && !t.def);
+                            let read = slots.iter().any(|t| t.reg == s.reg && !t.def());
                             if is_pred {
                                 // A predicate moves through a general register of its own.
                                 pred_tmp.push((s.reg, next_gpr));
@@ -642,13 +642,13 @@ fn rewrite(
                             r
                         }
                     };
-                    if s.def {
+                    if s.def() {
                         let tmp = pred_tmp
                             .iter()
                             .find(|(v, _)| *v == s.reg)
                             .map_or(0, |p| p.1);
                         spill(&mut after, is_pred, r, offset, s, tmp, m.line);
-                        stores += 4 * u32::from(s.width);
+                        stores += 4 * u32::from(s.width());
                     }
                     r
                 }
@@ -656,7 +656,7 @@ fn rewrite(
             sgpu_isa::set_field(
                 &mut m.word,
                 s.field.bits(),
-                u64::from(phys + u32::from(s.part)),
+                u64::from(phys + u32::from(s.part())),
             );
         }
         top = top.max(next_gpr * u32::from(next_gpr > scratch.gpr));
@@ -741,15 +741,15 @@ fn spill(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, s: &Slot, tmp: u
         ));
         tmp
     } else {
-        r + u32::from(s.part)
+        r + u32::from(s.part())
     };
     out.push(local(
         Op::St {
             ra: Reg::RZ,
-            off24: (offset + 4 * u32::from(s.part)) as i32,
+            off24: (offset + 4 * u32::from(s.part())) as i32,
             rd: Reg(value as u8),
             space: Space::Local,
-            msize: msize(u32::from(s.width)),
+            msize: msize(u32::from(s.width())),
             cop: Default::default(),
             e: false,
         },

@@ -81,7 +81,7 @@ impl<'a> FnLower<'a, '_> {
             },
             &[],
         );
-        self.code[at].reloc = Some(Reloc::Call { function });
+        self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
         self.code[at].call_frame = true;
     }
 

@@ -156,11 +156,11 @@ impl<'a> FnLower<'a, '_> {
                                 },
                                 &[def(fields::RD, rd)],
                             );
-                            self.code[m].reloc = Some(Reloc::Global {
+                            self.code[m].reloc = Some(Box::new(Reloc::Global {
                                 symbol,
                                 addend: offset,
                                 high,
-                            });
+                            }));
                         }
                         Some(Address::Reg {
                             base: R::of(t, 0),

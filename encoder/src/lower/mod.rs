@@ -861,11 +861,11 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     &[def(fields::RD, rd)],
                     None,
                 );
-                self.code[m].reloc = Some(Reloc::Global {
+                self.code[m].reloc = Some(Box::new(Reloc::Global {
                     symbol,
                     addend: off,
                     high: hi,
-                });
+                }));
                 Lane::Reg(t, 0)
             }
             Place::Texture | Place::Function { .. } | Place::Outgoing { .. } => {
@@ -984,33 +984,15 @@ impl<'a, 'l> FnLower<'a, 'l> {
         let mut m = MInst::new(Instruction { guard, op }, self.line);
         m.loc = self.loc;
         if let Some((v, _)) = self.guard {
-            m.push_slot(Slot {
-                field: Field::of(fields::PG),
-                reg: v,
-                part: 0,
-                width: 1,
-                def: false,
-            });
+            m.push_slot(Slot::new(Field::of(fields::PG), v, 0, 1, false));
         }
         for b in binds {
             if let Some((reg, part)) = b.v {
-                m.push_slot(Slot {
-                    field: Field::of(b.field),
-                    reg,
-                    part,
-                    width: b.width,
-                    def: b.def,
-                });
+                m.push_slot(Slot::new(Field::of(b.field), reg, part, b.width, b.def));
             }
         }
         if let Some((reg, field)) = pred {
-            m.push_slot(Slot {
-                field: Field::of(field),
-                reg,
-                part: 0,
-                width: 1,
-                def: false,
-            });
+            m.push_slot(Slot::new(Field::of(field), reg, 0, 1, false));
         }
         self.code.push(m);
         self.code.len() - 1
@@ -1018,13 +1000,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     /// Binds a predicate field (destination or source) of the instruction at `at`.
     fn bind_pred(&mut self, at: usize, field: (usize, usize), v: VReg, def: bool) {
-        self.code[at].push_slot(Slot {
-            field: Field::of(field),
-            reg: v,
-            part: 0,
-            width: 1,
-            def,
-        });
+        self.code[at].push_slot(Slot::new(Field::of(field), v, 0, 1, def));
     }
 
     /// Binds a comparison's destinations and predicate source (see [`pred_source`]).

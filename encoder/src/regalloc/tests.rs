@@ -41,13 +41,7 @@ fn program(n: u32, pairs: u32, steps: &[Step]) -> (Vec<MInst>, VRegs) {
             }),
             1,
         );
-        let slot = |field, (v, part): (u32, u8), def| Slot {
-            field,
-            reg: VReg(v),
-            part,
-            width: 1,
-            def,
-        };
+        let slot = |field, (v, part): (u32, u8), def| Slot::new(field, VReg(v), part, 1, def);
         m.push_slot(slot(Field::of(fields::RD), d, true));
         if let Some(a) = a {
             m.push_slot(slot(Field::of(fields::RA), a, false));
@@ -93,13 +87,13 @@ fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
     let mut expected: Vec<[Option<Tag>; 2]> = Vec::new();
     for m in original {
         let mut reads = [None, None];
-        for s in m.slots().filter(|s| !s.def) {
-            let tag = (s.reg.0, s.part, version[&(s.reg.0, s.part)]);
+        for s in m.slots().filter(|s| !s.def()) {
+            let tag = (s.reg.0, s.part(), version[&(s.reg.0, s.part())]);
             reads[usize::from(s.field == Field::of(fields::RB))] = Some(tag);
         }
         expected.push(reads);
-        for s in m.slots().filter(|s| s.def) {
-            *version.entry((s.reg.0, s.part)).or_default() += 1;
+        for s in m.slots().filter(|s| s.def()) {
+            *version.entry((s.reg.0, s.part())).or_default() += 1;
         }
     }
     // Abstract execution of the allocated code.
@@ -127,10 +121,10 @@ fn check(original: &[MInst], alloc: &Allocation) -> Result<(), String> {
                         }
                     }
                 }
-                let s = original[k].slots().find(|s| s.def).unwrap();
-                let v = written.entry((s.reg.0, s.part)).or_default();
+                let s = original[k].slots().find(|s| s.def()).unwrap();
+                let v = written.entry((s.reg.0, s.part())).or_default();
                 *v += 1;
-                regs[rd.0 as usize] = Some((s.reg.0, s.part, *v));
+                regs[rd.0 as usize] = Some((s.reg.0, s.part(), *v));
                 k += 1;
             }
             Op::Ld {
