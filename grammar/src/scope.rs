@@ -339,4 +339,114 @@ mod tests {
         assert!(s.declare("%q", None, "inner q").is_ok());
         assert_eq!(s.range_of("%p"), Some(8));
     }
+
+    /// The rules as the module comment states them, over a list of scopes searched in
+    /// order: what `Scopes` must agree with.
+    #[derive(Default)]
+    struct Reference {
+        /// Per scope: (name, range, id, first number).
+        scopes: Vec<Vec<(String, Option<u32>, u32, u64)>>,
+        next_number: u64,
+    }
+
+    impl Reference {
+        fn declare(&mut self, name: &str, range: Option<u32>, id: u32) -> bool {
+            let member = |exact: &str, prefix: &str, n: u32| {
+                split_index(exact).is_some_and(|(p, i)| p == prefix && i < u64::from(n))
+            };
+            let scope = self.scopes.last_mut().unwrap();
+            let clash = scope.iter().any(|(other, r, ..)| match (range, *r) {
+                (None, None) | (Some(_), Some(_)) => other == name,
+                (None, Some(n)) => member(name, other, n),
+                (Some(n), None) => member(other, name, n),
+            });
+            if !clash {
+                scope.push((name.to_string(), range, id, self.next_number));
+                self.next_number += u64::from(range.unwrap_or(1));
+            }
+            !clash
+        }
+
+        /// (id, index, number) of what `name` refers to.
+        fn get(&self, name: &str) -> Option<(u32, Option<u32>, u64)> {
+            let mut exact = None;
+            let mut member = None;
+            for (depth, scope) in self.scopes.iter().enumerate().rev() {
+                for (other, range, id, first) in scope {
+                    match *range {
+                        None if other == name && exact.is_none() => {
+                            exact = Some((depth, (*id, None, *first)))
+                        }
+                        Some(n) if member.is_none() => {
+                            if let Some((p, i)) = split_index(name) {
+                                if p == other && i < u64::from(n) {
+                                    let index = Some(i as u32);
+                                    member = Some((depth, (*id, index, first + i)));
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            match (exact, member) {
+                (Some(e), Some(m)) if e.0 > m.0 => Some(e.1),
+                (_, Some(m)) => Some(m.1),
+                (e, None) => e.map(|e| e.1),
+            }
+        }
+    }
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        Push,
+        Pop,
+        Declare(usize, Option<u32>),
+        Get(usize),
+    }
+
+    const NAMES: &[&str] = &["%r", "%r1", "%r3", "%r12", "%q", "%q0", "x", "x2", "%r01"];
+
+    fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+        use proptest::prelude::*;
+        let name = 0..NAMES.len();
+        prop_oneof![
+            1 => Just(Step::Push),
+            1 => Just(Step::Pop),
+            3 => (name.clone(), proptest::option::of(0u32..15)).prop_map(|(n, r)| Step::Declare(n, r)),
+            5 => name.prop_map(Step::Get),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Random declarations, scopes and lookups agree with the reference.
+        #[test]
+        fn agrees_with_a_list_of_scopes(steps in proptest::collection::vec(step(), 1..80)) {
+            let mut s = Scopes::default();
+            let mut r = Reference::default();
+            s.push();
+            r.scopes.push(Vec::new());
+            for (id, step) in steps.into_iter().enumerate() {
+                match step {
+                    Step::Push => {
+                        s.push();
+                        r.scopes.push(Vec::new());
+                    }
+                    Step::Pop if r.scopes.len() > 1 => {
+                        let declared = !r.scopes.pop().unwrap().is_empty();
+                        proptest::prop_assert_eq!(s.pop(), declared);
+                    }
+                    Step::Pop => {}
+                    Step::Declare(n, range) => {
+                        let ok = s.declare(NAMES[n], range, id as u32).is_ok();
+                        proptest::prop_assert_eq!(ok, r.declare(NAMES[n], range, id as u32));
+                    }
+                    Step::Get(n) => {
+                        let got = s.get(NAMES[n]).map(|f| (*f.decl, f.index, f.number));
+                        proptest::prop_assert_eq!(got, r.get(NAMES[n]), "{}", NAMES[n]);
+                    }
+                }
+            }
+        }
+    }
 }
