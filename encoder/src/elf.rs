@@ -60,8 +60,18 @@ struct Symbol {
     global: bool,
 }
 
+/// Little-endian bytes of words, one copy per word (a `flat_map` over bytes goes a byte at a
+/// time, and code sections are megabytes).
+fn le_bytes<const N: usize, T: Copy>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(values.len() * N);
+    for &v in values {
+        out.extend_from_slice(&bytes(v));
+    }
+    out
+}
+
 fn words(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    le_bytes(values, u32::to_le_bytes)
 }
 
 pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
@@ -149,7 +159,7 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
     for f in input.functions {
         let text = sections.len();
         symbols[function_symbol[f.name.as_str()]].section = text;
-        let code: Vec<u8> = f.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let code = le_bytes(&f.code, u64::to_le_bytes);
         sections.push(Section::progbits(
             format!(".text.{}", f.name),
             u64::from(elf::SHF_ALLOC | elf::SHF_EXECINSTR),
@@ -175,12 +185,11 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
             4,
             words(&info),
         ));
-        let lines: Vec<u32> = f.lines.iter().flatten().copied().collect();
         sections.push(Section::progbits(
             format!(".sgpu.lines.{}", f.name),
             0,
             4,
-            words(&lines),
+            words(f.lines.as_flattened()),
         ));
         if !f.relocs.is_empty() {
             let rels = f

@@ -342,10 +342,12 @@ mod tests {
 
     /// The rules as the module comment states them, over a list of scopes searched in
     /// order: what `Scopes` must agree with.
+    /// A declaration: (name, range, id, first number).
+    type Declared = (String, Option<u32>, u32, u64);
+
     #[derive(Default)]
     struct Reference {
-        /// Per scope: (name, range, id, first number).
-        scopes: Vec<Vec<(String, Option<u32>, u32, u64)>>,
+        scopes: Vec<Vec<Declared>>,
         next_number: u64,
     }
 
