@@ -168,19 +168,22 @@ impl MInst {
         self.nslots += 1;
     }
 
+    /// Whether a virtual predicate guards it.
+    pub fn guarded(&self) -> bool {
+        self.slots().any(|s| s.field == Field::of(fields::PG))
+    }
+
     /// Whether control never falls through to the next instruction.
     pub fn is_unconditional_jump(&self) -> bool {
-        let guarded = self.slots().any(|s| s.field == Field::of(fields::PG));
         let op = sgpu_isa::field(self.word, fields::OP) as u8;
-        !guarded && is_jump_opcode(op) && self.always_runs()
+        is_jump_opcode(op) && self.always_runs()
     }
 
     /// Whether the guard is PT (not negated) and no virtual predicate guards it.
     pub fn always_runs(&self) -> bool {
         let pred = sgpu_isa::field(self.word, fields::PG) as u8;
         let neg = sgpu_isa::field(self.word, fields::PGN) != 0;
-        let guarded = self.slots().any(|s| s.field == Field::of(fields::PG));
-        !guarded && pred == PredSrc::ALWAYS.pred.0 && !neg
+        !self.guarded() && pred == PredSrc::ALWAYS.pred.0 && !neg
     }
 
     pub fn opcode(&self) -> u8 {

@@ -7,7 +7,7 @@
 //! may be live at; a value live into or out of a block covers the block's start or end.
 
 use crate::cfg::Cfg;
-use crate::mir::{Class, Field, MInst, Slot, VReg, VRegs};
+use crate::mir::{Class, MInst, Slot, VReg, VRegs};
 use sgpu_isa::{fields, Instruction, Msize, Op, Pred, PredSrc, Reg, RegOrImm, Space};
 
 /// Predicate registers P0..P6.
@@ -188,7 +188,7 @@ impl<'v> Events<'v> {
     /// value from before, so it is no definition, and the old value stays live up to it.
     fn scan(&mut self, block: &[MInst], mut f: impl FnMut(VReg, Event)) {
         for m in block {
-            let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
+            let guarded = m.guarded();
             for s in m.slots().filter(|s| !s.def() || guarded) {
                 let mask = parts(s);
                 let w = self.written[s.reg.0 as usize];
@@ -396,7 +396,7 @@ fn in_scan_order(ranges: &[Option<(u32, u32)>], positions: usize) -> Vec<Interva
         start: 0,
         end: 0,
     };
-    let mut list: Vec<Interval> = (0..first[positions]).map(|_| placeholder).collect();
+    let mut list = vec![placeholder; first[positions] as usize];
     for (v, r) in ranges.iter().enumerate() {
         if let Some((start, end)) = *r {
             let at = &mut first[start as usize];
@@ -597,7 +597,7 @@ fn rewrite(
         pred_tmp.clear();
         let mut next_gpr = scratch.gpr;
         let mut next_pred = scratch.pred;
-        let guarded = m.slots().any(|s| s.field == Field::of(fields::PG));
+        let guarded = m.guarded();
         // Fields, not `m.slots()`: the loop writes `m.word` while it reads `m.slots`.
         for s in &m.slots[..usize::from(m.nslots)] {
             let home = homes[s.reg.0 as usize];

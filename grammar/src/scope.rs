@@ -33,8 +33,6 @@ struct Entry<'a, D> {
 /// What a name resolved to.
 pub struct Found<'s, D> {
     pub decl: &'s D,
-    /// The name's index in its range (`%r12` is 12 of `%r<N>`); `None` for an exact name.
-    pub index: Option<u32>,
     /// A number for the register (or variable) the name denotes, unique among everything
     /// declared since the last [`Scopes::clear`]: `%r12` of a range and `%r12` of another
     /// differ, while every use of one gets the same number.
@@ -239,7 +237,6 @@ impl<'a, D> Scopes<'a, D> {
             let e = &self.entries[at as usize];
             Found {
                 decl: &e.decl,
-                index,
                 number: e.first + u64::from(index.unwrap_or(0)),
             }
         })
@@ -369,21 +366,20 @@ mod tests {
             !clash
         }
 
-        /// (id, index, number) of what `name` refers to.
-        fn get(&self, name: &str) -> Option<(u32, Option<u32>, u64)> {
+        /// (id, number) of what `name` refers to.
+        fn get(&self, name: &str) -> Option<(u32, u64)> {
             let mut exact = None;
             let mut member = None;
             for (depth, scope) in self.scopes.iter().enumerate().rev() {
                 for (other, range, id, first) in scope {
                     match *range {
                         None if other == name && exact.is_none() => {
-                            exact = Some((depth, (*id, None, *first)))
+                            exact = Some((depth, (*id, *first)))
                         }
                         Some(n) if member.is_none() => {
                             if let Some((p, i)) = split_index(name) {
                                 if p == other && i < u64::from(n) {
-                                    let index = Some(i as u32);
-                                    member = Some((depth, (*id, index, first + i)));
+                                    member = Some((depth, (*id, first + i)));
                                 }
                             }
                         }
@@ -444,7 +440,7 @@ mod tests {
                         proptest::prop_assert_eq!(ok, r.declare(NAMES[n], range, id as u32));
                     }
                     Step::Get(n) => {
-                        let got = s.get(NAMES[n]).map(|f| (*f.decl, f.index, f.number));
+                        let got = s.get(NAMES[n]).map(|f| (*f.decl, f.number));
                         proptest::prop_assert_eq!(got, r.get(NAMES[n]), "{}", NAMES[n]);
                     }
                 }

@@ -679,8 +679,7 @@ impl<'a> FnLower<'a, '_> {
                 self.iadd(t, 1, Lane::Reg(t, 1), z, false, false, true, false);
                 if sgn {
                     for (neg, (xl, xh)) in [(ah, (bl, bh)), (bh, (al, ah))] {
-                        let p = self.vregs.new_reg(Class::Pred);
-                        self.icmp32(p, None, Icmp::Lt, true, neg, z, None, Bop::And, false);
+                        let p = self.is(Icmp::Lt, true, neg, z);
                         let s = self.new64();
                         self.sel(s, 0, xl, z, (p, false));
                         self.sel(s, 1, xh, z, (p, false));
@@ -737,18 +736,7 @@ impl<'a> FnLower<'a, '_> {
                 self.add64(d, dp, pair_lanes(t), (*cl, *ch), false);
             }
             ("abs", [al], [ah]) => {
-                let p = self.vregs.new_reg(Class::Pred);
-                self.icmp32(
-                    p,
-                    None,
-                    Icmp::Lt,
-                    true,
-                    *ah,
-                    Lane::Imm(0),
-                    None,
-                    Bop::And,
-                    false,
-                );
+                let p = self.is(Icmp::Lt, true, *ah, Lane::Imm(0));
                 let n = self.new64();
                 self.add64(n, 0, (Lane::Imm(0), Lane::Imm(0)), (*al, *ah), true);
                 self.sel(d, dp, Lane::Reg(n, 0), *al, (p, false));
@@ -787,6 +775,13 @@ impl<'a> FnLower<'a, '_> {
             &binary_ri(rd, ra, rb),
             Some((p.0, fields::PC)),
         );
+    }
+
+    /// A new predicate, set where `a cmp b` (32-bit lanes, signed if `sgn`).
+    fn is(&mut self, cmp: Icmp, sgn: bool, a: Lane, b: Lane) -> VReg {
+        let p = self.vregs.new_reg(Class::Pred);
+        self.icmp32(p, None, cmp, sgn, a, b, None, Bop::And, false);
+        p
     }
 
     /// `pd = (a cmp b) bop c`, and `pq` its complement combined likewise.
@@ -834,8 +829,7 @@ impl<'a> FnLower<'a, '_> {
         c: Option<(VReg, bool)>,
         bop: Bop,
     ) {
-        let low = self.vregs.new_reg(Class::Pred);
-        self.icmp32(low, None, cmp, false, a.0, b.0, None, Bop::And, false);
+        let low = self.is(cmp, false, a.0, b.0);
         let whole = if c.is_some() {
             self.vregs.new_reg(Class::Pred)
         } else {
@@ -900,18 +894,7 @@ impl<'a> FnLower<'a, '_> {
                     return;
                 };
                 let a = if ty.bits < 32 { self.extend(a, ty) } else { a };
-                let p = self.vregs.new_reg(Class::Pred);
-                self.icmp32(
-                    p,
-                    None,
-                    Icmp::Eq,
-                    false,
-                    a,
-                    Lane::Imm(0),
-                    None,
-                    Bop::And,
-                    false,
-                );
+                let p = self.is(Icmp::Eq, false, a, Lane::Imm(0));
                 self.sel(d, dp, Lane::Imm(1), Lane::Imm(0), (p, false));
             }
             ("shl" | "shr", [a, n]) => {
@@ -960,9 +943,7 @@ impl<'a> FnLower<'a, '_> {
                 }
                 let low = self.new32();
                 self.add(low, 0, Lane::Reg(clo, 0), Lane::Imm(32));
-                let zero = self.vregs.new_reg(Class::Pred);
-                let (eq, and) = (Icmp::Eq, Bop::And);
-                self.icmp32(zero, None, eq, false, hi, Lane::Imm(0), None, and, false);
+                let zero = self.is(Icmp::Eq, false, hi, Lane::Imm(0));
                 self.sel(d, dp, Lane::Reg(low, 0), Lane::Reg(chi, 0), (zero, false));
             }
             ("popc" | "clz" | "brev", [a]) => {
@@ -1482,31 +1463,15 @@ impl<'a> FnLower<'a, '_> {
                 let Some([a, b, c]) = self.lanes([a, b, c]) else {
                     return;
                 };
-                let p = self.vregs.new_reg(Class::Pred);
-                if ty.class == TyClass::Float {
-                    self.fcmp(
-                        p,
-                        None,
-                        sgpu_isa::Fcmp::Ge,
-                        c,
-                        Lane::Imm(0),
-                        None,
-                        Bop::And,
-                        self.has(".ftz"),
-                    );
+                let p = if ty.class == TyClass::Float {
+                    let p = self.vregs.new_reg(Class::Pred);
+                    let ge = sgpu_isa::Fcmp::Ge;
+                    let ftz = self.has(".ftz");
+                    self.fcmp(p, None, ge, c, Lane::Imm(0), None, Bop::And, ftz);
+                    p
                 } else {
-                    self.icmp32(
-                        p,
-                        None,
-                        Icmp::Ge,
-                        true,
-                        c,
-                        Lane::Imm(0),
-                        None,
-                        Bop::And,
-                        false,
-                    );
-                }
+                    self.is(Icmp::Ge, true, c, Lane::Imm(0))
+                };
                 self.sel(d, dp, a, b, (p, false));
             }
             _ => self.setp(ins, op == "set", &tys),

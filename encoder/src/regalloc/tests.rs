@@ -3,6 +3,7 @@
 //! register had at that point. Random programs, with and without spilling.
 
 use super::*;
+use crate::mir::Field;
 use proptest::prelude::*;
 use sgpu_isa::{decode, Op, Reg, RegOrImm};
 

@@ -17,7 +17,8 @@ pub struct DeclInfo {
     /// 1 for scalars, else the `.vN` width.
     pub vector: u8,
     pub opaque: Option<Opaque>,
-    /// `%r<N>`: the declaration covers `%r0` .. `%r{N-1}`.
+    /// `%r<N>` at module scope: the declaration covers `%r0` .. `%r{N-1}` (a function's
+    /// ranges are kept by its `Scopes`).
     pub range: Option<u32>,
 }
 

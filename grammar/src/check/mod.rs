@@ -170,8 +170,10 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
     fn declare_local(&mut self, v: &VarDecl<'a>) {
         let info = self.decl_info(v);
         for d in &v.declarators {
-            let decl = (info.with_range(d.range), d.name.span);
-            if let Err(e) = self.scopes.declare(d.name.text, d.range, decl) {
+            if let Err(e) = self
+                .scopes
+                .declare(d.name.text, d.range, (info, d.name.span))
+            {
                 let (name, first) = (e.name, e.first.1);
                 match d.range {
                     // `%r<5>` after `%r3`.
