@@ -1839,25 +1839,28 @@ pub enum Op {
         rc: RegOrImm,
         smode: Smode,
     },
-    /// warp vote on pc (ballot: rd; all, any, uni: pd)
+    /// warp vote on pc over each lane's member mask rb (RZ: the lanes running it) (ballot: rd; all, any, uni: pd)
     Vote {
         rd: Reg,
         pd: Pred,
         pc: PredSrc,
+        rb: Reg,
         vmode: Vmode,
     },
-    /// rd = ra reduced over the lanes that run it
+    /// rd = ra reduced over the lane's member mask rb (RZ: the lanes running it)
     Redux {
         rd: Reg,
         ra: Reg,
+        rb: Reg,
         redop: Redop,
         sgn: bool,
     },
-    /// rd = the lanes whose ra equals this lane's (ALL: all or none; pd: whether all)
+    /// rd = the lanes of the member mask rb (RZ: the lanes running it) whose ra equals this lane's (ALL: all or none; pd: whether all)
     Match {
         rd: Reg,
         pd: Pred,
         ra: Reg,
+        rb: Reg,
         mall: bool,
     },
     /// video add
@@ -2063,9 +2066,9 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 76] = [
     ("SURED", 0x5a, 0x03ff7ffffff00fff),
     ("SUQ", 0x5b, 0x0040700ff00fffff),
     ("SHFL", 0x60, 0xf8003fffffffffff),
-    ("VOTE", 0x61, 0x38f03000000fffff),
-    ("REDUX", 0x62, 0x000270000fffffff),
-    ("MATCH", 0x63, 0x380010000fffffff),
+    ("VOTE", 0x61, 0x38f0300ff00fffff),
+    ("REDUX", 0x62, 0x0002700fffffffff),
+    ("MATCH", 0x63, 0x3800100fffffffff),
     ("VADD", 0x70, 0x0fffffffffffffff),
     ("VSUB", 0x71, 0x0fffffffffffffff),
     ("VABSDIFF", 0x72, 0x0fffffffffffffff),
@@ -2999,26 +3002,47 @@ impl Instruction {
                 put(&mut word, 62, 62, u64::from(matches!(rc, RegOrImm::Imm(_))));
                 put(&mut word, 44, 45, smode as u64);
             }
-            Op::Vote { rd, pd, pc, vmode } => {
+            Op::Vote {
+                rd,
+                pd,
+                pc,
+                rb,
+                vmode,
+            } => {
                 put(&mut word, 0, 7, 0x61);
                 put(&mut word, 12, 19, u64::from(rd.0));
                 put(&mut word, 59, 61, u64::from(pd.0));
                 put(&mut word, 53, 55, u64::from(pc.pred.0));
                 put(&mut word, 52, 52, u64::from(pc.negated));
+                put(&mut word, 28, 35, u64::from(rb.0));
                 put(&mut word, 44, 45, vmode as u64);
             }
-            Op::Redux { rd, ra, redop, sgn } => {
+            Op::Redux {
+                rd,
+                ra,
+                rb,
+                redop,
+                sgn,
+            } => {
                 put(&mut word, 0, 7, 0x62);
                 put(&mut word, 12, 19, u64::from(rd.0));
                 put(&mut word, 20, 27, u64::from(ra.0));
+                put(&mut word, 28, 35, u64::from(rb.0));
                 put(&mut word, 44, 46, redop as u64);
                 put(&mut word, 49, 49, u64::from(sgn));
             }
-            Op::Match { rd, pd, ra, mall } => {
+            Op::Match {
+                rd,
+                pd,
+                ra,
+                rb,
+                mall,
+            } => {
                 put(&mut word, 0, 7, 0x63);
                 put(&mut word, 12, 19, u64::from(rd.0));
                 put(&mut word, 59, 61, u64::from(pd.0));
                 put(&mut word, 20, 27, u64::from(ra.0));
+                put(&mut word, 28, 35, u64::from(rb.0));
                 put(&mut word, 44, 44, u64::from(mall));
             }
             Op::Vadd {
@@ -4605,7 +4629,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x61 => {
-            let reserved = word & !0x38f03000000fffff;
+            let reserved = word & !0x38f0300ff00fffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "VOTE",
@@ -4619,6 +4643,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                     pred: Pred(get(word, 53, 55) as u8),
                     negated: get(word, 52, 52) != 0,
                 },
+                rb: Reg(get(word, 28, 35) as u8),
                 vmode: Vmode::from_bits(get(word, 44, 45)).ok_or(DecodeError::BadValue {
                     mnemonic: "VOTE",
                     field: "vmode",
@@ -4626,7 +4651,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x62 => {
-            let reserved = word & !0x000270000fffffff;
+            let reserved = word & !0x0002700fffffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "REDUX",
@@ -4636,6 +4661,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             Op::Redux {
                 rd: Reg(get(word, 12, 19) as u8),
                 ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
                 redop: Redop::from_bits(get(word, 44, 46)).ok_or(DecodeError::BadValue {
                     mnemonic: "REDUX",
                     field: "redop",
@@ -4644,7 +4670,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x63 => {
-            let reserved = word & !0x380010000fffffff;
+            let reserved = word & !0x3800100fffffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "MATCH",
@@ -4655,6 +4681,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 rd: Reg(get(word, 12, 19) as u8),
                 pd: Pred(get(word, 59, 61) as u8),
                 ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
                 mall: get(word, 44, 44) != 0,
             }
         }
@@ -5933,7 +5960,13 @@ impl fmt::Display for Instruction {
                 f.write_str(", ")?;
                 write!(f, "{}", rc)?;
             }
-            Op::Vote { rd, pd, pc, vmode } => {
+            Op::Vote {
+                rd,
+                pd,
+                pc,
+                rb,
+                vmode,
+            } => {
                 text::modifier(f, vmode.name())?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
@@ -5941,8 +5974,16 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", pd)?;
                 f.write_str(", ")?;
                 write!(f, "{}", pc)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
             }
-            Op::Redux { rd, ra, redop, sgn } => {
+            Op::Redux {
+                rd,
+                ra,
+                rb,
+                redop,
+                sgn,
+            } => {
                 text::modifier(f, redop.name())?;
                 if *sgn {
                     f.write_str(".S32")?;
@@ -5951,8 +5992,16 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
                 write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
             }
-            Op::Match { rd, pd, ra, mall } => {
+            Op::Match {
+                rd,
+                pd,
+                ra,
+                rb,
+                mall,
+            } => {
                 if *mall {
                     f.write_str(".ALL")?;
                 }
@@ -5962,6 +6011,8 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", pd)?;
                 f.write_str(", ")?;
                 write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
             }
             Op::Vadd {
                 rd,
@@ -7243,11 +7294,18 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 .take(Vmode::from_name)
                 .ok_or_else(|| ParseError::missing("VOTE", "vmode"))?;
             mods.finish("VOTE")?;
-            let [o0, o1, o2] = text::operands::<3>("VOTE", &operands)?;
+            let [o0, o1, o2, o3] = text::operands::<4>("VOTE", &operands)?;
             let rd = text::reg(o0)?;
             let pd = text::pred(o1)?;
             let pc = text::pred_src(o2)?;
-            Op::Vote { rd, pd, pc, vmode }
+            let rb = text::reg(o3)?;
+            Op::Vote {
+                rd,
+                pd,
+                pc,
+                rb,
+                vmode,
+            }
         }
         "REDUX" => {
             let redop = mods
@@ -7255,19 +7313,33 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 .ok_or_else(|| ParseError::missing("REDUX", "redop"))?;
             let sgn = mods.flag("S32");
             mods.finish("REDUX")?;
-            let [o0, o1] = text::operands::<2>("REDUX", &operands)?;
+            let [o0, o1, o2] = text::operands::<3>("REDUX", &operands)?;
             let rd = text::reg(o0)?;
             let ra = text::reg(o1)?;
-            Op::Redux { rd, ra, redop, sgn }
+            let rb = text::reg(o2)?;
+            Op::Redux {
+                rd,
+                ra,
+                rb,
+                redop,
+                sgn,
+            }
         }
         "MATCH" => {
             let mall = mods.flag("ALL");
             mods.finish("MATCH")?;
-            let [o0, o1, o2] = text::operands::<3>("MATCH", &operands)?;
+            let [o0, o1, o2, o3] = text::operands::<4>("MATCH", &operands)?;
             let rd = text::reg(o0)?;
             let pd = text::pred(o1)?;
             let ra = text::reg(o2)?;
-            Op::Match { rd, pd, ra, mall }
+            let rb = text::reg(o3)?;
+            Op::Match {
+                rd,
+                pd,
+                ra,
+                rb,
+                mall,
+            }
         }
         "VADD" => {
             let dsgn = mods.flag("DS");

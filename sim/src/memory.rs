@@ -1,6 +1,9 @@
 //! The memories of the machine: global memory as separate allocations, the generic address
 //! map with its windows, and the faults an access can raise.
 
+use crate::record::Space;
+use crate::trap::Cause;
+
 /// Generic addresses of shared, local and constant bank 1 memory: each window is 256 MiB
 /// below 4 GiB, so a generic address there has a zero high word (`cvta` is one add).
 pub const SHARED_WINDOW: u64 = 0x1000_0000;
@@ -48,23 +51,24 @@ impl Global {
             .partition_point(|r| r.base <= address)
             .checked_sub(1)?;
         let r = &self.regions[i];
-        (address + len <= r.base + r.bytes.len() as u64).then_some(i)
+        let end = address.checked_add(len)?;
+        (end <= r.base + r.bytes.len() as u64).then_some(i)
     }
 
-    pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), String> {
+    pub fn read(&self, address: u64, out: &mut [u8]) -> Result<(), Cause> {
         let i = self
             .region(address, out.len() as u64)
-            .ok_or_else(|| format!("global address {address:#x} is outside every allocation"))?;
+            .ok_or_else(|| outside(Space::Global, address, out.len()))?;
         let r = &self.regions[i];
         let at = (address - r.base) as usize;
         out.copy_from_slice(&r.bytes[at..at + out.len()]);
         Ok(())
     }
 
-    pub fn write(&mut self, address: u64, data: &[u8]) -> Result<(), String> {
+    pub fn write(&mut self, address: u64, data: &[u8]) -> Result<(), Cause> {
         let i = self
             .region(address, data.len() as u64)
-            .ok_or_else(|| format!("global address {address:#x} is outside every allocation"))?;
+            .ok_or_else(|| outside(Space::Global, address, data.len()))?;
         let r = &mut self.regions[i];
         let at = (address - r.base) as usize;
         r.bytes[at..at + data.len()].copy_from_slice(data);
@@ -76,19 +80,23 @@ impl Global {
     }
 }
 
-/// Bytes `[at, at + len)` of a memory, or why not.
+/// Bytes `[at, at + len)` of a memory of `space`, or why not.
 pub fn range(
     memory: &[u8],
+    space: Space,
     at: u64,
     len: usize,
-    what: &str,
-) -> Result<std::ops::Range<usize>, String> {
-    let end = at.checked_add(len as u64);
-    match end {
+) -> Result<std::ops::Range<usize>, Cause> {
+    match at.checked_add(len as u64) {
         Some(end) if end <= memory.len() as u64 => Ok(at as usize..end as usize),
-        _ => Err(format!(
-            "{what} address {at:#x} is outside its {} bytes",
-            memory.len()
-        )),
+        _ => Err(outside(space, at, len)),
+    }
+}
+
+fn outside(space: Space, address: u64, len: usize) -> Cause {
+    Cause::OutOfBounds {
+        space,
+        address,
+        size: len as u8,
     }
 }

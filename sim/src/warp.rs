@@ -1,5 +1,5 @@
-//! A warp: 32 lanes of registers, predicates and carry, the reconvergence stack, and
-//! [`Warp::step`], which executes one warp instruction and says what it retired.
+//! A warp: 32 lanes of registers, predicates and carry, its local memory and frames, and the
+//! reconvergence stack (what `exec::step` runs one instruction of).
 //!
 //! Reconvergence follows GPGPU-Sim's immediate-post-dominator stack (docs/isa.md): `SSY`
 //! names where the next branch reconverges; a branch that splits the warp turns the running
@@ -7,9 +7,15 @@
 //! instruction is its reconvergence point, or whose lanes have all left, is popped.
 
 use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
-use sgpu_isa::{Bred, Instruction, Pred, PredSrc, Reg, RegOrImm};
+use crate::record::Space;
+use crate::trap::Cause;
+use sgpu_isa::{Bred, Pred, PredSrc, Reg, RegOrImm};
 
 pub const LANES: usize = 32;
+/// Entries of a warp's reconvergence stack, calls included: a hardware parameter (the stack
+/// is a fixed memory per warp); a branch or call that needs more traps with
+/// [`Cause::StackOverflow`].
+pub const STACK_DEPTH: usize = 64;
 /// No reconvergence point: paths end only by exiting.
 pub const NEVER: u32 = u32::MAX;
 
@@ -19,110 +25,27 @@ pub struct Entry {
     pub pc: u32,
     pub rpc: u32,
     pub mask: u32,
-    /// A call's entry: the frame offset it moved the callee's local memory by, and the lanes
-    /// that have returned.
-    pub call: Option<(u32, u32)>,
+    /// A call's entry: the frame offset it moved the callee's local memory by. Lanes leave it
+    /// as they return.
+    pub call: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     Running,
-    /// Waiting at barrier `id` until every warp of the CTA arrives.
-    Barrier(u32),
+    /// Waiting at barrier `id` until it completes (`barrier.rs`).
+    Waiting(u8),
     Exited,
 }
 
-/// A `BARRED` waiting at its barrier: the lanes that ran it, those whose predicate was true,
-/// and where the CTA's result goes once the barrier releases (see [`release`]).
+/// A `BARRED` waiting at its barrier: where the CTA's result goes once the barrier completes,
+/// and the lanes that ran it.
 #[derive(Clone, Copy, Debug)]
 pub struct Reduction {
     pub op: Bred,
     pub rd: Reg,
     pub pd: Pred,
     pub mask: u32,
-    pub set: u32,
-}
-
-/// Releases the warps waiting at a barrier, every one having arrived, and writes the results
-/// of the reductions they arrived with: the count of set predicates over all of them
-/// (`POPC`), or whether all (`AND`) or any (`OR`) were set.
-pub fn release(warps: &mut [Warp]) {
-    let reductions = || warps.iter().filter_map(|w| w.reduction);
-    let count: u32 = reductions().map(|r| r.set.count_ones()).sum();
-    let all = reductions().all(|r| r.set == r.mask);
-    let any = reductions().any(|r| r.set != 0);
-    for w in warps.iter_mut() {
-        if let State::Barrier(_) = w.state {
-            w.state = State::Running;
-        }
-        let Some(r) = w.reduction.take() else {
-            continue;
-        };
-        let truth = |t: bool| if t { u32::MAX } else { 0 };
-        match r.op {
-            Bred::Popc => {
-                for l in lanes(r.mask) {
-                    w.w(r.rd, l, count);
-                }
-            }
-            Bred::And => w.set_p(r.pd, r.mask, truth(all)),
-            Bred::Or => w.set_p(r.pd, r.mask, truth(any)),
-        }
-    }
-}
-
-/// What one step retired, for co-simulation: the instruction, the lanes that ran it, and what
-/// it wrote. Fixed-size, and filled in place, so that a step allocates nothing.
-#[derive(Clone, Debug)]
-pub struct Retired {
-    pub pc: u32,
-    pub word: u64,
-    /// Lanes that executed it (active and guard true).
-    pub mask: u32,
-    /// Registers written in every lane of `mask`: the first, and how many (0 for none).
-    pub regs: (u8, u8),
-    /// Predicates written (PT for none).
-    pub preds: [u8; 2],
-    /// Memory written: one store per lane at most.
-    pub stores: [Store; LANES],
-    pub store_count: usize,
-}
-
-/// One lane's store: where, and the bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Store {
-    pub space: Space,
-    pub address: u64,
-    pub bytes: [u8; 16],
-    pub len: u8,
-}
-
-impl Default for Retired {
-    fn default() -> Retired {
-        Retired {
-            pc: 0,
-            word: 0,
-            mask: 0,
-            regs: (0, 0),
-            preds: [7, 7],
-            stores: [Store::default(); LANES],
-            store_count: 0,
-        }
-    }
-}
-
-impl Retired {
-    pub fn stores(&self) -> &[Store] {
-        &self.stores[..self.store_count]
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Space {
-    #[default]
-    Global,
-    Shared,
-    Local,
 }
 
 /// A warp's architectural state.
@@ -274,15 +197,18 @@ impl Warp {
     }
 
     /// A lane's local memory, and where a generic or local address lands in it.
-    pub fn local_range(&self, lane: usize, address: u64, len: usize) -> Result<usize, String> {
-        let at = u64::from(self.frame[lane]) + address;
-        if at + len as u64 > self.local_size as u64 {
-            return Err(format!(
-                "local address {address:#x} (frame {:#x}) is outside the thread's {} bytes",
-                self.frame[lane], self.local_size
-            ));
+    pub fn local_range(&self, lane: usize, address: u64, len: usize) -> Result<usize, Cause> {
+        let at = u64::from(self.frame[lane]).checked_add(address);
+        match at.and_then(|at| at.checked_add(len as u64)) {
+            Some(end) if end <= self.local_size as u64 => {
+                Ok(lane * self.local_size + (end as usize - len))
+            }
+            _ => Err(Cause::OutOfBounds {
+                space: Space::Local,
+                address,
+                size: len as u8,
+            }),
         }
-        Ok(lane * self.local_size + at as usize)
     }
 
     /// Moves the warp on after an instruction at `pc` that did not branch: pops entries that
@@ -297,10 +223,7 @@ impl Warp {
     /// Pops finished entries.
     pub fn settle(&mut self) {
         while let Some(top) = self.stack.last() {
-            let done_call = top
-                .call
-                .is_some_and(|(_, returned)| top.mask & !returned == 0);
-            if top.mask == 0 || top.pc == top.rpc || done_call {
+            if top.mask == 0 || top.pc == top.rpc {
                 self.stack.pop();
             } else {
                 break;
@@ -312,24 +235,30 @@ impl Warp {
     }
 
     /// A branch to `target` taken by the lanes of `taken` (within the active ones).
-    pub fn branch(&mut self, next: u32, target: u32, taken: u32) {
+    pub fn branch(&mut self, next: u32, target: u32, taken: u32) -> Result<(), Cause> {
         let active = self.active();
         let rpc = self.pending_rpc.take().unwrap_or(NEVER);
         let taken = taken & active;
         if taken == active {
             self.advance(target);
-            return;
+            return Ok(());
         }
         if taken == 0 {
             self.advance(next);
-            return;
+            return Ok(());
         }
-        let top = self.stack.last_mut().expect("a running warp has an entry");
+        let Some(top) = self.stack.last_mut() else {
+            return Ok(());
+        };
         let not_taken = active & !taken;
-        if top.rpc == rpc && top.call.is_none() {
-            // The running entry reconverges there already: the paths replace it.
+        // The running entry reconverges there already: the paths replace it.
+        let replace = top.rpc == rpc && top.call.is_none();
+        if self.stack.len() + 2 - usize::from(replace) > STACK_DEPTH {
+            return Err(Cause::StackOverflow);
+        }
+        if replace {
             self.stack.pop();
-        } else {
+        } else if let Some(top) = self.stack.last_mut() {
             top.pc = rpc;
         }
         self.stack.push(Entry {
@@ -345,6 +274,7 @@ impl Warp {
             call: None,
         });
         self.settle();
+        Ok(())
     }
 
     /// `EXIT` by the lanes of `mask`: they leave every entry.
@@ -358,43 +288,53 @@ impl Warp {
 
     /// `CALL`: the calling lanes run the callee in an entry of their own that ends when they
     /// have all returned; the caller's entry waits at the return address.
-    pub fn call(&mut self, mask: u32, next: u32, target: u32, frame: u32) {
+    pub fn call(&mut self, mask: u32, next: u32, target: u32, frame: u32) -> Result<(), Cause> {
         if mask == 0 {
             self.advance(next);
-            return;
+            return Ok(());
         }
-        if let Some(top) = self.stack.last_mut() {
-            top.pc = next;
+        if self.stack.len() >= STACK_DEPTH {
+            return Err(Cause::StackOverflow);
+        }
+        for l in lanes(mask) {
+            let moved = u64::from(self.frame[l]) + u64::from(frame);
+            if moved > self.local_size as u64 {
+                return Err(Cause::FrameOverflow {
+                    lane: l as u8,
+                    frame: moved,
+                });
+            }
         }
         for l in lanes(mask) {
             self.frame[l] += frame;
+        }
+        if let Some(top) = self.stack.last_mut() {
+            top.pc = next;
         }
         self.stack.push(Entry {
             pc: target,
             rpc: next,
             mask,
-            call: Some((frame, 0)),
+            call: Some(frame),
         });
+        Ok(())
     }
 
     /// `RET` by the lanes of `mask`: they leave the entries above their call's, which records
     /// them as returned.
-    pub fn ret(&mut self, mask: u32, next: u32) -> Result<(), String> {
+    pub fn ret(&mut self, mask: u32, next: u32) -> Result<(), Cause> {
         let Some(at) = self.stack.iter().rposition(|e| e.call.is_some()) else {
-            return Err("RET outside a call".into());
+            return Err(Cause::RetOutsideCall);
         };
-        for e in &mut self.stack[at + 1..] {
-            e.mask &= !mask;
-        }
-        let call = &mut self.stack[at];
-        let (frame, returned) = call.call.expect("found by rposition");
-        call.call = Some((frame, returned | mask));
-        for l in lanes(mask) {
+        let (call_lanes, frame) = (self.stack[at].mask, self.stack[at].call.unwrap_or(0));
+        for l in lanes(mask & call_lanes) {
             self.frame[l] -= frame;
         }
-        if at + 1 == self.stack.len() {
-            // The call's own entry returned: nothing above to finish first.
-            let top = self.stack.last_mut().expect("the call entry");
+        for e in &mut self.stack[at..] {
+            e.mask &= !mask;
+        }
+        // Lanes that did not return go on in the callee.
+        if let Some(top) = self.stack.last_mut() {
             top.pc = next;
         }
         self.settle();
@@ -416,9 +356,7 @@ pub fn window(sreg: sgpu_isa::Sreg) -> Option<u32> {
 /// The text of an instruction word, for trap messages.
 pub fn text(word: u64) -> String {
     match sgpu_isa::decode(word) {
-        Ok(Instruction { .. }) => sgpu_isa::decode(word)
-            .map(|i| i.to_string())
-            .unwrap_or_default(),
+        Ok(i) => i.to_string(),
         Err(e) => format!("<{e}>"),
     }
 }

@@ -1,4 +1,6 @@
-//! Warp operations: `.sync` forms become `WARPSYNC` on their member mask, then the operation.
+//! Warp operations: `.sync` forms become `WARPSYNC` on their member mask, then the operation,
+//! which `VOTE`, `REDUX` and `MATCH` also give the member mask (RZ, the lanes running it, for a
+//! full mask and for the forms without `.sync`).
 
 use super::*;
 use sgpu_isa::{Redop, Smode, Vmode};
@@ -16,6 +18,7 @@ impl<'a> FnLower<'a, '_> {
                         rd: rd.reg,
                         pd: Pred::PT,
                         pc: PredSrc::ALWAYS,
+                        rb: Reg::RZ,
                         vmode: Vmode::Ballot,
                     },
                     &[def(fields::RD, rd)],
@@ -28,8 +31,10 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    fn warpsync(&mut self, mask: Src<'a>) -> Option<()> {
-        match self.lane(mask, false)? {
+    /// `WARPSYNC` on a member mask; returns the mask.
+    fn warpsync(&mut self, mask: Src<'a>) -> Option<Lane> {
+        let lane = self.lane(mask, false)?;
+        match lane {
             Lane::Imm(imm32) => {
                 self.emit(Op::Warpsynci { imm32 }, &[]);
             }
@@ -38,7 +43,16 @@ impl<'a> FnLower<'a, '_> {
                 self.emit(Op::Warpsync { ra: ra.reg }, &[use_(fields::RA, ra)]);
             }
         }
-        Some(())
+        Some(lane)
+    }
+
+    /// `WARPSYNC` on a member mask, and the mask as the operation's `rb`: RZ for a full mask
+    /// (once synchronised, the lanes running the operation are all the members).
+    fn members(&mut self, mask: Src<'a>) -> Option<R> {
+        Some(match self.warpsync(mask)? {
+            Lane::Imm(u32::MAX) => R::ZERO,
+            lane => self.r(lane),
+        })
     }
 
     /// `shfl.sync.mode.b32 d[|p], a, b, c, membermask`.
@@ -114,9 +128,9 @@ impl<'a> FnLower<'a, '_> {
         let Some([a, mask]) = self.sources(ins, 1) else {
             return;
         };
-        if self.warpsync(mask).is_none() {
+        let Some(rb) = self.members(mask) else {
             return;
-        }
+        };
         let Some(a) = self.lane(a, false) else { return };
         let ra = self.r(a);
         let rd = R::of(d, dp);
@@ -124,10 +138,11 @@ impl<'a> FnLower<'a, '_> {
             Op::Redux {
                 rd: rd.reg,
                 ra: ra.reg,
+                rb: rb.reg,
                 redop,
                 sgn,
             },
-            &unary(rd, ra),
+            &binary(rd, ra, rb),
         );
     }
 
@@ -143,9 +158,9 @@ impl<'a> FnLower<'a, '_> {
         let Some([a, mask]) = self.sources(ins, 1) else {
             return;
         };
-        if self.warpsync(mask).is_none() {
+        let Some(rb) = self.members(mask) else {
             return;
-        }
+        };
         let Some(a) = self.lane(a, false) else { return };
         let ra = self.r(a);
         let rd = R::of(d.0, d.1);
@@ -154,9 +169,10 @@ impl<'a> FnLower<'a, '_> {
                 rd: rd.reg,
                 pd: placeholder(p.is_some()),
                 ra: ra.reg,
+                rb: rb.reg,
                 mall: all,
             },
-            &unary(rd, ra),
+            &binary(rd, ra, rb),
         );
         if let Some(p) = p {
             self.bind_pred(at, fields::PD, p, true);
@@ -172,14 +188,17 @@ impl<'a> FnLower<'a, '_> {
         let Some(Src::Pred(a, neg)) = self.operand(ins, 1) else {
             return self.unsupported("a vote on something other than a predicate");
         };
-        if self.has(".sync") {
+        let rb = if self.has(".sync") {
             let Some(mask) = self.operand(ins, 2) else {
                 return;
             };
-            if self.warpsync(mask).is_none() {
+            let Some(rb) = self.members(mask) else {
                 return;
-            }
-        }
+            };
+            rb
+        } else {
+            R::ZERO
+        };
         let pc = PredSrc {
             pred: Pred(0),
             negated: neg,
@@ -194,9 +213,10 @@ impl<'a> FnLower<'a, '_> {
                     rd: rd.reg,
                     pd: Pred::PT,
                     pc,
+                    rb: rb.reg,
                     vmode,
                 },
-                &[def(fields::RD, rd)],
+                &[def(fields::RD, rd), use_(fields::RB, rb)],
                 Some((a, fields::PC)),
             );
         } else {
@@ -208,9 +228,10 @@ impl<'a> FnLower<'a, '_> {
                     rd: Reg::RZ,
                     pd: Pred(0),
                     pc,
+                    rb: rb.reg,
                     vmode,
                 },
-                &[],
+                &[use_(fields::RB, rb)],
                 Some((a, fields::PC)),
             );
             self.bind_pred(at, fields::PD, d, true);

@@ -1,0 +1,159 @@
+//! One CTA: its warps, shared memory and barriers, and [`Cta::step`], which retires one
+//! instruction of a warp the caller chooses. The order is the caller's: [`crate::run`] takes
+//! the warps in turn; a co-simulation steps the warp the RTL retired.
+
+use crate::barrier::Barriers;
+use crate::exec::{self, Ctx};
+use crate::memory::Global;
+use crate::program::{Function, Program};
+use crate::record::Retired;
+use crate::surface::Surfaces;
+use crate::trap::{Cause, Trap};
+use crate::warp::{self, lanes, State, Warp, LANES};
+use crate::Launch;
+
+/// What every CTA of a launch shares: the program, memories, and the grid's shape.
+pub struct Grid<'m> {
+    pub program: &'m Program,
+    pub global: &'m mut Global,
+    pub surfaces: &'m mut Surfaces,
+    pub params: &'m [u8],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Warp instructions retired so far in the launch: `%clock`.
+    pub clock: u64,
+}
+
+pub struct Cta {
+    pub index: [u32; 3],
+    pub warps: Vec<Warp>,
+    pub shared: Vec<u8>,
+    pub barriers: Barriers,
+}
+
+impl Cta {
+    /// CTA `index` of a launch of `kernel`, every warp at the kernel's first instruction.
+    pub fn new(kernel: &Function, launch: &Launch, index: [u32; 3], local_size: usize) -> Cta {
+        let threads = launch.block.iter().product::<u32>();
+        let [bx, by, _] = launch.block;
+        let warps = (0..threads.div_ceil(LANES as u32))
+            .map(|wi| {
+                let tid = std::array::from_fn(|l| {
+                    let t = wi * LANES as u32 + l as u32;
+                    [t % bx, t / bx % by, t / (bx * by)]
+                });
+                let count = (threads - wi * LANES as u32).min(LANES as u32);
+                Warp::new(wi, kernel.start, tid, count, local_size)
+            })
+            .collect();
+        Cta {
+            index,
+            warps,
+            shared: vec![0; (kernel.info.shared_bytes + launch.shared) as usize],
+            barriers: Barriers::default(),
+        }
+    }
+
+    /// The warps that can issue: neither exited nor waiting at a barrier.
+    pub fn ready(&self) -> u32 {
+        self.warps
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.state == State::Running)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    pub fn finished(&self) -> bool {
+        self.warps.iter().all(|w| w.state == State::Exited)
+    }
+
+    /// Retires the next instruction of warp `warp` (which must be ready) into `out`.
+    pub fn step(&mut self, warp: usize, g: &mut Grid<'_>, out: &mut Retired) -> Result<(), Trap> {
+        let warps_per_cta = self.warps.len() as u32;
+        let w = &mut self.warps[warp];
+        let pc = w.pc();
+        let mut cx = Ctx {
+            program: g.program,
+            global: &mut *g.global,
+            shared: &mut self.shared,
+            params: g.params,
+            surfaces: &mut *g.surfaces,
+            ntid: g.block,
+            ctaid: self.index,
+            nctaid: g.grid,
+            warps_per_cta,
+            clock: g.clock,
+        };
+        let result = exec::step(w, &mut cx, out);
+        g.clock = cx.clock;
+        let exited = w.state == State::Exited;
+        let settled = match result {
+            Ok(Some(arrival)) => self
+                .barriers
+                .arrive(&mut self.warps, warp, arrival)
+                .map(|e| out.barrier = Some(e)),
+            Ok(None) => {
+                if exited {
+                    // A whole-CTA barrier may have been waiting only for this warp.
+                    out.barrier = self.barriers.recheck(&mut self.warps);
+                }
+                Ok(())
+            }
+            Err(cause) => Err(cause),
+        };
+        settled.map_err(|cause| self.trap(cause, warp, pc, g.program))
+    }
+
+    /// A trap of warp `warp` at `pc`, with where it happened.
+    pub fn trap(&self, cause: Cause, warp: usize, pc: Option<u32>, program: &Program) -> Trap {
+        let (location, instruction) = match pc.and_then(|pc| program.code.get(pc as usize)) {
+            Some(&word) => (program.source_line(pc.unwrap_or(0)), warp::text(word)),
+            None => (String::new(), String::new()),
+        };
+        Trap {
+            cause,
+            cta: self.index,
+            warp: warp as u32,
+            location,
+            instruction,
+        }
+    }
+
+    /// Runs the CTA to its end, each ready warp in turn for up to `slice` instructions.
+    pub fn run(
+        &mut self,
+        g: &mut Grid<'_>,
+        limit: u64,
+        retired: &mut Retired,
+        mut observe: impl FnMut(&Cta, u32, &Retired),
+    ) -> Result<(), Trap> {
+        const SLICE: u32 = 64;
+        loop {
+            let ready = self.ready();
+            if ready == 0 {
+                if self.finished() {
+                    return Ok(());
+                }
+                return Err(self.trap(Cause::Deadlock, 0, None, g.program));
+            }
+            for wi in lanes(ready) {
+                for _ in 0..SLICE {
+                    if self.warps[wi].state != State::Running {
+                        break;
+                    }
+                    if g.clock >= limit {
+                        let pc = self.warps[wi].pc();
+                        return Err(self.trap(
+                            Cause::InstructionLimit { limit },
+                            wi,
+                            pc,
+                            g.program,
+                        ));
+                    }
+                    self.step(wi, g, retired)?;
+                    observe(self, wi as u32, retired);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The memory unit: loads, stores, constant loads and atomics, with generic addresses
+//! resolved through the windows (docs/isa.md). Lanes access memory in lane order, lowest
+//! first; so do a warp's atomics to one address, which is the order the record lists them in.
+
+use super::{Ctx, Exec, Flow};
+use crate::lane;
+use crate::memory::{self, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::record::{Retired, Space};
+use crate::trap::Cause;
+use crate::warp::{lanes, reg_at, Warp};
+use sgpu_isa::{Aop, Aty, Msize, Op, Reg};
+
+pub(super) fn exec(
+    op: Op,
+    w: &mut Warp,
+    cx: &mut Ctx<'_>,
+    x: Exec,
+    out: &mut Retired,
+) -> Result<Flow, Cause> {
+    let mask = x.mask;
+    match op {
+        Op::Ld {
+            rd,
+            ra,
+            off24,
+            space,
+            msize,
+            e,
+            ..
+        } => {
+            let n = bytes(msize);
+            for l in lanes(mask) {
+                let address = effective(w, ra, e, off24, l);
+                let data = read(w, cx, l, space, address, n)?;
+                store_reg(w, rd, l, &data[..n], msize);
+            }
+            out.wrote(rd, (n as u8 / 4).max(1));
+        }
+        Op::St {
+            ra,
+            off24,
+            rd,
+            space,
+            msize,
+            e,
+            ..
+        } => {
+            let n = bytes(msize);
+            for l in lanes(mask) {
+                let address = effective(w, ra, e, off24, l);
+                let data = reg_bytes(w, rd, l, n);
+                write(w, cx, out, l, space, address, &data[..n])?;
+            }
+        }
+        Op::Ldc {
+            rd,
+            cbank,
+            ra,
+            off24,
+            msize,
+        } => {
+            let n = bytes(msize);
+            for l in lanes(mask) {
+                let at = (i64::from(w.r(ra, l)) + i64::from(off24)) as u64;
+                let bank: &[u8] = match cbank {
+                    0 => cx.params,
+                    1 => &cx.program.constants,
+                    bank => return Err(Cause::NoConstantBank { bank }),
+                };
+                let r = memory::range(bank, Space::Constant, at, n)?;
+                store_reg(w, rd, l, &bank[r], msize);
+            }
+            out.wrote(rd, (n as u8 / 4).max(1));
+        }
+        Op::Atom {
+            rd,
+            ra,
+            rb,
+            rc,
+            aop,
+            aty,
+            space,
+            e,
+        } => {
+            let wide = matches!(aty, Aty::U64 | Aty::S64 | Aty::B64);
+            for l in lanes(mask) {
+                let address = effective(w, ra, e, 0, l);
+                let (b, c) = (w.r64(rb, l), w.r64(rc, l));
+                let old = atomic(w, cx, out, l, space, address, (aop, aty), b, c)?;
+                if wide {
+                    w.w64(rd, l, old);
+                } else {
+                    w.w(rd, l, old as u32);
+                }
+            }
+            out.wrote(rd, if wide { 2 } else { 1 });
+        }
+        Op::Red {
+            ra,
+            rb,
+            aop,
+            aty,
+            space,
+            e,
+        } => {
+            for l in lanes(mask) {
+                let address = effective(w, ra, e, 0, l);
+                let b = w.r64(rb, l);
+                atomic(w, cx, out, l, space, address, (aop, aty), b, 0)?;
+            }
+        }
+        _ => unreachable!("exec::step gives the memory unit only memory instructions"),
+    }
+    Ok(Flow::Next)
+}
+
+fn bytes(m: Msize) -> usize {
+    match m {
+        Msize::U8 | Msize::S8 => 1,
+        Msize::U16 | Msize::S16 => 2,
+        Msize::B32 => 4,
+        Msize::B64 => 8,
+        Msize::B128 => 16,
+    }
+}
+
+/// A lane's address: a register (a pair with `e`) plus the offset, wrapping at 2^64 as an
+/// adder of that width does.
+fn effective(w: &Warp, ra: Reg, e: bool, off: i32, l: usize) -> u64 {
+    let base = if e {
+        w.r64(ra, l)
+    } else {
+        u64::from(w.r(ra, l))
+    };
+    base.wrapping_add(off as i64 as u64)
+}
+
+/// The space and offset a (generic) address lands in.
+fn resolve(space: sgpu_isa::Space, address: u64) -> (Space, u64) {
+    use sgpu_isa::Space as S;
+    match space {
+        S::Generic => {
+            let window = |base: u64| address >= base && address < base + WINDOW_SIZE;
+            if window(SHARED_WINDOW) {
+                (Space::Shared, address - SHARED_WINDOW)
+            } else if window(LOCAL_WINDOW) {
+                (Space::Local, address - LOCAL_WINDOW)
+            } else if window(CONST_WINDOW) {
+                (Space::Constant, address - CONST_WINDOW)
+            } else {
+                (Space::Global, address)
+            }
+        }
+        S::Global => (Space::Global, address),
+        S::Shared => (Space::Shared, address),
+        // `.param` of device functions and calls lives in the frame.
+        S::Local | S::Param => (Space::Local, address),
+    }
+}
+
+fn aligned(address: u64, n: usize) -> Result<(), Cause> {
+    if address % n as u64 != 0 {
+        return Err(Cause::Misaligned {
+            address,
+            size: n as u8,
+        });
+    }
+    Ok(())
+}
+
+/// Reads `n` (at most 16) bytes; the result is the first `n` of the buffer.
+fn read(
+    w: &Warp,
+    cx: &Ctx<'_>,
+    l: usize,
+    space: sgpu_isa::Space,
+    address: u64,
+    n: usize,
+) -> Result<[u8; 16], Cause> {
+    let (space, at) = resolve(space, address);
+    aligned(address, n)?;
+    let mut buf = [0u8; 16];
+    let data = &mut buf[..n];
+    match space {
+        Space::Global => cx.global.read(at, data)?,
+        Space::Shared => {
+            data.copy_from_slice(&cx.shared[memory::range(cx.shared, space, at, n)?]);
+        }
+        Space::Local => {
+            let i = w.local_range(l, at, n)?;
+            data.copy_from_slice(&w.local[i..i + n]);
+        }
+        // Constant bank 1 through its window.
+        Space::Constant => {
+            let bank = &cx.program.constants;
+            data.copy_from_slice(&bank[memory::range(bank, space, at, n)?]);
+        }
+    }
+    Ok(buf)
+}
+
+/// Writes lane `l`'s bytes and notes the store in the record.
+fn write(
+    w: &mut Warp,
+    cx: &mut Ctx<'_>,
+    out: &mut Retired,
+    l: usize,
+    space: sgpu_isa::Space,
+    address: u64,
+    data: &[u8],
+) -> Result<(), Cause> {
+    let n = data.len();
+    let (space, at) = resolve(space, address);
+    aligned(address, n)?;
+    match space {
+        Space::Global => cx.global.write(at, data)?,
+        Space::Shared => {
+            let r = memory::range(cx.shared, space, at, n)?;
+            cx.shared[r].copy_from_slice(data);
+        }
+        Space::Local => {
+            let i = w.local_range(l, at, n)?;
+            w.local[i..i + n].copy_from_slice(data);
+        }
+        Space::Constant => return Err(Cause::ConstantWrite { address }),
+    }
+    out.store(l, space, at, data);
+    Ok(())
+}
+
+/// Loaded bytes into registers: 8- and 16-bit values extended by the size's sign.
+fn store_reg(w: &mut Warp, rd: Reg, l: usize, data: &[u8], m: Msize) {
+    let v32 = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    match m {
+        Msize::U8 => w.w(rd, l, u32::from(data[0])),
+        Msize::S8 => w.w(rd, l, data[0] as i8 as i32 as u32),
+        Msize::U16 => w.w(rd, l, u32::from(u16::from_le_bytes([data[0], data[1]]))),
+        Msize::S16 => w.w(rd, l, i16::from_le_bytes([data[0], data[1]]) as i32 as u32),
+        _ => {
+            for k in 0..data.len() / 4 {
+                w.w(reg_at(rd, k as u8), l, v32(4 * k));
+            }
+        }
+    }
+}
+
+fn reg_bytes(w: &Warp, rd: Reg, l: usize, n: usize) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for k in 0..n.div_ceil(4) {
+        out[4 * k..4 * k + 4].copy_from_slice(&w.r(reg_at(rd, k as u8), l).to_le_bytes());
+    }
+    out
+}
+
+/// An atomic read-modify-write by lane `l`; returns the old value.
+#[allow(clippy::too_many_arguments)]
+fn atomic(
+    w: &mut Warp,
+    cx: &mut Ctx<'_>,
+    out: &mut Retired,
+    l: usize,
+    space: sgpu_isa::Space,
+    address: u64,
+    (aop, aty): (Aop, Aty),
+    b: u64,
+    c: u64,
+) -> Result<u64, Cause> {
+    let n = if matches!(aty, Aty::U64 | Aty::S64 | Aty::B64) {
+        8
+    } else {
+        4
+    };
+    let old_bytes = read(w, cx, l, space, address, n)?;
+    let mut buf = [0u8; 8];
+    buf[..n].copy_from_slice(&old_bytes[..n]);
+    let old = u64::from_le_bytes(buf);
+    let new = lane::atom(old, b, c, aop, aty, n);
+    write(w, cx, out, l, space, address, &new.to_le_bytes()[..n])?;
+    Ok(old)
+}

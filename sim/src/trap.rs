@@ -1,0 +1,145 @@
+//! Why a kernel stopped early. The [`Cause`] is typed so that a lock-step checker can compare
+//! it with the RTL's trap cause; [`Trap`] adds where it happened, for people.
+
+use crate::record::Space;
+use sgpu_isa::DecodeError;
+use std::fmt;
+
+/// What went wrong. Each variant is one trap cause the hardware reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// The pc names no instruction of the program.
+    PcOutsideCode { pc: u32 },
+    /// The word at the pc is no instruction.
+    InvalidInstruction(DecodeError),
+    /// `TRAP` ran.
+    TrapInstruction,
+    /// An access whose address is not a multiple of its size.
+    Misaligned { address: u64, size: u8 },
+    /// An access outside the memory of its space (global: outside every allocation).
+    OutOfBounds {
+        space: Space,
+        address: u64,
+        size: u8,
+    },
+    /// A store or atomic to constant memory.
+    ConstantWrite { address: u64 },
+    /// `LDC` from a constant bank that does not exist.
+    NoConstantBank { bank: u8 },
+    /// `RET` with no call to return from.
+    RetOutsideCall,
+    /// A divergent branch or a call needed more than [`crate::warp::STACK_DEPTH`] entries
+    /// of the reconvergence stack.
+    StackOverflow,
+    /// A call moved a lane's frame past the end of its local memory.
+    FrameOverflow { lane: u8, frame: u64 },
+    /// A `.sync` warp operation whose member mask names lanes that are not executing it.
+    SyncMembers { members: u32, executing: u32 },
+    /// A barrier other than 0..=15.
+    BarrierId { id: u32 },
+    /// A barrier thread count that is not a positive multiple of the warp size.
+    BarrierCount { count: u32 },
+    /// Warps arrived at one barrier with different thread counts (or with and without a
+    /// reduction), which PTX leaves undefined.
+    BarrierMismatch { id: u8 },
+    /// A surface access the surface unit refuses.
+    Surface(String),
+    /// The launch's instruction limit was reached.
+    InstructionLimit { limit: u64 },
+    /// Every warp left waits at a barrier that cannot complete.
+    Deadlock,
+    /// No kernel of that name.
+    NoKernel(String),
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Cause::*;
+        match self {
+            PcOutsideCode { pc } => write!(f, "the program counter {:#x} is outside the code", pc * 8),
+            InvalidInstruction(e) => write!(f, "an invalid instruction word: {e}"),
+            TrapInstruction => f.write_str("trap instruction"),
+            Misaligned { address, size } => {
+                write!(f, "misaligned {size}-byte access at address {address:#x}")
+            }
+            OutOfBounds {
+                space,
+                address,
+                size,
+            } => write!(
+                f,
+                "{size}-byte {} access at {address:#x} is outside its memory",
+                space_name(*space)
+            ),
+            ConstantWrite { address } => write!(f, "a store to constant memory at {address:#x}"),
+            NoConstantBank { bank } => write!(f, "constant bank {bank} does not exist"),
+            RetOutsideCall => f.write_str("RET outside a call"),
+            StackOverflow => write!(
+                f,
+                "the reconvergence stack overflowed its {} entries",
+                crate::warp::STACK_DEPTH
+            ),
+            FrameOverflow { lane, frame } => write!(
+                f,
+                "a call moved lane {lane}'s frame to {frame:#x}, past its local memory"
+            ),
+            SyncMembers { members, executing } => write!(
+                f,
+                "warp-synchronous operation with member mask {members:#010x} run by lanes {executing:#010x}"
+            ),
+            BarrierId { id } => write!(f, "barrier {id} does not exist (0..=15)"),
+            BarrierCount { count } => write!(
+                f,
+                "barrier thread count {count} is not a positive multiple of the warp size"
+            ),
+            BarrierMismatch { id } => write!(
+                f,
+                "warps arrived at barrier {id} with different thread counts or operations"
+            ),
+            Surface(why) => f.write_str(why),
+            InstructionLimit { limit } => write!(f, "ran past {limit} warp instructions"),
+            Deadlock => f.write_str("no warp can make progress: every one waits at a barrier"),
+            NoKernel(name) => write!(f, "no kernel `{name}` in the program"),
+        }
+    }
+}
+
+fn space_name(s: Space) -> &'static str {
+    match s {
+        Space::Global => "global",
+        Space::Shared => "shared",
+        Space::Local => "local",
+        Space::Constant => "constant",
+    }
+}
+
+/// A kernel that stopped on an error: where, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trap {
+    pub cause: Cause,
+    /// The CTA and warp that trapped (zeros for a trap before any warp ran).
+    pub cta: [u32; 3],
+    pub warp: u32,
+    /// `file.ptx:LINE` of the instruction.
+    pub location: String,
+    /// The instruction, as sgpu assembly.
+    pub instruction: String,
+}
+
+impl fmt::Display for Trap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "trap: ")?;
+        if !self.location.is_empty() {
+            write!(f, "{}: ", self.location)?;
+        }
+        if !self.instruction.is_empty() {
+            write!(f, "{}: ", self.instruction)?;
+        }
+        let [x, y, z] = self.cta;
+        write!(
+            f,
+            "{} (CTA ({x}, {y}, {z}), warp {})",
+            self.cause, self.warp
+        )
+    }
+}
