@@ -5,19 +5,12 @@ mod common;
 
 use common::{assemble_and_run, assert_checks, list, u32s, u64s};
 use sgpu_sim::launch::{self, Prepared};
-use std::path::Path;
 
 /// Assembles `tests/kernels/NAME.ptx` (or `examples/NAME.ptx`), runs it with `manifest`, and
 /// returns the state after.
 fn run(name: &str, manifest: &str) -> Prepared {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut path = root.join(format!("tests/kernels/{name}.ptx"));
-    if !path.exists() {
-        path = root.join(format!("examples/{name}.ptx"));
-    }
-    let source = common::read(&path);
-    assemble_and_run(&source, &path.display().to_string(), manifest)
-        .unwrap_or_else(|t| panic!("{name}: {t}"))
+    let (path, source) = common::kernel(name);
+    assemble_and_run(&source, &path, manifest).unwrap_or_else(|t| panic!("{name}: {t}"))
 }
 
 /// The manifest of a one-CTA launch of `threads` threads whose kernel takes an `in` buffer

@@ -46,6 +46,16 @@ pub fn assemble_and_run(
     file: &str,
     manifest: &str,
 ) -> Result<sgpu_sim::launch::Prepared, sgpu_sim::Trap> {
+    assemble_and_observe(source, file, manifest, |_, _, _| {})
+}
+
+/// [`assemble_and_run`], showing `observe` every retired instruction (CTA, warp, record).
+pub fn assemble_and_observe(
+    source: &str,
+    file: &str,
+    manifest: &str,
+    observe: impl FnMut(u32, u32, &sgpu_sim::record::Retired),
+) -> Result<sgpu_sim::launch::Prepared, sgpu_sim::Trap> {
     use sgpu_sim::program::Program;
     let (module, diags) = ptx_grammar::parse(source);
     assert!(diags.is_empty(), "{file}: {diags:?}");
@@ -53,14 +63,19 @@ pub fn assemble_and_run(
         .unwrap_or_else(|d| panic!("{file}: {d:?}"));
     let program = Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap();
     let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &mut p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )?;
+    sgpu_sim::run(&program, &mut p.global, &mut p.surfaces, &p.launch, observe)?;
     Ok(p)
+}
+
+/// `tests/kernels/NAME.ptx`, or `examples/NAME.ptx`: its path and text.
+pub fn kernel(name: &str) -> (String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut path = root.join(format!("tests/kernels/{name}.ptx"));
+    if !path.exists() {
+        path = root.join(format!("examples/{name}.ptx"));
+    }
+    let source = read(&path);
+    (path.display().to_string(), source)
 }
 
 /// Asserts that `source` passes the checker without errors.
