@@ -3,7 +3,7 @@
 use crate::text::{self, Modifiers};
 use crate::{
     get, put, sign_extend, DecodeError, Instruction, ParseError, Pred, PredSrc, Reg, RegOrImm,
-    Surface,
+    Roles, Surface,
 };
 use std::fmt;
 
@@ -7590,4 +7590,701 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         other => return Err(ParseError::new(format!("unknown instruction `{other}`"))),
     };
     Ok(Instruction { guard, op })
+}
+/// The unit that executes an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    Control,
+    Int,
+    Float,
+    Sfu,
+    Mem,
+    Surface,
+    Warp,
+    Video,
+}
+
+impl Op {
+    /// The unit that executes it.
+    pub fn unit(&self) -> Unit {
+        match self {
+            Op::Nop => Unit::Control,
+            Op::Exit => Unit::Control,
+            Op::Bra { .. } => Unit::Control,
+            Op::Ssy { .. } => Unit::Control,
+            Op::Call { .. } => Unit::Control,
+            Op::Ret => Unit::Control,
+            Op::Trap => Unit::Control,
+            Op::Bar { .. } => Unit::Control,
+            Op::Membar { .. } => Unit::Control,
+            Op::Warpsync { .. } => Unit::Control,
+            Op::Warpsynci { .. } => Unit::Control,
+            Op::Barred { .. } => Unit::Control,
+            Op::Mov { .. } => Unit::Int,
+            Op::Mov32i { .. } => Unit::Int,
+            Op::S2r { .. } => Unit::Int,
+            Op::Sel { .. } => Unit::Int,
+            Op::Plop { .. } => Unit::Int,
+            Op::Iadd { .. } => Unit::Int,
+            Op::Iadd32i { .. } => Unit::Int,
+            Op::Imul { .. } => Unit::Int,
+            Op::Imul32i { .. } => Unit::Int,
+            Op::Imad { .. } => Unit::Int,
+            Op::Imnmx { .. } => Unit::Int,
+            Op::Iabs { .. } => Unit::Int,
+            Op::Isetp { .. } => Unit::Int,
+            Op::Lop3 { .. } => Unit::Int,
+            Op::Lop32i { .. } => Unit::Int,
+            Op::Shl { .. } => Unit::Int,
+            Op::Shr { .. } => Unit::Int,
+            Op::Shf { .. } => Unit::Int,
+            Op::Bfe { .. } => Unit::Int,
+            Op::Bfi { .. } => Unit::Int,
+            Op::Popc { .. } => Unit::Int,
+            Op::Clz { .. } => Unit::Int,
+            Op::Flo { .. } => Unit::Int,
+            Op::Brev { .. } => Unit::Int,
+            Op::Prmt { .. } => Unit::Int,
+            Op::Prmti { .. } => Unit::Int,
+            Op::I2i { .. } => Unit::Int,
+            Op::Idiv { .. } => Unit::Int,
+            Op::Fadd { .. } => Unit::Float,
+            Op::Fadd32i { .. } => Unit::Float,
+            Op::Fmul { .. } => Unit::Float,
+            Op::Fmul32i { .. } => Unit::Float,
+            Op::Ffma { .. } => Unit::Float,
+            Op::Fmnmx { .. } => Unit::Float,
+            Op::Fsetp { .. } => Unit::Float,
+            Op::Mufu { .. } => Unit::Sfu,
+            Op::Fdiv { .. } => Unit::Float,
+            Op::Fsqrt { .. } => Unit::Float,
+            Op::Frcp { .. } => Unit::Float,
+            Op::F2i { .. } => Unit::Float,
+            Op::I2f { .. } => Unit::Float,
+            Op::F2f { .. } => Unit::Float,
+            Op::Ld { .. } => Unit::Mem,
+            Op::St { .. } => Unit::Mem,
+            Op::Ldc { .. } => Unit::Mem,
+            Op::Atom { .. } => Unit::Mem,
+            Op::Red { .. } => Unit::Mem,
+            Op::Suld { .. } => Unit::Surface,
+            Op::Sust { .. } => Unit::Surface,
+            Op::Sured { .. } => Unit::Surface,
+            Op::Suq { .. } => Unit::Surface,
+            Op::Shfl { .. } => Unit::Warp,
+            Op::Vote { .. } => Unit::Warp,
+            Op::Redux { .. } => Unit::Warp,
+            Op::Match { .. } => Unit::Warp,
+            Op::Vadd { .. } => Unit::Video,
+            Op::Vsub { .. } => Unit::Video,
+            Op::Vabsdiff { .. } => Unit::Video,
+            Op::Vmin { .. } => Unit::Video,
+            Op::Vmax { .. } => Unit::Video,
+            Op::Vshl { .. } => Unit::Video,
+            Op::Vshr { .. } => Unit::Video,
+            Op::Vmad { .. } => Unit::Video,
+            Op::Vset { .. } => Unit::Video,
+        }
+    }
+
+    /// Whether its result comes a fixed number of cycles after issue (else the unit
+    /// says when: memory, barriers, division).
+    pub fn fixed_latency(&self) -> bool {
+        match self {
+            Op::Nop => true,
+            Op::Exit => true,
+            Op::Bra { .. } => true,
+            Op::Ssy { .. } => true,
+            Op::Call { .. } => true,
+            Op::Ret => true,
+            Op::Trap => true,
+            Op::Bar { .. } => false,
+            Op::Membar { .. } => false,
+            Op::Warpsync { .. } => false,
+            Op::Warpsynci { .. } => false,
+            Op::Barred { .. } => false,
+            Op::Mov { .. } => true,
+            Op::Mov32i { .. } => true,
+            Op::S2r { .. } => true,
+            Op::Sel { .. } => true,
+            Op::Plop { .. } => true,
+            Op::Iadd { .. } => true,
+            Op::Iadd32i { .. } => true,
+            Op::Imul { .. } => true,
+            Op::Imul32i { .. } => true,
+            Op::Imad { .. } => true,
+            Op::Imnmx { .. } => true,
+            Op::Iabs { .. } => true,
+            Op::Isetp { .. } => true,
+            Op::Lop3 { .. } => true,
+            Op::Lop32i { .. } => true,
+            Op::Shl { .. } => true,
+            Op::Shr { .. } => true,
+            Op::Shf { .. } => true,
+            Op::Bfe { .. } => true,
+            Op::Bfi { .. } => true,
+            Op::Popc { .. } => true,
+            Op::Clz { .. } => true,
+            Op::Flo { .. } => true,
+            Op::Brev { .. } => true,
+            Op::Prmt { .. } => true,
+            Op::Prmti { .. } => true,
+            Op::I2i { .. } => true,
+            Op::Idiv { .. } => false,
+            Op::Fadd { .. } => true,
+            Op::Fadd32i { .. } => true,
+            Op::Fmul { .. } => true,
+            Op::Fmul32i { .. } => true,
+            Op::Ffma { .. } => true,
+            Op::Fmnmx { .. } => true,
+            Op::Fsetp { .. } => true,
+            Op::Mufu { .. } => true,
+            Op::Fdiv { .. } => false,
+            Op::Fsqrt { .. } => false,
+            Op::Frcp { .. } => false,
+            Op::F2i { .. } => true,
+            Op::I2f { .. } => true,
+            Op::F2f { .. } => true,
+            Op::Ld { .. } => false,
+            Op::St { .. } => false,
+            Op::Ldc { .. } => false,
+            Op::Atom { .. } => false,
+            Op::Red { .. } => false,
+            Op::Suld { .. } => false,
+            Op::Sust { .. } => false,
+            Op::Sured { .. } => false,
+            Op::Suq { .. } => false,
+            Op::Shfl { .. } => true,
+            Op::Vote { .. } => true,
+            Op::Redux { .. } => true,
+            Op::Match { .. } => true,
+            Op::Vadd { .. } => true,
+            Op::Vsub { .. } => true,
+            Op::Vabsdiff { .. } => true,
+            Op::Vmin { .. } => true,
+            Op::Vmax { .. } => true,
+            Op::Vshl { .. } => true,
+            Op::Vshr { .. } => true,
+            Op::Vmad { .. } => true,
+            Op::Vset { .. } => true,
+        }
+    }
+
+    /// The registers, predicates and carry it reads and writes (immediates and RZ
+    /// omitted), in the order of its `role` line.
+    pub fn roles(&self) -> Roles {
+        let mut r = Roles::default();
+        match *self {
+            Op::Nop => {}
+            Op::Exit => {}
+            Op::Bra { .. } => {}
+            Op::Ssy { .. } => {}
+            Op::Call { .. } => {}
+            Op::Ret => {}
+            Op::Trap => {}
+            Op::Bar { rb, rc, .. } => {
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Membar { .. } => {}
+            Op::Warpsync { ra, .. } => {
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Warpsynci { .. } => {}
+            Op::Barred {
+                rd, pd, rb, rc, pc, ..
+            } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.pred(fields::PD, pd, true);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+                r.pred(fields::PC, pc.pred, false);
+            }
+            Op::Mov { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Mov32i { rd, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+            }
+            Op::S2r { rd, sreg, .. } => {
+                r.reg(fields::RD, Some(rd), width_sreg(sreg), true);
+            }
+            Op::Sel { rd, ra, rb, pc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.pred(fields::PC, pc.pred, false);
+            }
+            Op::Plop { pd, pa, pc, .. } => {
+                r.pred(fields::PD, pd, true);
+                r.pred(fields::PA, pa.pred, false);
+                r.pred(fields::PC, pc.pred, false);
+            }
+            Op::Iadd {
+                rd, ra, rb, x, cc, ..
+            } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                if x {
+                    r.carry_read = true;
+                }
+                if cc {
+                    r.carry_write = true;
+                }
+            }
+            Op::Iadd32i { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Imul { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+            }
+            Op::Imul32i { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Imad {
+                rd,
+                ra,
+                rb,
+                rc,
+                x,
+                cc,
+                ..
+            } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, rc.reg(), 1, false);
+                if x {
+                    r.carry_read = true;
+                }
+                if cc {
+                    r.carry_write = true;
+                }
+            }
+            Op::Imnmx { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+            }
+            Op::Iabs { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Isetp {
+                pd, pq, ra, rb, pc, ..
+            } => {
+                r.pred(fields::PD, pd, true);
+                r.pred(fields::PQ, pq, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.pred(fields::PC, pc.pred, false);
+            }
+            Op::Lop3 { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, rc.reg(), 1, false);
+            }
+            Op::Lop32i { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Shl { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+            }
+            Op::Shr { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+            }
+            Op::Shf { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Bfe { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, rc.reg(), 1, false);
+            }
+            Op::Bfi { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Popc { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Clz { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Flo { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Brev { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Prmt { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Prmti { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::I2i { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Idiv {
+                rd, w64, ra, rb, ..
+            } => {
+                r.reg(fields::RD, Some(rd), width_w64(w64), true);
+                r.reg(fields::RA, Some(ra), width_w64(w64), false);
+                r.reg(fields::RB, Some(rb), width_w64(w64), false);
+            }
+            Op::Fadd { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Fadd32i { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Fmul { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Fmul32i { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Ffma { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Fmnmx { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Fsetp {
+                pd, pq, ra, rb, pc, ..
+            } => {
+                r.pred(fields::PD, pd, true);
+                r.pred(fields::PQ, pq, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.pred(fields::PC, pc.pred, false);
+            }
+            Op::Mufu { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Fdiv { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Fsqrt { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Frcp { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::F2i { rd, ito, ra, .. } => {
+                r.reg(fields::RD, Some(rd), width_ito(ito), true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::I2f { rd, ra, ity, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), width_ity(ity), false);
+            }
+            Op::F2f { rd, ra, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Ld {
+                rd, msize, ra, e, ..
+            } => {
+                r.reg(fields::RD, Some(rd), width_msize(msize), true);
+                r.reg(fields::RA, Some(ra), width_e(e), false);
+            }
+            Op::St {
+                ra, e, rd, msize, ..
+            } => {
+                r.reg(fields::RA, Some(ra), width_e(e), false);
+                r.reg(fields::RD, Some(rd), width_msize(msize), false);
+            }
+            Op::Ldc { rd, msize, ra, .. } => {
+                r.reg(fields::RD, Some(rd), width_msize(msize), true);
+                r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Atom {
+                rd,
+                aty,
+                ra,
+                e,
+                rb,
+                rc,
+                ..
+            } => {
+                r.reg(fields::RD, Some(rd), width_aty(aty), true);
+                r.reg(fields::RA, Some(ra), width_e(e), false);
+                r.reg(fields::RB, Some(rb), width_aty(aty), false);
+                r.reg(fields::RC, Some(rc), width_aty(aty), false);
+            }
+            Op::Red { ra, e, rb, aty, .. } => {
+                r.reg(fields::RA, Some(ra), width_e(e), false);
+                r.reg(fields::RB, Some(rb), width_aty(aty), false);
+            }
+            Op::Suld {
+                rd,
+                vec,
+                dsize,
+                ra,
+                geom,
+                rb,
+                ..
+            } => {
+                r.reg(
+                    fields::RD,
+                    Some(rd),
+                    width_vec(vec) * width_dsize(dsize),
+                    true,
+                );
+                r.reg(fields::RA, Some(ra), width_geom(geom), false);
+                r.reg(fields::RB, rb.reg(), 2, false);
+            }
+            Op::Sust {
+                ra,
+                geom,
+                rb,
+                rc,
+                vec,
+                dsize,
+                ..
+            } => {
+                r.reg(fields::RA, Some(ra), width_geom(geom), false);
+                r.reg(fields::RB, rb.reg(), 2, false);
+                r.reg(
+                    fields::RC,
+                    Some(rc),
+                    width_vec(vec) * width_dsize(dsize),
+                    false,
+                );
+            }
+            Op::Sured {
+                ra,
+                geom,
+                rb,
+                rc,
+                sty,
+                ..
+            } => {
+                r.reg(fields::RA, Some(ra), width_geom(geom), false);
+                r.reg(fields::RB, rb.reg(), 2, false);
+                r.reg(fields::RC, Some(rc), width_sty(sty), false);
+            }
+            Op::Suq { rd, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RB, rb.reg(), 2, false);
+            }
+            Op::Shfl {
+                rd, pd, ra, rb, rc, ..
+            } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.pred(fields::PD, pd, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, rc.reg(), 1, false);
+            }
+            Op::Vote { rd, pd, pc, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.pred(fields::PD, pd, true);
+                r.pred(fields::PC, pc.pred, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Redux { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Match { rd, pd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.pred(fields::PD, pd, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+            }
+            Op::Vadd { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vsub { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vabsdiff { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vmin { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vmax { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vshl { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vshr { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vmad { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vset { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+        }
+        r
+    }
+}
+
+fn width_msize(v: Msize) -> u8 {
+    match v {
+        Msize::B64 => 2,
+        Msize::B128 => 4,
+        _ => 1,
+    }
+}
+
+fn width_e(v: bool) -> u8 {
+    if v {
+        2
+    } else {
+        1
+    }
+}
+
+fn width_aty(v: Aty) -> u8 {
+    match v {
+        Aty::U64 => 2,
+        Aty::S64 => 2,
+        Aty::B64 => 2,
+        _ => 1,
+    }
+}
+
+fn width_sty(v: Sty) -> u8 {
+    match v {
+        Sty::U64 => 2,
+        Sty::S64 => 2,
+        Sty::B64 => 2,
+        _ => 1,
+    }
+}
+
+fn width_ito(v: Ity) -> u8 {
+    match v {
+        Ity::U64 => 2,
+        Ity::S64 => 2,
+        _ => 1,
+    }
+}
+
+fn width_ity(v: Ity) -> u8 {
+    match v {
+        Ity::U64 => 2,
+        Ity::S64 => 2,
+        _ => 1,
+    }
+}
+
+fn width_w64(v: bool) -> u8 {
+    if v {
+        2
+    } else {
+        1
+    }
+}
+
+fn width_vec(v: Vwidth) -> u8 {
+    match v {
+        Vwidth::V2 => 2,
+        Vwidth::V4 => 4,
+        _ => 1,
+    }
+}
+
+fn width_dsize(v: Dsize) -> u8 {
+    match v {
+        Dsize::B64 => 2,
+        _ => 1,
+    }
+}
+
+fn width_geom(v: Geom) -> u8 {
+    match v {
+        Geom::D2 => 2,
+        Geom::D3 => 4,
+        Geom::A1d => 2,
+        Geom::A2d => 4,
+        _ => 1,
+    }
+}
+
+fn width_sreg(v: Sreg) -> u8 {
+    match v {
+        Sreg::Clock64 => 2,
+        _ => 1,
+    }
 }

@@ -122,6 +122,91 @@ impl Instruction {
     }
 }
 
+impl RegOrImm {
+    /// The register, if it is one.
+    pub fn reg(self) -> Option<Reg> {
+        match self {
+            RegOrImm::Reg(r) => Some(r),
+            RegOrImm::Imm(_) => None,
+        }
+    }
+}
+
+impl Surface {
+    /// The register pair holding the handle, if the surface is named by one.
+    pub fn reg(self) -> Option<Reg> {
+        match self {
+            Surface::Handle(r) => Some(r),
+            Surface::Slot(_) => None,
+        }
+    }
+}
+
+/// Registers from `first` that an instruction reads or writes, named in `field`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegRole {
+    pub field: (usize, usize),
+    pub first: Reg,
+    pub count: u8,
+    pub write: bool,
+}
+
+/// A predicate an instruction reads or writes, named in `field`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PredRole {
+    pub field: (usize, usize),
+    pub pred: Pred,
+    pub write: bool,
+}
+
+/// What an instruction reads and writes besides memory ([`Op::roles`], generated from the
+/// table's `role` lines): registers (RZ and immediates left out), predicates (PT left out;
+/// the guard is not listed) and the carry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Roles {
+    pub regs: [Option<RegRole>; 4],
+    pub preds: [Option<PredRole>; 3],
+    pub carry_read: bool,
+    pub carry_write: bool,
+}
+
+impl Roles {
+    fn reg(&mut self, field: (usize, usize), r: Option<Reg>, count: u8, write: bool) {
+        if let Some(first) = r.filter(|&r| r != Reg::RZ) {
+            if let Some(slot) = self.regs.iter_mut().find(|s| s.is_none()) {
+                *slot = Some(RegRole {
+                    field,
+                    first,
+                    count,
+                    write,
+                });
+            }
+        }
+    }
+
+    fn pred(&mut self, field: (usize, usize), pred: Pred, write: bool) {
+        if pred != Pred::PT {
+            if let Some(slot) = self.preds.iter_mut().find(|s| s.is_none()) {
+                *slot = Some(PredRole { field, pred, write });
+            }
+        }
+    }
+
+    /// The registers written (an instruction writes one range at most).
+    pub fn written(&self) -> Option<RegRole> {
+        self.regs.iter().flatten().copied().find(|r| r.write)
+    }
+
+    /// The predicates written.
+    pub fn written_preds(&self) -> impl Iterator<Item = Pred> + '_ {
+        self.preds
+            .iter()
+            .flatten()
+            .filter(|p| p.write)
+            .map(|p| p.pred)
+    }
+}
+
 /// Why a word is not an instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DecodeError {

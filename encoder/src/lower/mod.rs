@@ -988,10 +988,12 @@ impl<'a, 'l> FnLower<'a, 'l> {
         }
         for b in binds {
             if let Some((reg, part)) = b.v {
+                debug_assert_role(&op, b.field, b.width, b.def);
                 m.push_slot(Slot::new(Field::of(b.field), reg, part, b.width, b.def));
             }
         }
         if let Some((reg, field)) = pred {
+            debug_assert_role(&op, field, 1, false);
             m.push_slot(Slot::new(Field::of(field), reg, 0, 1, false));
         }
         self.code.push(m);
@@ -1000,6 +1002,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     /// Binds a predicate field (destination or source) of the instruction at `at`.
     fn bind_pred(&mut self, at: usize, field: (usize, usize), v: VReg, def: bool) {
+        if let Ok(insn) = sgpu_isa::decode(self.code[at].word) {
+            debug_assert_role(&insn.op, field, 1, def);
+        }
         self.code[at].push_slot(Slot::new(Field::of(field), v, 0, 1, def));
     }
 
@@ -1177,6 +1182,28 @@ fn call_parts<'i, 'a>(
 }
 
 /// A predicate field to bind later (P0, a placeholder), or PT when there is none.
+/// The lowering binds a register or predicate field only as the ISA table's roles say it is
+/// used (read or written, and how many registers): the allocator's liveness rests on it.
+/// Checked in debug builds, so every test that assembles checks every instruction it emits.
+fn debug_assert_role(op: &Op, field: (usize, usize), width: u8, def: bool) {
+    if cfg!(debug_assertions) {
+        let roles = op.roles();
+        let reg = roles.regs.iter().flatten().find(|r| r.field == field);
+        let pred = roles.preds.iter().flatten().find(|p| p.field == field);
+        let agrees = match (reg, pred) {
+            (Some(r), _) => r.write == def && r.count == width,
+            (None, Some(p)) => p.write == def && width == 1,
+            (None, None) => false,
+        };
+        assert!(
+            agrees,
+            "{}: field {field:?} bound as {} of {width} register(s), against the table's roles {roles:?}",
+            op.mnemonic(),
+            if def { "a write" } else { "a read" }
+        );
+    }
+}
+
 fn placeholder(bound: bool) -> Pred {
     if bound {
         Pred(0)

@@ -4,7 +4,6 @@
 use super::{each, Exec};
 use crate::float;
 use crate::lane;
-use crate::record::Retired;
 use crate::warp::{lanes, Warp};
 use sgpu_isa::*;
 
@@ -12,7 +11,7 @@ fn f(x: u32) -> f32 {
     f32::from_bits(x)
 }
 
-pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
+pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) {
     let mask = e.mask;
     match op {
         Op::Fadd {
@@ -26,12 +25,12 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             nb,
             absa,
             absb,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             let a = lane::operand(f(w.r(ra, l)), na, absa);
             let b = lane::operand(f(w.r(rb, l)), nb, absb);
             lane::saturate(float::add(a, b, rnd, ftz), sat).to_bits()
         }),
-        Op::Fadd32i { rd, ra, imm32 } => each(w, mask, rd, out, |w, l| {
+        Op::Fadd32i { rd, ra, imm32 } => each(w, mask, rd, |w, l| {
             float::add(f(w.r(ra, l)), f(imm32), Rnd::Rn, false).to_bits()
         }),
         Op::Fmul {
@@ -44,12 +43,12 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             na,
             absa,
             absb,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             let a = lane::operand(f(w.r(ra, l)), na, absa);
             let b = lane::operand(f(w.r(rb, l)), false, absb);
             lane::saturate(float::mul(a, b, rnd, ftz), sat).to_bits()
         }),
-        Op::Fmul32i { rd, ra, imm32 } => each(w, mask, rd, out, |w, l| {
+        Op::Fmul32i { rd, ra, imm32 } => each(w, mask, rd, |w, l| {
             float::mul(f(w.r(ra, l)), f(imm32), Rnd::Rn, false).to_bits()
         }),
         Op::Ffma {
@@ -62,7 +61,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             sat,
             na,
             nc,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             let a = lane::operand(f(w.r(ra, l)), na, false);
             let c = lane::operand(f(w.r(rc, l)), nc, false);
             lane::saturate(float::fma(a, f(w.r(rb, l)), c, rnd, ftz), sat).to_bits()
@@ -76,7 +75,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             nan,
             absa,
             absb,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             let a = lane::operand(lane::ftz_in(f(w.r(ra, l)), ftz), false, absa);
             let b = lane::operand(lane::ftz_in(f(w.r(rb, l)), ftz), false, absb);
             lane::fminmax(a, b, max, nan).to_bits()
@@ -100,10 +99,8 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             }
             w.set_p(pd, mask, lane::logic(bop, t, other));
             w.set_p(pq, mask, lane::logic(bop, !t, other));
-            out.wrote_pred(0, pd);
-            out.wrote_pred(1, pq);
         }
-        Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, out, |w, l| {
+        Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, |w, l| {
             float::approx(mufu, f(w.r(ra, l)), ftz).to_bits()
         }),
         Op::Fdiv {
@@ -112,13 +109,13 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             rb,
             rnd,
             ftz,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             float::div(f(w.r(ra, l)), f(w.r(rb, l)), rnd, ftz).to_bits()
         }),
-        Op::Fsqrt { rd, ra, rnd, ftz } => each(w, mask, rd, out, |w, l| {
+        Op::Fsqrt { rd, ra, rnd, ftz } => each(w, mask, rd, |w, l| {
             float::sqrt(f(w.r(ra, l)), rnd, ftz).to_bits()
         }),
-        Op::Frcp { rd, ra, rnd, ftz } => each(w, mask, rd, out, |w, l| {
+        Op::Frcp { rd, ra, rnd, ftz } => each(w, mask, rd, |w, l| {
             float::div(1.0, f(w.r(ra, l)), rnd, ftz).to_bits()
         }),
         Op::F2i {
@@ -137,16 +134,8 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
                     w.w(rd, l, wide as u32);
                 }
             }
-            out.wrote(
-                rd,
-                if matches!(ito, Ity::U64 | Ity::S64) {
-                    2
-                } else {
-                    1
-                },
-            );
         }
-        Op::I2f { rd, ra, ity, rnd } => each(w, mask, rd, out, |w, l| {
+        Op::I2f { rd, ra, ity, rnd } => each(w, mask, rd, |w, l| {
             let v: i128 = match ity {
                 Ity::U64 => i128::from(w.r64(ra, l)),
                 Ity::S64 => i128::from(w.r64(ra, l) as i64),
@@ -163,7 +152,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
             rnd,
             ftz,
             sat,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             let a = w.r(ra, l);
             let v = match fcvt {
                 Fcvt::F32 => {

@@ -4,15 +4,14 @@
 
 use super::{each, Ctx, Exec};
 use crate::lane;
-use crate::record::Retired;
 use crate::warp::{lanes, window, Warp};
 use sgpu_isa::*;
 
-pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retired) {
+pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec) {
     let mask = e.mask;
     match op {
-        Op::Mov { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l)),
-        Op::Mov32i { rd, imm32 } => each(w, mask, rd, out, |_, _| imm32),
+        Op::Mov { rd, ra } => each(w, mask, rd, |w, l| w.r(ra, l)),
+        Op::Mov32i { rd, imm32 } => each(w, mask, rd, |_, _| imm32),
         Op::S2r { rd, sreg } => {
             for l in lanes(mask) {
                 if sreg == Sreg::Clock64 {
@@ -22,13 +21,10 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
                     w.w(rd, l, v);
                 }
             }
-            let n = if sreg == Sreg::Clock64 { 2 } else { 1 };
-            out.wrote(rd, n);
-            out.nondeterministic = matches!(sreg, Sreg::Clock | Sreg::ClockHi | Sreg::Clock64);
         }
         Op::Sel { rd, ra, rb, pc: p } => {
             let cond = w.ps(p);
-            each(w, mask, rd, out, |w, l| {
+            each(w, mask, rd, |w, l| {
                 if cond >> l & 1 != 0 {
                     w.r(ra, l)
                 } else {
@@ -40,7 +36,6 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             let (a, b) = (w.ps(pa), w.ps(c));
             let v = lane::logic(bop, a, b);
             w.set_p(pd, mask, v);
-            out.wrote_pred(0, pd);
         }
         Op::Iadd {
             rd,
@@ -60,26 +55,18 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
                 w.w(rd, l, d);
             }
             w.carry = carry;
-            if cc {
-                out.carry = Some(carry);
-            }
-            out.wrote(rd, 1);
         }
-        Op::Iadd32i { rd, ra, imm32 } => {
-            each(w, mask, rd, out, |w, l| w.r(ra, l).wrapping_add(imm32))
-        }
+        Op::Iadd32i { rd, ra, imm32 } => each(w, mask, rd, |w, l| w.r(ra, l).wrapping_add(imm32)),
         Op::Imul {
             rd,
             ra,
             rb,
             hi,
             sgn,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::mul(w.r(ra, l), w.ri(rb, l), hi, sgn)
         }),
-        Op::Imul32i { rd, ra, imm32 } => {
-            each(w, mask, rd, out, |w, l| w.r(ra, l).wrapping_mul(imm32))
-        }
+        Op::Imul32i { rd, ra, imm32 } => each(w, mask, rd, |w, l| w.r(ra, l).wrapping_mul(imm32)),
         Op::Imad {
             rd,
             ra,
@@ -100,10 +87,6 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
                 w.w(rd, l, d);
             }
             w.carry = carry;
-            if cc {
-                out.carry = Some(carry);
-            }
-            out.wrote(rd, 1);
         }
         Op::Imnmx {
             rd,
@@ -111,10 +94,10 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             rb,
             max,
             sgn,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::imnmx(w.r(ra, l), w.ri(rb, l), max, sgn)
         }),
-        Op::Iabs { rd, ra } => each(w, mask, rd, out, |w, l| lane::iabs(w.r(ra, l))),
+        Op::Iabs { rd, ra } => each(w, mask, rd, |w, l| lane::iabs(w.r(ra, l))),
         Op::Isetp {
             pd,
             pq,
@@ -144,8 +127,6 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             };
             w.set_p(pd, mask, vd);
             w.set_p(pq, mask, vq);
-            out.wrote_pred(0, pd);
-            out.wrote_pred(1, pq);
         }
         Op::Lop3 {
             rd,
@@ -153,7 +134,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             rb,
             rc,
             lut,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::lop3(w.r(ra, l), w.ri(rb, l), w.ri(rc, l), lut)
         }),
         Op::Lop32i {
@@ -161,11 +142,11 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             ra,
             imm32,
             lop2,
-        } => each(w, mask, rd, out, |w, l| lane::lop2(w.r(ra, l), imm32, lop2)),
-        Op::Shl { rd, ra, rb } => each(w, mask, rd, out, |w, l| lane::shl(w.r(ra, l), w.ri(rb, l))),
-        Op::Shr { rd, ra, rb, sgn } => each(w, mask, rd, out, |w, l| {
-            lane::shr(w.r(ra, l), w.ri(rb, l), sgn)
-        }),
+        } => each(w, mask, rd, |w, l| lane::lop2(w.r(ra, l), imm32, lop2)),
+        Op::Shl { rd, ra, rb } => each(w, mask, rd, |w, l| lane::shl(w.r(ra, l), w.ri(rb, l))),
+        Op::Shr { rd, ra, rb, sgn } => {
+            each(w, mask, rd, |w, l| lane::shr(w.r(ra, l), w.ri(rb, l), sgn))
+        }
         Op::Shf {
             rd,
             ra,
@@ -174,7 +155,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             shr,
             sgn,
             hi,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::shf(w.r(ra, l), w.r(rc, l), w.ri(rb, l), shr, sgn, hi)
         }),
         Op::Bfe {
@@ -183,17 +164,17 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             rb,
             rc,
             sgn,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::bfe(w.r(ra, l), w.ri(rb, l), w.ri(rc, l), sgn)
         }),
-        Op::Bfi { rd, ra, rb, rc } => each(w, mask, rd, out, |w, l| {
+        Op::Bfi { rd, ra, rb, rc } => each(w, mask, rd, |w, l| {
             lane::bfi(w.r(ra, l), w.r(rb, l), w.r(rc, l))
         }),
-        Op::Popc { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).count_ones()),
-        Op::Clz { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).leading_zeros()),
-        Op::Brev { rd, ra } => each(w, mask, rd, out, |w, l| w.r(ra, l).reverse_bits()),
+        Op::Popc { rd, ra } => each(w, mask, rd, |w, l| w.r(ra, l).count_ones()),
+        Op::Clz { rd, ra } => each(w, mask, rd, |w, l| w.r(ra, l).leading_zeros()),
+        Op::Brev { rd, ra } => each(w, mask, rd, |w, l| w.r(ra, l).reverse_bits()),
         Op::Flo { rd, ra, sgn, shamt } => {
-            each(w, mask, rd, out, |w, l| lane::bfind(w.r(ra, l), sgn, shamt))
+            each(w, mask, rd, |w, l| lane::bfind(w.r(ra, l), sgn, shamt))
         }
         Op::Prmt {
             rd,
@@ -201,7 +182,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             rb,
             rc,
             pmode,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::permute(w.r(ra, l), w.r(rb, l), w.r(rc, l), pmode)
         }),
         Op::Prmti {
@@ -210,7 +191,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             rb,
             imm16,
             pmodei,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::permute(w.r(ra, l), w.r(rb, l), u32::from(imm16), pmodei)
         }),
         Op::I2i {
@@ -219,7 +200,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
             ito,
             ifrom,
             sat,
-        } => each(w, mask, rd, out, |w, l| {
+        } => each(w, mask, rd, |w, l| {
             lane::convert_int(w.r(ra, l), ifrom, ito, sat)
         }),
         Op::Idiv {
@@ -252,7 +233,6 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec, out: &mut Retire
                     }
                 }
             }
-            out.wrote(rd, if w64 { 2 } else { 1 });
         }
         _ => unreachable!("exec::step gives the integer unit only integer instructions"),
     }

@@ -34,7 +34,6 @@ pub(super) fn exec(
                 let data = read(w, cx, l, space, address, n)?;
                 store_reg(w, rd, l, &data[..n], msize);
             }
-            out.wrote(rd, (n as u8 / 4).max(1));
         }
         Op::St {
             ra,
@@ -70,7 +69,6 @@ pub(super) fn exec(
                 let r = memory::range(bank, Space::Constant, at, n)?;
                 store_reg(w, rd, l, &bank[r], msize);
             }
-            out.wrote(rd, (n as u8 / 4).max(1));
         }
         Op::Atom {
             rd,
@@ -93,7 +91,6 @@ pub(super) fn exec(
                     w.w(rd, l, old as u32);
                 }
             }
-            out.wrote(rd, if wide { 2 } else { 1 });
         }
         Op::Red {
             ra,

@@ -21,7 +21,7 @@ use crate::record::Retired;
 use crate::surface::Surfaces;
 use crate::trap::Cause;
 use crate::warp::{lanes, Warp, LANES};
-use sgpu_isa::{Op, Reg};
+use sgpu_isa::{Op, Reg, Roles, Sreg, Unit};
 
 /// What a warp instruction sees beyond its warp.
 pub struct Ctx<'m> {
@@ -71,87 +71,22 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<Option<
     out.reset(pc, word, active, mask);
     cx.clock += 1;
     let e = Exec { next, mask };
-    use Op::*;
-    let flow = match insn.op {
-        Nop
-        | Exit
-        | Bra { .. }
-        | Ssy { .. }
-        | Call { .. }
-        | Ret
-        | Trap
-        | Bar { .. }
-        | Barred { .. }
-        | Membar { .. }
-        | Warpsync { .. }
-        | Warpsynci { .. } => control::exec(insn.op, w, e)?,
-        Mov { .. }
-        | Mov32i { .. }
-        | S2r { .. }
-        | Sel { .. }
-        | Plop { .. }
-        | Iadd { .. }
-        | Iadd32i { .. }
-        | Imul { .. }
-        | Imul32i { .. }
-        | Imad { .. }
-        | Imnmx { .. }
-        | Iabs { .. }
-        | Isetp { .. }
-        | Lop3 { .. }
-        | Lop32i { .. }
-        | Shl { .. }
-        | Shr { .. }
-        | Shf { .. }
-        | Bfe { .. }
-        | Bfi { .. }
-        | Popc { .. }
-        | Clz { .. }
-        | Brev { .. }
-        | Flo { .. }
-        | Prmt { .. }
-        | Prmti { .. }
-        | I2i { .. }
-        | Idiv { .. } => {
-            int::exec(insn.op, w, cx, e, out);
+    let op = insn.op;
+    let flow = match op.unit() {
+        Unit::Control => control::exec(op, w, e)?,
+        Unit::Int => {
+            int::exec(op, w, cx, e);
             Flow::Next
         }
-        Fadd { .. }
-        | Fadd32i { .. }
-        | Fmul { .. }
-        | Fmul32i { .. }
-        | Ffma { .. }
-        | Fmnmx { .. }
-        | Fsetp { .. }
-        | Mufu { .. }
-        | Fdiv { .. }
-        | Fsqrt { .. }
-        | Frcp { .. }
-        | F2i { .. }
-        | I2f { .. }
-        | F2f { .. } => {
-            float::exec(insn.op, w, e, out);
+        Unit::Float | Unit::Sfu => {
+            float::exec(op, w, e);
             Flow::Next
         }
-        Ld { .. } | St { .. } | Ldc { .. } | Atom { .. } | Red { .. } => {
-            mem::exec(insn.op, w, cx, e, out)?
-        }
-        Suld { .. } | Sust { .. } | Sured { .. } | Suq { .. } => {
-            surface::exec(insn.op, w, cx, e, out)?
-        }
-        Shfl { .. } | Vote { .. } | Redux { .. } | Match { .. } => {
-            warp_ops::exec(insn.op, w, e, out)?
-        }
-        Vadd { .. }
-        | Vsub { .. }
-        | Vabsdiff { .. }
-        | Vmin { .. }
-        | Vmax { .. }
-        | Vshl { .. }
-        | Vshr { .. }
-        | Vmad { .. }
-        | Vset { .. } => {
-            video::exec(insn.op, w, e, out);
+        Unit::Mem => mem::exec(op, w, cx, e, out)?,
+        Unit::Surface => surface::exec(op, w, cx, e)?,
+        Unit::Warp => warp_ops::exec(op, w, e)?,
+        Unit::Video => {
+            video::exec(op, w, e);
             Flow::Next
         }
     };
@@ -166,7 +101,17 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<Option<
             Some(a)
         }
     };
-    record_writes(w, out);
+    if op.unit() != Unit::Control {
+        // A BARRED's results come with the barrier's completion (the record's barrier event).
+        record_writes(w, op.roles(), out);
+    }
+    out.nondeterministic = matches!(
+        op,
+        Op::S2r {
+            sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
+            ..
+        }
+    );
     out.next = w.pc().map(|pc| (pc, w.active()));
     Ok(arrival)
 }
@@ -180,46 +125,32 @@ struct Exec {
     mask: u32,
 }
 
-/// Copies the values of the registers, predicates and carry the unit said it wrote into the
-/// record.
-fn record_writes(w: &Warp, out: &mut Retired) {
-    let first = out.regs.first;
-    for k in 0..out.regs.count {
-        let r = crate::warp::reg_at(Reg(first), k);
-        out.regs.values[usize::from(k)] = if r == Reg::RZ {
-            [0; LANES]
-        } else {
-            w.regs[usize::from(r.0)]
-        };
+/// Copies the registers, predicates and carry the instruction writes (by the ISA table's
+/// roles) into the record, with every lane's value after the instruction.
+fn record_writes(w: &Warp, roles: Roles, out: &mut Retired) {
+    if let Some(r) = roles.written() {
+        out.regs.first = r.first.0;
+        out.regs.count = r.count;
+        for k in 0..r.count {
+            let reg = crate::warp::reg_at(r.first, k);
+            out.regs.values[usize::from(k)] = if reg == Reg::RZ {
+                [0; LANES]
+            } else {
+                w.regs[usize::from(reg.0)]
+            };
+        }
     }
-    for p in out.preds.iter_mut().flatten() {
-        p.1 = w.p(sgpu_isa::Pred(p.0));
+    for (slot, p) in out.preds.iter_mut().zip(roles.written_preds()) {
+        *slot = Some((p.0, w.p(p)));
     }
-    if out.carry.is_some() {
+    if roles.carry_write {
         out.carry = Some(w.carry);
-    }
-}
-
-impl Retired {
-    /// Notes that `count` registers from `rd` were written (none when `rd` is RZ).
-    fn wrote(&mut self, rd: Reg, count: u8) {
-        if rd != Reg::RZ {
-            self.regs.first = rd.0;
-            self.regs.count = count;
-        }
-    }
-
-    /// Notes that predicate `p` was written (nothing when it is PT).
-    fn wrote_pred(&mut self, slot: usize, p: sgpu_isa::Pred) {
-        if p != sgpu_isa::Pred::PT {
-            self.preds[slot] = Some((p.0, 0));
-        }
     }
 }
 
 /// Writes `f(lane)` to `rd` in every lane of `mask`; every lane reads its operands before any
 /// writes.
-fn each(w: &mut Warp, mask: u32, rd: Reg, out: &mut Retired, f: impl Fn(&Warp, usize) -> u32) {
+fn each(w: &mut Warp, mask: u32, rd: Reg, f: impl Fn(&Warp, usize) -> u32) {
     let mut values = [0u32; LANES];
     for l in lanes(mask) {
         values[l] = f(w, l);
@@ -227,5 +158,4 @@ fn each(w: &mut Warp, mask: u32, rd: Reg, out: &mut Retired, f: impl Fn(&Warp, u
     for l in lanes(mask) {
         w.w(rd, l, values[l]);
     }
-    out.wrote(rd, 1);
 }

@@ -2,18 +2,11 @@
 //! (`surface.rs` has the layout, clamping and format rules).
 
 use super::{Ctx, Exec, Flow};
-use crate::record::Retired;
 use crate::trap::Cause;
 use crate::warp::{lanes, Warp};
 use sgpu_isa::Op;
 
-pub(super) fn exec(
-    op: Op,
-    w: &mut Warp,
-    cx: &mut Ctx<'_>,
-    e: Exec,
-    out: &mut Retired,
-) -> Result<Flow, Cause> {
+pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Flow, Cause> {
     let mask = e.mask;
     match op {
         Op::Suld {
@@ -33,7 +26,6 @@ pub(super) fn exec(
                     .load(w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)
                     .map_err(Cause::Surface)?;
             }
-            out.wrote(rd, crate::surface::data_registers(vec, dsize));
         }
         Op::Sust {
             ra,
@@ -76,7 +68,6 @@ pub(super) fn exec(
                 let v = cx.surfaces.query(s, query).map_err(Cause::Surface)?;
                 w.w(rd, l, v);
             }
-            out.wrote(rd, 1);
         }
         _ => unreachable!("exec::step gives the surface unit only surface instructions"),
     }

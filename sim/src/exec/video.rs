@@ -3,12 +3,11 @@
 //! differ only in the operation.
 
 use super::{each, Exec};
-use crate::record::Retired;
 use crate::video::{self, Arith, Mad, Operands};
 use crate::warp::Warp;
 use sgpu_isa::Op;
 
-pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
+pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) {
     let mask = e.mask;
     match op {
         Op::Vadd {
@@ -98,7 +97,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
                 sat: vsat,
                 vsec,
             };
-            each(w, mask, rd, out, |w, l| {
+            each(w, mask, rd, |w, l| {
                 video::arith(arith, &o, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }
@@ -141,7 +140,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
                 sat: vsat,
                 vsec,
             };
-            each(w, mask, rd, out, |w, l| {
+            each(w, mask, rd, |w, l| {
                 video::shift(left, vclamp, &o, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }
@@ -170,7 +169,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
                 scale: vscale,
                 po,
             };
-            each(w, mask, rd, out, |w, l| {
+            each(w, mask, rd, |w, l| {
                 video::mad(&m, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }
@@ -197,7 +196,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) {
                 sat: false,
                 vsec,
             };
-            each(w, mask, rd, out, |w, l| {
+            each(w, mask, rd, |w, l| {
                 video::set(vcmp, &o, w.r(ra, l), w.r(rb, l), w.r(rc, l))
             });
         }

@@ -8,12 +8,11 @@
 //! as a full mask.
 
 use super::{each, Exec, Flow};
-use crate::record::Retired;
 use crate::trap::Cause;
 use crate::warp::{lanes, Warp, LANES};
 use sgpu_isa::{Op, Redop, Smode, Vmode};
 
-pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) -> Result<Flow, Cause> {
+pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) -> Result<Flow, Cause> {
     let mask = e.mask;
     match op {
         Op::Shfl {
@@ -33,8 +32,6 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) -> Result<F
                 valid |= u32::from(ok) << l;
             }
             w.set_p(pd, mask, valid);
-            out.wrote(rd, 1);
-            out.wrote_pred(0, pd);
         }
         Op::Vote {
             rd,
@@ -59,11 +56,8 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) -> Result<F
                 };
                 result |= u32::from(bit) << l;
             }
-            if vmode == Vmode::Ballot {
-                out.wrote(rd, 1);
-            } else {
+            if vmode != Vmode::Ballot {
                 w.set_p(pd, mask, result);
-                out.wrote_pred(0, pd);
             }
         }
         // redux.sync: the operation over the values of the lane's members.
@@ -76,7 +70,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) -> Result<F
         } => {
             let values: [u32; LANES] = std::array::from_fn(|l| w.r(ra, l));
             let member_masks: [u32; LANES] = std::array::from_fn(|l| members(w, rb, l, mask));
-            each(w, mask, rd, out, |_, l| {
+            each(w, mask, rd, |_, l| {
                 lanes(member_masks[l])
                     .map(|k| values[k])
                     .reduce(|a, v| reduce(redop, sgn, a, v))
@@ -108,9 +102,8 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec, out: &mut Retired) -> Result<F
                     (true, false) => 0,
                 };
             }
-            each(w, mask, rd, out, |_, l| result[l]);
+            each(w, mask, rd, |_, l| result[l]);
             w.set_p(pd, mask, agree);
-            out.wrote_pred(0, pd);
         }
         _ => unreachable!("exec::step gives the warp unit only warp operations"),
     }

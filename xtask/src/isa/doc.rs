@@ -69,6 +69,26 @@ pub fn generate(t: &Table, intro: &str) -> String {
         )
         .unwrap();
     }
+    writeln!(w, "\n## Operand roles\n").unwrap();
+    writeln!(
+        w,
+        "The unit that executes each instruction, whether its latency is fixed, and the registers, \
+         predicates and carry it reads and writes (`role` and `width` lines of the table): the \
+         encoder's allocator, the model's record and the RTL's scoreboard take them from here. \
+         An operand holding an immediate, RZ or a descriptor slot reads or writes nothing.\n"
+    )
+    .unwrap();
+    writeln!(w, "| instruction | roles |").unwrap();
+    writeln!(w, "|---|---|").unwrap();
+    for insn in &t.insns {
+        writeln!(
+            w,
+            "| `{}` | {} |",
+            insn.mnemonic,
+            super::roles::doc(t, insn)
+        )
+        .unwrap();
+    }
     s
 }
 

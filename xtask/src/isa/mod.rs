@@ -1,6 +1,7 @@
 //! The ISA table and the files generated from it.
 
 pub mod doc;
+pub mod roles;
 pub mod rust;
 pub mod sv;
 pub mod table;

@@ -122,7 +122,7 @@ pub fn generate(t: &Table) -> String {
     writeln!(w, "use crate::text::{{self, Modifiers}};").unwrap();
     writeln!(
         w,
-        "use crate::{{get, put, sign_extend, DecodeError, Instruction, ParseError, Pred, PredSrc, Reg, RegOrImm, Surface}};"
+        "use crate::{{get, put, sign_extend, DecodeError, Instruction, ParseError, Pred, PredSrc, Reg, RegOrImm, Roles, Surface}};"
     )
     .unwrap();
     writeln!(w, "use std::fmt;").unwrap();
@@ -135,6 +135,7 @@ pub fn generate(t: &Table) -> String {
     decoder(w, t);
     printer(w, t);
     parser(w, t);
+    super::roles::rust(w, t);
     s
 }
 

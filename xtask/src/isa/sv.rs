@@ -105,6 +105,7 @@ pub fn generate(t: &Table) -> String {
         writeln!(w, "  }} {}_e;", e.name).unwrap();
     }
     writeln!(w).unwrap();
+    super::roles::sv(w, t);
     writeln!(w, "endpackage").unwrap();
     s
 }

@@ -130,6 +130,8 @@ pub struct Table {
     pub fields: Vec<Field>,
     pub enums: Vec<Enum>,
     pub insns: Vec<Insn>,
+    pub widths: Vec<super::roles::Width>,
+    pub roles: Vec<super::roles::Role>,
     /// The comment block at the top of the file, for the generated documents.
     pub preamble: Vec<String>,
 }
@@ -199,6 +201,12 @@ pub fn load(text: &str) -> Result<Table, Vec<TableError>> {
             Some(&"field") => parse_field(&words[1..], line).map(|f| table.fields.push(f)),
             Some(&"enum") => parse_enum(&words[1..], line).map(|e| table.enums.push(e)),
             Some(&"insn") => parse_insn(raw, line).map(|i| table.insns.push(i)),
+            Some(&"width") => {
+                super::roles::parse_width(&words[1..], line).map(|w| table.widths.push(w))
+            }
+            Some(&"role") => {
+                super::roles::parse_role(&words[1..], line).map(|r| table.roles.push(r))
+            }
             Some(other) => Err(format!("unknown directive `{other}`")),
         };
         if let Err(message) = result {
@@ -206,6 +214,15 @@ pub fn load(text: &str) -> Result<Table, Vec<TableError>> {
         }
     }
     errors.extend(check(&table));
+    if errors.is_empty() {
+        // Roles refer to checked fields and instructions.
+        let roles = super::roles::check(&table);
+        errors.extend(
+            roles
+                .into_iter()
+                .map(|(line, message)| TableError { line, message }),
+        );
+    }
     if errors.is_empty() {
         Ok(table)
     } else {
@@ -580,9 +597,59 @@ mod tests {
     #[test]
     fn a_good_instruction_passes() {
         assert_eq!(
-            errors("insn ADD 0x01 | m | rd, ra | adds\n"),
+            errors("insn ADD 0x01 | m | rd, ra | adds\nrole ADD int fixed rd:w ra:r\n"),
             Vec::<String>::new()
         );
+    }
+
+    #[test]
+    fn roles_must_match_their_instructions() {
+        let add = "field fl 40 flag\ninsn ADD 0x01 | m fl | rd, ra | adds\n";
+        assert_eq!(errors(add), ["ADD has no `role` line"]);
+        let e = errors(&format!("{add}role ADD int fixed rd:w\n"));
+        assert_eq!(e, ["ADD: operand `ra` has no role"]);
+        let e = errors(&format!("{add}role ADD alu fixed rd:w ra:r\n"));
+        assert_eq!(
+            e,
+            ["unknown unit `alu` (one of control, int, float, sfu, mem, surface, warp, video)"]
+        );
+        let e = errors(&format!("{add}role ADD int soon rd:w ra:r\n"));
+        assert_eq!(e, ["latency `soon` is neither `fixed` nor `var`"]);
+        let e = errors(&format!("{add}role ADD int fixed rd:w ra:r m:r\n"));
+        assert_eq!(e, ["ADD: `m` is not a register or predicate operand"]);
+        let e = errors(&format!("{add}role ADD int fixed rd:w/m ra:r?pg\n"));
+        assert_eq!(
+            e,
+            [
+                "ADD: width `m` is not a modifier or operand with a `width` line",
+                "ADD: condition `pg` is not a flag modifier of the instruction"
+            ]
+        );
+        let e = errors(&format!(
+            "{add}role ADD int fixed rd:w9 ra:r\nrole ADD int var\n"
+        ));
+        assert_eq!(e, ["`rd:w9` is not TARGET:ACCESS[N][/FIELD...][?FLAG]"]);
+        let e = errors(&format!(
+            "{add}role ADD int fixed rd:w ra:r\nrole ADD int var\n"
+        ));
+        assert_eq!(e, ["a second role for ADD"]);
+    }
+
+    #[test]
+    fn widths_must_name_values_and_be_used() {
+        let add = "field fl 40 flag\ninsn ADD 0x01 | m fl | rd, ra | adds\n";
+        let e = errors(&format!(
+            "{add}width m 1 a=2 c=3\nwidth fl 1 set=2\nrole ADD int fixed rd:w/m ra:r?fl\n"
+        ));
+        assert_eq!(
+            e,
+            [
+                "`c` is no value of field `m`",
+                "no role uses the width of `fl`"
+            ]
+        );
+        let e = errors(&format!("{add}width m 0\nrole ADD int fixed rd:w ra:r\n"));
+        assert_eq!(e, ["`0` is not a register count (1..=8)"]);
     }
 
     #[test]
