@@ -5,6 +5,7 @@
 use object::read::elf::{ElfFile64, FileHeader};
 use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget};
 use sgpu_isa::elf::{Info, EM_SGPU, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_CALL};
+use sgpu_isa::{Instruction, Op, Pred, Reg, Sreg, Unit};
 use std::collections::HashMap;
 
 /// One function of the program.
@@ -17,13 +18,66 @@ pub struct Function {
     pub info: Info,
 }
 
+/// An instruction word decoded, with what each step needs of the ISA table's roles worked
+/// out once.
+#[derive(Clone, Copy, Debug)]
+pub struct Decoded {
+    pub insn: Instruction,
+    pub unit: Unit,
+    /// The registers (first, count), predicates (PT for none) and carry it writes, which the
+    /// record copies after the step. A control instruction's writes (`BARRED`'s) come with
+    /// the barrier's completion instead.
+    pub writes: (Option<(Reg, u8)>, [Pred; 2], bool),
+    /// It reads `%clock`, which the RTL may legally read differently.
+    pub nondeterministic: bool,
+}
+
+impl Decoded {
+    pub fn new(insn: Instruction) -> Decoded {
+        let unit = insn.op.unit();
+        let roles = insn.op.roles();
+        let mut preds = [Pred::PT; 2];
+        for (slot, p) in preds.iter_mut().zip(roles.written_preds()) {
+            *slot = p;
+        }
+        let writes = if unit == Unit::Control {
+            (None, [Pred::PT; 2], false)
+        } else {
+            (
+                roles.written().map(|r| (r.first, r.count)),
+                preds,
+                roles.carry_write,
+            )
+        };
+        Decoded {
+            insn,
+            unit,
+            writes,
+            nondeterministic: matches!(
+                insn.op,
+                Op::S2r {
+                    sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
+                    ..
+                }
+            ),
+        }
+    }
+}
+
+/// Every word decoded (`None` for a word that is no instruction).
+pub fn decode_all(code: &[u64]) -> Vec<Option<Decoded>> {
+    code.iter()
+        .map(|&w| sgpu_isa::decode(w).ok().map(Decoded::new))
+        .collect()
+}
+
 /// A loaded program: code, where global data goes, and what to say about each word.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub code: Vec<u64>,
     /// Each word of `code` decoded once at load (`None` for a word that is no instruction),
     /// so that a step only looks it up.
-    pub decoded: Vec<Option<sgpu_isa::Instruction>>,
+    pub decoded: Vec<Option<Decoded>>,
     pub functions: Vec<Function>,
     /// Per word of `code`: the PTX line, `.loc` file index and line.
     pub lines: Vec<[u32; 3]>,
@@ -174,7 +228,7 @@ impl Program {
                 sgpu_isa::set_field(word, sgpu_isa::fields::IMM32, u64::from(value as u32));
             }
         }
-        p.decoded = p.code.iter().map(|&w| sgpu_isa::decode(w).ok()).collect();
+        p.decoded = decode_all(&p.code);
         Ok(p)
     }
 

@@ -38,7 +38,7 @@ fn random_programs_trap_or_finish_without_panicking() {
             })
             .collect();
         let mut program = Program {
-            decoded: code.iter().map(|&w| sgpu_isa::decode(w).ok()).collect(),
+            decoded: sgpu_sim::program::decode_all(&code),
             lines: vec![[0, 0, 0]; code.len()],
             code,
             ..Program::default()

@@ -16,12 +16,13 @@ mod warp_ops;
 
 use crate::barrier::Arrival;
 use crate::memory::Global;
+use crate::program::Decoded;
 use crate::program::Program;
 use crate::record::Retired;
 use crate::surface::Surfaces;
 use crate::trap::Cause;
 use crate::warp::{lanes, Warp, LANES};
-use sgpu_isa::{Op, Reg, Roles, Sreg, Unit};
+use sgpu_isa::{Pred, Reg, Unit};
 
 /// What a warp instruction sees beyond its warp.
 pub struct Ctx<'m> {
@@ -58,8 +59,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<Option<
         .code
         .get(pc as usize)
         .ok_or(Cause::PcOutsideCode { pc })?;
-    let insn = match cx.program.decoded.get(pc as usize).copied().flatten() {
-        Some(insn) => insn,
+    let program = cx.program;
+    let d = match program.decoded.get(pc as usize).and_then(Option::as_ref) {
+        Some(d) => d,
         None => {
             let e = sgpu_isa::decode(word).err();
             return Err(e.map_or(Cause::PcOutsideCode { pc }, Cause::InvalidInstruction));
@@ -67,12 +69,12 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<Option<
     };
     let next = pc + 1;
     let active = w.active();
-    let mask = active & w.ps(insn.guard);
+    let mask = active & w.ps(d.insn.guard);
     out.reset(pc, word, active, mask);
     cx.clock += 1;
     let e = Exec { next, mask };
-    let op = insn.op;
-    let flow = match op.unit() {
+    let op = d.insn.op;
+    let flow = match d.unit {
         Unit::Control => control::exec(op, w, e)?,
         Unit::Int => {
             int::exec(op, w, cx, e);
@@ -101,17 +103,8 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<Option<
             Some(a)
         }
     };
-    if op.unit() != Unit::Control {
-        // A BARRED's results come with the barrier's completion (the record's barrier event).
-        record_writes(w, op.roles(), out);
-    }
-    out.nondeterministic = matches!(
-        op,
-        Op::S2r {
-            sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
-            ..
-        }
-    );
+    record_writes(w, d, out);
+    out.nondeterministic = d.nondeterministic;
     out.next = w.pc().map(|pc| (pc, w.active()));
     Ok(arrival)
 }
@@ -127,12 +120,13 @@ struct Exec {
 
 /// Copies the registers, predicates and carry the instruction writes (by the ISA table's
 /// roles) into the record, with every lane's value after the instruction.
-fn record_writes(w: &Warp, roles: Roles, out: &mut Retired) {
-    if let Some(r) = roles.written() {
-        out.regs.first = r.first.0;
-        out.regs.count = r.count;
-        for k in 0..r.count {
-            let reg = crate::warp::reg_at(r.first, k);
+fn record_writes(w: &Warp, d: &Decoded, out: &mut Retired) {
+    let (regs, preds, carry) = d.writes;
+    if let Some((first, count)) = regs {
+        out.regs.first = first.0;
+        out.regs.count = count;
+        for k in 0..count {
+            let reg = crate::warp::reg_at(first, k);
             out.regs.values[usize::from(k)] = if reg == Reg::RZ {
                 [0; LANES]
             } else {
@@ -140,16 +134,19 @@ fn record_writes(w: &Warp, roles: Roles, out: &mut Retired) {
             };
         }
     }
-    for (slot, p) in out.preds.iter_mut().zip(roles.written_preds()) {
-        *slot = Some((p.0, w.p(p)));
+    for (slot, p) in out.preds.iter_mut().zip(preds) {
+        if p != Pred::PT {
+            *slot = Some((p.0, w.p(p)));
+        }
     }
-    if roles.carry_write {
+    if carry {
         out.carry = Some(w.carry);
     }
 }
 
 /// Writes `f(lane)` to `rd` in every lane of `mask`; every lane reads its operands before any
-/// writes.
+/// writes. Inlined so that each instruction's lane loop is compiled with its operation.
+#[inline(always)]
 fn each(w: &mut Warp, mask: u32, rd: Reg, f: impl Fn(&Warp, usize) -> u32) {
     let mut values = [0u32; LANES];
     for l in lanes(mask) {
