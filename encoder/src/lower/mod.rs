@@ -6,10 +6,15 @@
 //! operands, and building instructions through the generated [`Op`] with their register
 //! fields recorded as [`Slot`]s.
 
+mod arith;
+mod bits;
+mod compare;
 mod control;
+mod convert;
 mod float;
 mod int;
 mod mem;
+mod moves;
 mod surface;
 mod video;
 mod warp;
@@ -1272,7 +1277,11 @@ mod tests {
     fn every_modifier_asked_about_has_a_bit() {
         let sources = [
             include_str!("mod.rs"),
-            include_str!("int.rs"),
+            include_str!("moves.rs"),
+            include_str!("arith.rs"),
+            include_str!("bits.rs"),
+            include_str!("compare.rs"),
+            include_str!("convert.rs"),
             include_str!("float.rs"),
             include_str!("mem.rs"),
             include_str!("control.rs"),
