@@ -363,3 +363,53 @@ fn a_partial_store_has_a_partial_byte_mask() {
     };
     assert_eq!(s.byte_mask(), 0xff00);
 }
+
+/// A harness that picks the warp to step (as a co-simulation follows the RTL) gets the same
+/// results in another order: here always the highest-numbered ready warp, CTAs last first.
+#[test]
+fn ctas_step_in_the_order_the_caller_chooses() {
+    use sgpu_sim::cta::{Cta, Grid};
+    let input: Vec<u32> = (0..512u32)
+        .map(|i| i.wrapping_mul(2654435761) >> 12)
+        .collect();
+    let manifest = format!(
+        "grid = [2]\nblock = [256]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = 8\n",
+        list(&input)
+    );
+    let (path, source) = common::kernel("reduce");
+    let program = common::load(&source, &path);
+    let mut p = sgpu_sim::launch::prepare(&manifest, std::path::Path::new("."), &program).unwrap();
+    let kernel = program.function(&p.launch.kernel).unwrap();
+    let mut g = Grid {
+        program: &program,
+        global: &mut p.global,
+        surfaces: &mut p.surfaces,
+        params: &p.launch.params,
+        grid: p.launch.grid,
+        block: p.launch.block,
+        clock: 0,
+    };
+    let mut record = Retired::default();
+    let mut orders = Vec::new();
+    for x in [1, 0] {
+        let mut cta = Cta::new(kernel, &p.launch, [x, 0, 0]);
+        let mut first_steps = Vec::new();
+        while !cta.finished() {
+            let ready = cta.ready();
+            assert_ne!(ready, 0, "CTA {x} deadlocked");
+            let warp = 31 - ready.leading_zeros() as usize;
+            cta.step(warp, &mut g, &mut record).unwrap();
+            if first_steps.len() < 3 {
+                first_steps.push(warp);
+            }
+        }
+        orders.push(first_steps);
+    }
+    assert_eq!(orders[0], [7, 7, 7], "the highest warp ran first");
+    let want: Vec<u32> = input
+        .chunks(256)
+        .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))
+        .collect();
+    assert_eq!(u32s(&p, "out"), want);
+}

@@ -33,7 +33,8 @@ pub struct Cta {
 
 impl Cta {
     /// CTA `index` of a launch of `kernel`, every warp at the kernel's first instruction.
-    pub fn new(kernel: &Function, launch: &Launch, index: [u32; 3], local_size: usize) -> Cta {
+    pub fn new(kernel: &Function, launch: &Launch, index: [u32; 3]) -> Cta {
+        let local_size = kernel.info.local_bytes as usize + crate::CALL_STACK;
         let threads = launch.block.iter().product::<u32>();
         let [bx, by, _] = launch.block;
         let warps = (0..threads.div_ceil(LANES as u32))

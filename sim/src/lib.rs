@@ -78,7 +78,6 @@ pub fn run(
             location: String::new(),
             instruction: String::new(),
         })?;
-    let local_size = kernel.info.local_bytes as usize + CALL_STACK;
     let mut g = Grid {
         program,
         global,
@@ -95,7 +94,7 @@ pub fn run(
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
-                let mut cta = Cta::new(kernel, launch, [x, y, z], local_size);
+                let mut cta = Cta::new(kernel, launch, [x, y, z]);
                 cta.run(&mut g, launch.max_instructions, &mut retired, |_, w, r| {
                     stats.warp_instructions += 1;
                     stats.thread_instructions += u64::from(r.mask.count_ones());

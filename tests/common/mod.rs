@@ -56,15 +56,19 @@ pub fn assemble_and_observe(
     manifest: &str,
     observe: impl FnMut(u32, u32, &sgpu_sim::record::Retired),
 ) -> Result<sgpu_sim::launch::Prepared, sgpu_sim::Trap> {
-    use sgpu_sim::program::Program;
+    let program = load(source, file);
+    let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), &program).unwrap();
+    sgpu_sim::run(&program, &mut p.global, &mut p.surfaces, &p.launch, observe)?;
+    Ok(p)
+}
+
+/// Parses and assembles `source` (named `file` in messages) and loads it as the model does.
+pub fn load(source: &str, file: &str) -> sgpu_sim::program::Program {
     let (module, diags) = ptx_grammar::parse(source);
     assert!(diags.is_empty(), "{file}: {diags:?}");
     let a = ptx_encoder::assemble(source, file, &module, &Default::default())
         .unwrap_or_else(|d| panic!("{file}: {d:?}"));
-    let program = Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap();
-    let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(&program, &mut p.global, &mut p.surfaces, &p.launch, observe)?;
-    Ok(p)
+    sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
 }
 
 /// `tests/kernels/NAME.ptx`, or `examples/NAME.ptx`: its path and text.
