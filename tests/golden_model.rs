@@ -407,6 +407,12 @@ fn ctas_step_in_the_order_the_caller_chooses() {
         orders.push(first_steps);
     }
     assert_eq!(orders[0], [7, 7, 7], "the highest warp ran first");
+    // Stepping a warp that cannot issue is the harness's error, not a trap of the kernel.
+    let mut cta = Cta::new(kernel, &p.launch, [0, 0, 0]);
+    for warp in [8, 99] {
+        let e = cta.step(warp, &mut g, &mut record).unwrap_err();
+        assert_eq!(e.cause, Cause::NotReady { warp: warp as u32 });
+    }
     let want: Vec<u32> = input
         .chunks(256)
         .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))

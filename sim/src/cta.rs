@@ -70,6 +70,14 @@ impl Cta {
 
     /// Retires the next instruction of warp `warp` (which must be ready) into `out`.
     pub fn step(&mut self, warp: usize, g: &mut Grid<'_>, out: &mut Retired) -> Result<(), Trap> {
+        if !self
+            .warps
+            .get(warp)
+            .is_some_and(|w| w.state == State::Running)
+        {
+            let cause = Cause::NotReady { warp: warp as u32 };
+            return Err(self.trap(cause, warp, None, g.program));
+        }
         let warps_per_cta = self.warps.len() as u32;
         let w = &mut self.warps[warp];
         let pc = w.pc();

@@ -50,6 +50,9 @@ pub enum Cause {
     Deadlock,
     /// No kernel of that name.
     NoKernel(String),
+    /// A harness stepped a warp that cannot issue (exited, waiting at a barrier, or no such
+    /// warp): its own error, not the kernel's.
+    NotReady { warp: u32 },
 }
 
 impl fmt::Display for Cause {
@@ -100,6 +103,7 @@ impl fmt::Display for Cause {
             InstructionLimit { limit } => write!(f, "ran past {limit} warp instructions"),
             Deadlock => f.write_str("no warp can make progress: every one waits at a barrier"),
             NoKernel(name) => write!(f, "no kernel `{name}` in the program"),
+            NotReady { warp } => write!(f, "warp {warp} cannot issue: exited, waiting, or absent"),
         }
     }
 }
