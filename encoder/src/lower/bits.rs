@@ -52,117 +52,9 @@ impl<'a> FnLower<'a, '_> {
                 let p = self.is(Icmp::Eq, false, a, Lane::Imm(0));
                 self.sel(d, dp, Lane::Imm(1), Lane::Imm(0), (p, false));
             }
-            ("shl" | "shr", [a, n]) => {
-                let Some(n) = self.lane(*n, false) else {
-                    return;
-                };
-                let right = op == "shr";
-                let sgn = signed(ty);
-                if ty.bits == 64 {
-                    let (Some(lo), Some(hi)) = (self.lane(*a, false), self.lane(*a, true)) else {
-                        return;
-                    };
-                    let t = self.new64();
-                    self.funnel(t, 0, lo, hi, n, right, sgn);
-                    self.funnel_hi(t, 1, lo, hi, n, right, sgn);
-                    self.mov_lane(d, dp, Lane::Reg(t, 0));
-                    self.mov_lane(d, dp + 1, Lane::Reg(t, 1));
-                } else {
-                    let Some(a) = self.lane(*a, false) else {
-                        return;
-                    };
-                    let a = if right && ty.bits < 32 {
-                        self.extend(a, ty)
-                    } else {
-                        a
-                    };
-                    let a = self.r(a);
-                    self.shift(d, dp, a, n, sgn, right);
-                }
-            }
-            ("clz", [a]) if ty.bits == 64 => {
-                // The high word's count, or 32 plus the low word's where the high word is 0.
-                let (Some(lo), Some(hi)) = (self.lane(*a, false), self.lane(*a, true)) else {
-                    return;
-                };
-                let (clo, chi) = (self.new32(), self.new32());
-                for (count, word) in [(clo, lo), (chi, hi)] {
-                    let (rc, rw) = (R::of(count, 0), self.r(word));
-                    self.emit(
-                        Op::Clz {
-                            rd: rc.reg,
-                            ra: rw.reg,
-                        },
-                        &unary(rc, rw),
-                    );
-                }
-                let low = self.new32();
-                self.add(low, 0, Lane::Reg(clo, 0), Lane::Imm(32));
-                let zero = self.is(Icmp::Eq, false, hi, Lane::Imm(0));
-                self.sel(d, dp, Lane::Reg(low, 0), Lane::Reg(chi, 0), (zero, false));
-            }
-            ("popc" | "clz" | "brev", [a]) => {
-                for w in 0..words {
-                    let Some(l) = self.lane(*a, w == 1) else {
-                        return;
-                    };
-                    let ra = self.r(l);
-                    let rd = R::of(d, if ty.bits == 64 { dp } else { dp + w });
-                    let bound = [def(fields::RD, rd), use_(fields::RA, ra)];
-                    let _ = match op {
-                        "popc" if ty.bits == 64 => {
-                            // popc of each word, summed.
-                            let t = self.new32();
-                            let rt = R::of(t, 0);
-                            self.emit(
-                                Op::Popc {
-                                    rd: rt.reg,
-                                    ra: ra.reg,
-                                },
-                                &unary(rt, ra),
-                            );
-                            if w == 0 {
-                                self.mov_lane(d, dp, Lane::Reg(t, 0));
-                            } else {
-                                self.add(d, dp, Lane::Reg(d, dp), Lane::Reg(t, 0));
-                            }
-                            0
-                        }
-                        "popc" => self.emit(
-                            Op::Popc {
-                                rd: rd.reg,
-                                ra: ra.reg,
-                            },
-                            &bound,
-                        ),
-                        "clz" => self.emit(
-                            Op::Clz {
-                                rd: rd.reg,
-                                ra: ra.reg,
-                            },
-                            &bound,
-                        ),
-                        _ if ty.bits == 64 => {
-                            // The reversed low word is the high word of the result.
-                            let rd = R::of(d, dp + 1 - w);
-                            self.emit(
-                                Op::Brev {
-                                    rd: rd.reg,
-                                    ra: ra.reg,
-                                },
-                                &unary(rd, ra),
-                            )
-                        }
-                        _ => self.emit(
-                            Op::Brev {
-                                rd: rd.reg,
-                                ra: ra.reg,
-                            },
-                            &bound,
-                        ),
-                    };
-                }
-            }
+            ("shl" | "shr", [a, n]) => self.shl_shr(op == "shr", ty, d, dp, *a, *n),
+            ("clz", [a]) if ty.bits == 64 => self.clz64(d, dp, *a),
+            ("popc" | "clz" | "brev", [a]) => self.count_bits(op, ty, d, dp, *a),
             ("bfe", [a, pos, len]) if ty.bits == 32 => {
                 let Some([a, p, l]) = self.lanes([*a, *pos, *len]) else {
                     return;
@@ -180,47 +72,7 @@ impl<'a> FnLower<'a, '_> {
                 };
                 self.bfi64(d, dp, a, b, pos, len);
             }
-            ("bfi", [a, b, pos, len]) if ty.bits == 32 => {
-                let (Some(a), Some(b), Some(p), Some(l)) = (
-                    self.lane(*a, false),
-                    self.lane(*b, false),
-                    self.lane(*pos, false),
-                    self.lane(*len, false),
-                ) else {
-                    return;
-                };
-                // BFI takes position and length packed: pos[7:0] | len[7:0] << 8.
-                let packed = match (p, l) {
-                    (Lane::Imm(p), Lane::Imm(l)) => Lane::Imm((p & 0xff) | (l & 0xff) << 8),
-                    _ => {
-                        let t = self.new32();
-                        let (rp, rl) = (self.r(p), self.r(l));
-                        let rt = R::of(t, 0);
-                        self.emit(
-                            Op::Prmti {
-                                rd: rt.reg,
-                                ra: rp.reg,
-                                rb: rl.reg,
-                                imm16: 0x0040,
-                                pmodei: Pmode::Default,
-                            },
-                            &binary(rt, rp, rl),
-                        );
-                        Lane::Reg(t, 0)
-                    }
-                };
-                let (ra, rb, rc) = (self.r(a), self.r(b), self.r(packed));
-                let rd = R::of(d, dp);
-                self.emit(
-                    Op::Bfi {
-                        rd: rd.reg,
-                        ra: ra.reg,
-                        rb: rb.reg,
-                        rc: rc.reg,
-                    },
-                    &ternary(rd, ra, rb, rc),
-                );
-            }
+            ("bfi", [a, b, pos, len]) if ty.bits == 32 => self.bfi32(d, dp, [*a, *b, *pos, *len]),
             ("bmsk", [a, b]) if ty.bits == 32 => {
                 let Some([a, b]) = self.lanes([*a, *b]) else {
                     return;
@@ -243,95 +95,276 @@ impl<'a> FnLower<'a, '_> {
                     &unary(rd, ra),
                 );
             }
-            ("prmt", [a, b, c]) => {
-                let mode = isa_modifier(ins, Pmode::from_name);
-                let mode = mode.unwrap_or_default();
-                let Some([a, b, c]) = self.lanes([*a, *b, *c]) else {
-                    return;
-                };
-                let (ra, rb) = (self.r(a), self.r(b));
-                let rd = R::of(d, dp);
-                match c {
-                    Lane::Imm(sel) => {
-                        self.emit(
-                            Op::Prmti {
-                                rd: rd.reg,
-                                ra: ra.reg,
-                                rb: rb.reg,
-                                imm16: sel as u16,
-                                pmodei: mode,
-                            },
-                            &binary(rd, ra, rb),
-                        );
+            ("prmt", [a, b, c]) => self.prmt(ins, d, dp, [*a, *b, *c]),
+            ("lop3", [a, b, c, lut]) => self.lop3(d, dp, [*a, *b, *c], *lut),
+            ("shf", [a, b, n]) => self.shf_op(d, dp, [*a, *b, *n]),
+            _ => self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        }
+    }
+
+    /// `shl` and `shr`; 64-bit values as a funnel shift of the pair.
+    pub(super) fn shl_shr(
+        &mut self,
+        right: bool,
+        ty: Type,
+        d: VReg,
+        dp: u8,
+        a: Src<'a>,
+        n: Src<'a>,
+    ) {
+        let Some(n) = self.lane(n, false) else {
+            return;
+        };
+        let sgn = signed(ty);
+        if ty.bits == 64 {
+            let (Some(lo), Some(hi)) = (self.lane(a, false), self.lane(a, true)) else {
+                return;
+            };
+            let t = self.new64();
+            self.funnel(t, 0, lo, hi, n, right, sgn);
+            self.funnel_hi(t, 1, lo, hi, n, right, sgn);
+            self.mov_lane(d, dp, Lane::Reg(t, 0));
+            self.mov_lane(d, dp + 1, Lane::Reg(t, 1));
+        } else {
+            let Some(a) = self.lane(a, false) else {
+                return;
+            };
+            let a = if right && ty.bits < 32 {
+                self.extend(a, ty)
+            } else {
+                a
+            };
+            let a = self.r(a);
+            self.shift(d, dp, a, n, sgn, right);
+        }
+    }
+
+    /// `clz.b64`: the high word's count, or 32 plus the low word's where the high word is 0.
+    pub(super) fn clz64(&mut self, d: VReg, dp: u8, a: Src<'a>) {
+        let (Some(lo), Some(hi)) = (self.lane(a, false), self.lane(a, true)) else {
+            return;
+        };
+        let (clo, chi) = (self.new32(), self.new32());
+        for (count, word) in [(clo, lo), (chi, hi)] {
+            let (rc, rw) = (R::of(count, 0), self.r(word));
+            self.emit(
+                Op::Clz {
+                    rd: rc.reg,
+                    ra: rw.reg,
+                },
+                &unary(rc, rw),
+            );
+        }
+        let low = self.new32();
+        self.add(low, 0, Lane::Reg(clo, 0), Lane::Imm(32));
+        let zero = self.is(Icmp::Eq, false, hi, Lane::Imm(0));
+        self.sel(d, dp, Lane::Reg(low, 0), Lane::Reg(chi, 0), (zero, false));
+    }
+
+    /// `popc`, `clz` and `brev` of 32-bit values, and `popc` and `brev` of 64-bit ones a word at a
+    /// time.
+    pub(super) fn count_bits(&mut self, op: &str, ty: Type, d: VReg, dp: u8, a: Src<'a>) {
+        let words = if ty.bits == 64 { 2 } else { 1 };
+        for w in 0..words {
+            let Some(l) = self.lane(a, w == 1) else {
+                return;
+            };
+            let ra = self.r(l);
+            let rd = R::of(d, if ty.bits == 64 { dp } else { dp + w });
+            let bound = [def(fields::RD, rd), use_(fields::RA, ra)];
+            let _ = match op {
+                "popc" if ty.bits == 64 => {
+                    // popc of each word, summed.
+                    let t = self.new32();
+                    let rt = R::of(t, 0);
+                    self.emit(
+                        Op::Popc {
+                            rd: rt.reg,
+                            ra: ra.reg,
+                        },
+                        &unary(rt, ra),
+                    );
+                    if w == 0 {
+                        self.mov_lane(d, dp, Lane::Reg(t, 0));
+                    } else {
+                        self.add(d, dp, Lane::Reg(d, dp), Lane::Reg(t, 0));
                     }
-                    reg => {
-                        let rc = self.r(reg);
-                        self.emit(
-                            Op::Prmt {
-                                rd: rd.reg,
-                                ra: ra.reg,
-                                rb: rb.reg,
-                                rc: rc.reg,
-                                pmode: mode,
-                            },
-                            &ternary(rd, ra, rb, rc),
-                        );
-                    }
+                    0
                 }
-            }
-            ("lop3", [a, b, c, lut]) => {
-                let Src::Imm(lut) = lut else {
-                    return self.unsupported("`lop3` with a register truth table");
-                };
-                let Some([a, b, c]) = self.lanes([*a, *b, *c]) else {
-                    return;
-                };
-                let (ra, rb, rc) = (self.r(a), self.ri(b), self.ri(c));
-                let rd = R::of(d, dp);
-                self.emit(
-                    Op::Lop3 {
+                "popc" => self.emit(
+                    Op::Popc {
                         rd: rd.reg,
                         ra: ra.reg,
-                        rb: rb.val,
-                        rc: rc.val,
-                        lut: *lut as u8,
                     },
-                    &[
-                        def(fields::RD, rd),
-                        use_(fields::RA, ra),
-                        use_ri(fields::RB, rb),
-                        use_ri(fields::RC, rc),
-                    ],
+                    &bound,
+                ),
+                "clz" => self.emit(
+                    Op::Clz {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                    },
+                    &bound,
+                ),
+                _ if ty.bits == 64 => {
+                    // The reversed low word is the high word of the result.
+                    let rd = R::of(d, dp + 1 - w);
+                    self.emit(
+                        Op::Brev {
+                            rd: rd.reg,
+                            ra: ra.reg,
+                        },
+                        &unary(rd, ra),
+                    )
+                }
+                _ => self.emit(
+                    Op::Brev {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                    },
+                    &bound,
+                ),
+            };
+        }
+    }
+
+    /// `bfi.b32`: BFI takes position and length packed, pos[7:0] | len[7:0] << 8.
+    pub(super) fn bfi32(&mut self, d: VReg, dp: u8, [a, b, pos, len]: [Src<'a>; 4]) {
+        let (Some(a), Some(b), Some(p), Some(l)) = (
+            self.lane(a, false),
+            self.lane(b, false),
+            self.lane(pos, false),
+            self.lane(len, false),
+        ) else {
+            return;
+        };
+        let packed = match (p, l) {
+            (Lane::Imm(p), Lane::Imm(l)) => Lane::Imm((p & 0xff) | (l & 0xff) << 8),
+            _ => {
+                let t = self.new32();
+                let (rp, rl) = (self.r(p), self.r(l));
+                let rt = R::of(t, 0);
+                self.emit(
+                    Op::Prmti {
+                        rd: rt.reg,
+                        ra: rp.reg,
+                        rb: rl.reg,
+                        imm16: 0x0040,
+                        pmodei: Pmode::Default,
+                    },
+                    &binary(rt, rp, rl),
+                );
+                Lane::Reg(t, 0)
+            }
+        };
+        let (ra, rb, rc) = (self.r(a), self.r(b), self.r(packed));
+        let rd = R::of(d, dp);
+        self.emit(
+            Op::Bfi {
+                rd: rd.reg,
+                ra: ra.reg,
+                rb: rb.reg,
+                rc: rc.reg,
+            },
+            &ternary(rd, ra, rb, rc),
+        );
+    }
+
+    /// `prmt`: PRMTI for a selector known here, PRMT for one in a register.
+    pub(super) fn prmt(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        d: VReg,
+        dp: u8,
+        [a, b, c]: [Src<'a>; 3],
+    ) {
+        let mode = isa_modifier(ins, Pmode::from_name);
+        let mode = mode.unwrap_or_default();
+        let Some([a, b, c]) = self.lanes([a, b, c]) else {
+            return;
+        };
+        let (ra, rb) = (self.r(a), self.r(b));
+        let rd = R::of(d, dp);
+        match c {
+            Lane::Imm(sel) => {
+                self.emit(
+                    Op::Prmti {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        imm16: sel as u16,
+                        pmodei: mode,
+                    },
+                    &binary(rd, ra, rb),
                 );
             }
-            ("shf", [a, b, n]) => {
-                // PTX's funnel shift works within 32 bits: wrap takes n mod 32, clamp
-                // limits n to 32.
-                let Some([lo, hi, n]) = self.lanes([*a, *b, *n]) else {
-                    return;
-                };
-                let n = match n {
-                    Lane::Imm(k) if self.has(".wrap") => Lane::Imm(k & 31),
-                    Lane::Imm(k) => Lane::Imm(k.min(32)),
-                    reg if self.has(".wrap") => {
-                        let t = self.new32();
-                        self.logic(t, 0, reg, Lane::Imm(31), LUT_AND);
-                        Lane::Reg(t, 0)
-                    }
-                    reg => {
-                        let t = self.new32();
-                        self.minmax(t, reg, Lane::Imm(32), false, false);
-                        Lane::Reg(t, 0)
-                    }
-                };
-                let right = self.has(".r");
-                if right {
-                    self.funnel(d, dp, lo, hi, n, true, false);
-                } else {
-                    self.funnel_hi(d, dp, lo, hi, n, false, false);
-                }
+            reg => {
+                let rc = self.r(reg);
+                self.emit(
+                    Op::Prmt {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        rb: rb.reg,
+                        rc: rc.reg,
+                        pmode: mode,
+                    },
+                    &ternary(rd, ra, rb, rc),
+                );
             }
-            _ => self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        }
+    }
+
+    /// `lop3` with its truth table as an immediate.
+    pub(super) fn lop3(&mut self, d: VReg, dp: u8, [a, b, c]: [Src<'a>; 3], lut: Src<'a>) {
+        let Src::Imm(lut) = lut else {
+            return self.unsupported("`lop3` with a register truth table");
+        };
+        let Some([a, b, c]) = self.lanes([a, b, c]) else {
+            return;
+        };
+        let (ra, rb, rc) = (self.r(a), self.ri(b), self.ri(c));
+        let rd = R::of(d, dp);
+        self.emit(
+            Op::Lop3 {
+                rd: rd.reg,
+                ra: ra.reg,
+                rb: rb.val,
+                rc: rc.val,
+                lut: lut as u8,
+            },
+            &[
+                def(fields::RD, rd),
+                use_(fields::RA, ra),
+                use_ri(fields::RB, rb),
+                use_ri(fields::RC, rc),
+            ],
+        );
+    }
+
+    /// `shf`: PTX's funnel shift works within 32 bits: wrap takes n mod 32, clamp limits n
+    /// to 32.
+    pub(super) fn shf_op(&mut self, d: VReg, dp: u8, [a, b, n]: [Src<'a>; 3]) {
+        let Some([lo, hi, n]) = self.lanes([a, b, n]) else {
+            return;
+        };
+        let n = match n {
+            Lane::Imm(k) if self.has(".wrap") => Lane::Imm(k & 31),
+            Lane::Imm(k) => Lane::Imm(k.min(32)),
+            reg if self.has(".wrap") => {
+                let t = self.new32();
+                self.logic(t, 0, reg, Lane::Imm(31), LUT_AND);
+                Lane::Reg(t, 0)
+            }
+            reg => {
+                let t = self.new32();
+                self.minmax(t, reg, Lane::Imm(32), false, false);
+                Lane::Reg(t, 0)
+            }
+        };
+        let right = self.has(".r");
+        if right {
+            self.funnel(d, dp, lo, hi, n, true, false);
+        } else {
+            self.funnel_hi(d, dp, lo, hi, n, false, false);
         }
     }
 
