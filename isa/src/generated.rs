@@ -633,6 +633,15 @@ pub mod fields {
         signed: false,
         align: 1,
     };
+    /// Every field, in the table's order.
+    pub const ALL: [Field; 89] = [
+        OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, PD, PQ,
+        PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX, NAN,
+        ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT, MUFU,
+        SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC, DSIZE, SCLAMP, SFMT,
+        SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN, BSGN, ASEL, BSEL, VSAT,
+        VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO,
+    ];
 }
 
 /// Each instruction's opcode.

@@ -173,6 +173,18 @@ fn fields(w: &mut String, t: &Table) {
         )
         .unwrap();
     }
+    writeln!(w, "    /// Every field, in the table's order.").unwrap();
+    writeln!(
+        w,
+        "    pub const ALL: [Field; {}] = [{}];",
+        t.fields.len(),
+        t.fields
+            .iter()
+            .map(|f| f.name.to_uppercase())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+    .unwrap();
     writeln!(w, "}}\n").unwrap();
     writeln!(w, "/// Each instruction's opcode.").unwrap();
     writeln!(w, "pub mod opcodes {{").unwrap();
