@@ -235,6 +235,15 @@ proptest! {
         prop_assert_eq!(get(word, lsb, msb), word.view_bits::<Lsb0>()[lsb..=msb].load_le::<u64>());
     }
 
+    /// Any word at all, every bit random: decoding never panics, and a word it takes encodes
+    /// back to itself.
+    #[test]
+    fn any_word_decodes_or_is_rejected(word in any::<u64>()) {
+        if let Ok(insn) = decode(word) {
+            prop_assert_eq!(insn.encode(), Ok(word));
+        }
+    }
+
     /// decode -> encode is the identity on every valid word, and print -> parse on every
     /// instruction; words with an out-of-range enumerated value are the only rejects.
     #[test]

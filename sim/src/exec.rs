@@ -35,11 +35,12 @@ fn f(x: u32) -> f32 {
 /// Executes the next instruction of `w`, recording what it retired in `out`.
 pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), String> {
     let pc = w.pc().ok_or("the warp has exited")?;
-    let word = *cx
-        .program
-        .code
-        .get(pc as usize)
-        .ok_or_else(|| format!("the program counter {:#x} is outside the code", pc * 8))?;
+    let word = *cx.program.code.get(pc as usize).ok_or_else(|| {
+        format!(
+            "the program counter {:#x} is outside the code",
+            u64::from(pc) * 8
+        )
+    })?;
     let insn = match cx.program.decoded.get(pc as usize).copied().flatten() {
         Some(insn) => insn,
         None => {
