@@ -1,6 +1,9 @@
 // First stage of instruction decode: slices the fixed fields of an instruction word and
-// flags words that are no instruction (an unknown opcode, or a reserved bit set), which the
-// core turns into a trap. Combinational: every field sits at a place the ISA table fixes.
+// flags words that are no instruction (an unknown opcode, a reserved bit set, an enumerated
+// field past its values, a branch target that is not a multiple of 8), which the core turns
+// into a trap. Combinational: every field sits at a place the ISA table fixes, and the
+// checks, generated from the table into sgpu_isa_pkg::illegal_word, are exactly those of the
+// Rust decoder (rtl-tests/ feeds both the same words).
 module sgpu_predecode
   import sgpu_isa_pkg::*;
 (
@@ -17,8 +20,6 @@ module sgpu_predecode
   output logic        illegal_o
 );
 
-  logic [63:0] used;
-
   assign opcode_o     = instr_i[OP_MSB:OP_LSB];
   assign guard_pred_o = instr_i[PG_MSB:PG_LSB];
   assign guard_neg_o  = instr_i[PGN_LSB];
@@ -29,8 +30,6 @@ module sgpu_predecode
   assign b_imm_o      = instr_i[BI_LSB];
   assign c_imm_o      = instr_i[CI_LSB];
 
-  assign used      = used_bits(opcode_o);
-  // No instruction uses no bits, so `used == 0` means an unknown opcode.
-  assign illegal_o = (used == 64'h0) || ((instr_i & ~used) != 64'h0);
+  assign illegal_o    = illegal_word(instr_i);
 
 endmodule

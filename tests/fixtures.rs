@@ -1,7 +1,8 @@
-//! Parser and checker fixtures: adding a test is adding a file under tests/fixtures.
+//! Parser, checker and encoder fixtures: adding a test is adding a file under tests/fixtures.
 //! `ok/` files must be clean, and their snapshot is the canonical formatting (the tree as the
 //! parser understood it); `err/` files must have errors, and their snapshot is exactly what
-//! the CLI prints. Every fixture was checked against NVIDIA ptxas 12.9; where we are stricter,
+//! the CLI prints; `encode_err/` files must check cleanly and be refused by the encoder
+//! (what sgpu's fields cannot hold), their snapshot again what the CLI prints. Every fixture was checked against NVIDIA ptxas 12.9; where we are stricter,
 //! the file's first comment says so.
 
 use ptxas_rs::render::render;
@@ -48,6 +49,29 @@ fn err_fixtures_report_every_error() {
             "{} has no errors",
             path.display()
         );
+        let rendered: String = diags
+            .iter()
+            .map(|d| render(&name(path), &source, d))
+            .collect();
+        insta::assert_snapshot!(rendered);
+    });
+}
+
+#[test]
+fn encode_err_fixtures_are_refused_by_the_encoder() {
+    insta::glob!("fixtures/encode_err/*.ptx", |path| {
+        let source = std::fs::read_to_string(path).unwrap();
+        let diags = diagnostics(&source);
+        assert!(
+            diags.is_empty(),
+            "{} does not check cleanly",
+            path.display()
+        );
+        let (module, _) = ptx_grammar::parse(&source);
+        let options = ptx_encoder::Options::default();
+        let Err(diags) = ptx_encoder::assemble(&source, &name(path), &module, &options) else {
+            panic!("{} assembled", path.display());
+        };
         let rendered: String = diags
             .iter()
             .map(|d| render(&name(path), &source, d))

@@ -703,3 +703,19 @@ fn register_names_resolve_by_scope_like_ptxas() {
     let expected: Vec<u32> = (0..32).map(|t| 4_321_157 + t).collect();
     assert_eq!(out, expected);
 }
+
+#[test]
+fn offsets_past_the_offset_field_go_through_an_address_register() {
+    // Words 0 and 2097152 (byte 8388608) of the buffer; the loads and stores reach the far
+    // one with offsets one past either end of the signed 24-bit field.
+    let manifest = "block = [1]\nparams = [{ buffer = \"buf\" }]\n[buffers.buf]\nsize = 8388612\n";
+    let out = u32s(&run("faroffset", manifest), "buf");
+    assert_eq!([out[0], out[2_097_152]], [41, 41]);
+}
+
+#[test]
+fn a_call_from_a_frame_at_the_limit_of_the_frame_field() {
+    // 1,048,008 bytes of frame, within CALL's 20-bit field (1,048,575).
+    let manifest = "block = [1]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n";
+    assert_eq!(u32s(&run("farcall", manifest), "out"), [10]);
+}

@@ -234,7 +234,8 @@ pub fn insert_reconvergence(code: Vec<MInst>, label_pos: &mut Vec<usize>) -> Vec
     for (i, m) in code.into_iter().enumerate() {
         new_index.push(out.len());
         if let Some(target) = ssy_before[i] {
-            let mut ssy = MInst::new(Instruction::new(Op::Ssy { target: 0 }), m.line);
+            let mut ssy = MInst::new(Instruction::new(Op::Ssy { target: 0 }), m.line)
+                .expect("a target of 0 fits");
             ssy.target = Some(target);
             out.push(ssy);
         }

@@ -120,6 +120,25 @@ fn align_to(n: u32, align: u32) -> u32 {
     n.div_ceil(align) * align
 }
 
+/// Places `size` bytes at `align` after the `total` bytes of a memory (a function's local or
+/// shared variables): their offset, with `total` grown past them; `None`, with `total` left
+/// alone, when they would end past 4 GiB, the most a frame or a CTA's shared memory holds.
+pub fn append(total: &mut u32, align: u32, size: u64) -> Option<u32> {
+    let offset = u64::from(*total).div_ceil(u64::from(align)) * u64::from(align);
+    let end = u32::try_from(offset.checked_add(size)?).ok()?;
+    *total = end;
+    Some(offset as u32)
+}
+
+/// What [`append`] reports when memory runs past 4 GiB.
+pub fn too_large(space: StateSpace) -> String {
+    format!(
+        "{} variables of more than {} bytes in all",
+        space.as_str(),
+        u32::MAX
+    )
+}
+
 impl<'a> Layout<'a> {
     pub fn build(module: &Module<'a>, diags: &mut Diags) -> Layout<'a> {
         let mut l = Layout {
@@ -227,15 +246,21 @@ impl<'a> Layout<'a> {
                     self.const_image.extend_from_slice(&bytes);
                     Place::Const { offset }
                 }
-                StateSpace::Shared => {
-                    let offset = align_to(self.shared_size, align);
-                    self.shared_size = offset + size;
-                    Place::Shared { offset }
-                }
-                StateSpace::Local => {
-                    let offset = align_to(self.local_size, align);
-                    self.local_size = offset + size;
-                    Place::Local { offset }
+                StateSpace::Shared | StateSpace::Local => {
+                    let total = if v.space == StateSpace::Shared {
+                        &mut self.shared_size
+                    } else {
+                        &mut self.local_size
+                    };
+                    let Some(offset) = append(total, align, u64::from(size)) else {
+                        diags.unsupported(d.name.span, too_large(v.space));
+                        continue;
+                    };
+                    if v.space == StateSpace::Shared {
+                        Place::Shared { offset }
+                    } else {
+                        Place::Local { offset }
+                    }
                 }
                 _ => continue,
             };

@@ -94,7 +94,10 @@ pub fn assemble(
                 else {
                     continue;
                 };
-                functions.push(finish(lowered, &layout, options));
+                match finish(lowered, &layout, options) {
+                    Ok(function) => functions.push(function),
+                    Err(d) => diags.list.push(d),
+                }
             }
             _ => {}
         }
@@ -117,23 +120,44 @@ pub fn assemble(
     })
 }
 
-/// Reconvergence, allocation and branch targets for one lowered function.
-fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options) -> Function {
+/// Reconvergence, allocation and branch targets for one lowered function; a frame or a
+/// branch too large for the fields that hold it is reported at the function's name.
+fn finish(
+    l: lower::Lowered<'_>,
+    layout: &layout::Layout<'_>,
+    options: &Options,
+) -> Result<Function, Diagnostic> {
+    let too_large = |what: &str, e: &dyn std::fmt::Display| {
+        Diagnostic::error(
+            l.span,
+            format!("the frame of `{}` is too large {what}: {e}", l.name),
+        )
+    };
     let mut label_pos = l.label_pos;
     let code = cfg::insert_reconvergence(l.code, &mut label_pos);
-    let spill_base = layout.local_size + l.local_size;
+    // The frame: variables, spill slots, then the outgoing area for calls' arguments; its
+    // size is checked in u64, since a wrapped size would overlap its parts.
+    let spill_base = u64::from(layout.local_size) + u64::from(l.local_size);
+    let max = u64::from(u32::MAX);
+    let past_u32 = |size: u64| format!("{size} bytes, more than {max}");
+    let spill_base = u32::try_from(spill_base)
+        .map_err(|_| too_large("for local memory", &past_u32(spill_base)))?;
     let alloc = regalloc::allocate(
         code,
         &l.vregs,
         &label_pos,
         options.max_registers,
         spill_base,
-    );
+    )
+    .map_err(|e| too_large("for spill code to reach its slots", &e))?;
     for p in label_pos.iter_mut() {
         *p = alloc.new_index[(*p).min(alloc.new_index.len() - 1)];
     }
-    // The frame: variables, spill slots, then the outgoing area for calls' arguments.
-    let out_base = (spill_base + alloc.spill_bytes).div_ceil(8) * 8;
+    let out_base = (u64::from(spill_base) + u64::from(alloc.spill_bytes)).div_ceil(8) * 8;
+    let frame = out_base + u64::from(l.outgoing_size);
+    if frame > max {
+        return Err(too_large("for local memory", &past_u32(frame)));
+    }
     let n = alloc.code.len();
     let mut words = Vec::with_capacity(n);
     let mut lines = Vec::with_capacity(n);
@@ -146,26 +170,27 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
                 Target::End => n,
             };
             let offset = (to as i64 - (i as i64 + 1)) * 8;
-            sgpu_isa::set_field(&mut word, fields::TARGET, u64::from(offset as i32 as u32));
+            sgpu_isa::set_field(&mut word, fields::TARGET, offset).map_err(|e| {
+                Diagnostic::error(l.span, format!("a branch in `{}` is too far: {e}", l.name))
+            })?;
         }
         if let Some(r) = &m.reloc {
             relocs.push((i, **r));
         }
         if m.outgoing {
-            let off = sgpu_isa::field(word, fields::OFF24) as u32;
-            sgpu_isa::set_field(
-                &mut word,
-                fields::OFF24,
-                u64::from(off + out_base) & 0xff_ffff,
-            );
+            // Relative to the outgoing area until now, and never negative.
+            let off = sgpu_isa::field(word, fields::OFF24) as i64;
+            sgpu_isa::set_field(&mut word, fields::OFF24, off + out_base as i64)
+                .map_err(|e| too_large("for a call's arguments", &e))?;
         }
         if m.call_frame {
-            sgpu_isa::set_field(&mut word, fields::FRAME, u64::from(out_base));
+            sgpu_isa::set_field(&mut word, fields::FRAME, out_base as i64)
+                .map_err(|e| too_large("for a call", &e))?;
         }
         words.push(word);
         lines.push([m.line, m.loc.0, m.loc.1]);
     }
-    Function {
+    Ok(Function {
         name: l.name.to_string(),
         entry: l.entry,
         code: words,
@@ -177,9 +202,9 @@ fn finish(l: lower::Lowered<'_>, layout: &layout::Layout<'_>, options: &Options)
         spill_store_bytes: alloc.spill_store_bytes,
         spill_load_bytes: alloc.spill_load_bytes,
         shared_bytes: l.shared_size,
-        local_bytes: out_base + l.outgoing_size,
+        local_bytes: frame as u32,
         param_bytes: l.param_size,
         params: l.params,
         max_threads: l.max_threads,
-    }
+    })
 }

@@ -5,7 +5,7 @@
 //! which virtual registers. Because every field sits at a fixed place in the word, register
 //! allocation then only writes numbers into those fields ([`sgpu_isa::set_field`]).
 
-use sgpu_isa::{fields, Instruction, PredSrc};
+use sgpu_isa::{fields, FieldError, Instruction, PredSrc};
 
 /// A virtual register: an index into the function's [`VRegs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,17 +39,35 @@ impl VRegs {
     }
 }
 
-/// A field's bits (least, most significant) in a byte each, to keep slots small: a
-/// function's machine IR is one of the larger things the encoder holds.
+/// A register or predicate field's bits (least, most significant) in a byte each, to keep
+/// slots small: a function's machine IR is one of the larger things the encoder holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field(pub u8, pub u8);
 
+/// The fields a [`Slot`] may name.
+const SLOT_FIELDS: [sgpu_isa::Field; 9] = [
+    fields::RD,
+    fields::RA,
+    fields::RB,
+    fields::RC,
+    fields::PG,
+    fields::PD,
+    fields::PQ,
+    fields::PC,
+    fields::PA,
+];
+
 impl Field {
-    pub const fn of((lsb, msb): (usize, usize)) -> Field {
-        Field(lsb as u8, msb as u8)
+    pub const fn of(f: sgpu_isa::Field) -> Field {
+        Field(f.lsb, f.msb)
     }
-    pub fn bits(self) -> (usize, usize) {
-        (usize::from(self.0), usize::from(self.1))
+
+    /// The ISA's field at these bits, to write a register number into with its range checked.
+    pub fn isa(self) -> sgpu_isa::Field {
+        *SLOT_FIELDS
+            .iter()
+            .find(|f| Field::of(**f) == self)
+            .expect("slots name only register and predicate fields")
     }
 }
 
@@ -140,9 +158,15 @@ pub struct MInst {
 }
 
 impl MInst {
-    pub fn new(insn: Instruction, line: u32) -> MInst {
+    /// The instruction encoded, or the operand that does not fit its field.
+    pub fn new(insn: Instruction, line: u32) -> Result<MInst, FieldError> {
+        Ok(MInst::from_word(insn.encode()?, line))
+    }
+
+    /// An instruction already encoded, with no register fields bound yet.
+    pub fn from_word(word: u64, line: u32) -> MInst {
         MInst {
-            word: insn.encode(),
+            word,
             slots: [Slot::NONE; MAX_SLOTS],
             nslots: 0,
             target: None,

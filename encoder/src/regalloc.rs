@@ -8,7 +8,7 @@
 
 use crate::cfg::Cfg;
 use crate::mir::{Class, MInst, Slot, VReg, VRegs};
-use sgpu_isa::{fields, Instruction, Msize, Op, Pred, PredSrc, Reg, RegOrImm, Space};
+use sgpu_isa::{fields, FieldError, Instruction, Msize, Op, Pred, PredSrc, Reg, RegOrImm, Space};
 
 /// Predicate registers P0..P6.
 const PREDICATES: u8 = 7;
@@ -301,7 +301,7 @@ pub fn allocate(
     label_pos: &[usize],
     budget: u32,
     spill_base: u32,
-) -> Allocation {
+) -> Result<Allocation, FieldError> {
     let ranges = intervals(&code, vregs, label_pos);
     let list = in_scan_order(&ranges, 2 * code.len());
     // A call may use every register, so values live across one stay in memory.
@@ -350,7 +350,9 @@ pub fn allocate(
             let bytes = size * 4;
             let at = spill_bytes.div_ceil(bytes) * bytes;
             spill_bytes = at + bytes;
-            *h = Home::Spilled(spill_base + at);
+            // Saturating: an offset past u32 is past what spill code can reach, and is
+            // reported when that code is encoded.
+            *h = Home::Spilled(spill_base.saturating_add(at));
             spilled += 1;
         }
     }
@@ -366,10 +368,10 @@ pub fn allocate(
         gpr: registers.div_ceil(4) * 4,
         pred: pred_limit as u8,
     };
-    let (code, new_index, traffic, scratch_top) = rewrite(code, vregs, &homes, scratch);
+    let (code, new_index, traffic, scratch_top) = rewrite(code, vregs, &homes, scratch)?;
     let (spill_store_bytes, spill_load_bytes) = traffic;
     registers = registers.max(scratch_top);
-    Allocation {
+    Ok(Allocation {
         code,
         new_index,
         registers,
@@ -377,7 +379,7 @@ pub fn allocate(
         spilled,
         spill_store_bytes,
         spill_load_bytes,
-    }
+    })
 }
 
 /// The intervals of `ranges` (over `positions` positions) in the order linear scan takes
@@ -570,14 +572,18 @@ struct Scratch {
     pred: u8,
 }
 
+/// What [`rewrite`] gives: the code, each old instruction's new index, the spill traffic
+/// (bytes stored, loaded) and the highest register spill code used.
+type Rewritten = (Vec<MInst>, Vec<usize>, (u32, u32), u32);
+
 /// Fills in every slot, with loads before and stores after instructions that name spilled
-/// values.
+/// values; an error when a spill slot is past what spill code's offset reaches.
 fn rewrite(
     code: Vec<MInst>,
     vregs: &VRegs,
     homes: &[Home],
     scratch: Scratch,
-) -> (Vec<MInst>, Vec<usize>, (u32, u32), u32) {
+) -> Result<Rewritten, FieldError> {
     let (mut stores, mut loads) = (0, 0);
     let mut top = 0;
     // Spill code adds up to two instructions per spilled value an instruction names; room
@@ -636,7 +642,7 @@ fn rewrite(
                                 .find(|(v, _)| *v == s.reg)
                                 .map_or(0, |p| p.1);
                             if read || guarded {
-                                reload(&mut before, is_pred, r, offset, size, tmp, m.line);
+                                reload(&mut before, is_pred, r, offset, size, tmp, m.line)?;
                                 loads += 4 * size;
                             }
                             r
@@ -647,7 +653,7 @@ fn rewrite(
                             .iter()
                             .find(|(v, _)| *v == s.reg)
                             .map_or(0, |p| p.1);
-                        spill(&mut after, is_pred, r, offset, s, tmp, m.line);
+                        spill(&mut after, is_pred, r, offset, s, tmp, m.line)?;
                         stores += 4 * u32::from(s.width());
                     }
                     r
@@ -655,9 +661,9 @@ fn rewrite(
             };
             sgpu_isa::set_field(
                 &mut m.word,
-                s.field.bits(),
-                u64::from(phys + u32::from(s.part())),
-            );
+                s.field.isa(),
+                i64::from(phys + u32::from(s.part())),
+            )?;
         }
         top = top.max(next_gpr * u32::from(next_gpr > scratch.gpr));
         m.nslots = 0;
@@ -674,7 +680,7 @@ fn rewrite(
         out.append(&mut after);
     }
     new_index.push(out.len());
-    (out, new_index, (stores, loads), top)
+    Ok((out, new_index, (stores, loads), top))
 }
 
 fn msize(words: u32) -> Msize {
@@ -685,26 +691,42 @@ fn msize(words: u32) -> Msize {
     }
 }
 
-fn local(op: Op, line: u32) -> MInst {
+fn local(op: Op, line: u32) -> Result<MInst, FieldError> {
     MInst::new(Instruction::new(op), line)
+}
+
+/// Part `part` of the spill slot at `offset`, as `LD` and `ST` address it from RZ: an error
+/// when the frame has grown past what their signed 24-bit offset reaches.
+fn slot_offset(offset: u32, part: u8) -> Result<i32, FieldError> {
+    let at = i64::from(offset) + 4 * i64::from(part);
+    fields::OFF24.bits(at)?;
+    Ok(at as i32)
 }
 
 /// Loads a spilled value into scratch register (or predicate) `r`; a predicate goes through
 /// the general scratch register `tmp`.
-fn reload(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, size: u32, tmp: u32, line: u32) {
+fn reload(
+    out: &mut Vec<MInst>,
+    pred: bool,
+    r: u32,
+    offset: u32,
+    size: u32,
+    tmp: u32,
+    line: u32,
+) -> Result<(), FieldError> {
     let dst = if pred { tmp } else { r };
     out.push(local(
         Op::Ld {
             rd: Reg(dst as u8),
             ra: Reg::RZ,
-            off24: offset as i32,
+            off24: slot_offset(offset, 0)?,
             space: Space::Local,
             msize: msize(size),
             cop: Default::default(),
             e: false,
         },
         line,
-    ));
+    )?);
     if pred {
         out.push(local(
             Op::Isetp {
@@ -719,12 +741,21 @@ fn reload(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, size: u32, tmp:
                 bop: sgpu_isa::Bop::And,
             },
             line,
-        ));
+        )?);
     }
+    Ok(())
 }
 
 /// Stores the parts a slot wrote back to the spill slot.
-fn spill(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, s: &Slot, tmp: u32, line: u32) {
+fn spill(
+    out: &mut Vec<MInst>,
+    pred: bool,
+    r: u32,
+    offset: u32,
+    s: &Slot,
+    tmp: u32,
+    line: u32,
+) -> Result<(), FieldError> {
     let value = if pred {
         // 1 where the predicate is set.
         out.push(local(
@@ -738,7 +769,7 @@ fn spill(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, s: &Slot, tmp: u
                 },
             },
             line,
-        ));
+        )?);
         tmp
     } else {
         r + u32::from(s.part())
@@ -746,7 +777,7 @@ fn spill(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, s: &Slot, tmp: u
     out.push(local(
         Op::St {
             ra: Reg::RZ,
-            off24: (offset + 4 * u32::from(s.part())) as i32,
+            off24: slot_offset(offset, s.part())?,
             rd: Reg(value as u8),
             space: Space::Local,
             msize: msize(u32::from(s.width())),
@@ -754,7 +785,8 @@ fn spill(out: &mut Vec<MInst>, pred: bool, r: u32, offset: u32, s: &Slot, tmp: u
             e: false,
         },
         line,
-    ));
+    )?);
+    Ok(())
 }
 
 #[cfg(test)]

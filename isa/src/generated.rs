@@ -2,102 +2,646 @@
 
 use crate::text::{self, Modifiers};
 use crate::{
-    get, put, sign_extend, DecodeError, Instruction, ParseError, Pred, PredSrc, Reg, RegOrImm,
-    Roles, Surface,
+    aligned, get, set_field, sign_extend, DecodeError, FieldError, Instruction, ParseError, Pred,
+    PredSrc, Reg, RegOrImm, Roles, Surface,
 };
 use std::fmt;
 
-/// Each field's bits (least, most significant), for reading and patching words in place.
+/// Each field: its bits and values, for reading and patching words in place.
 pub mod fields {
-    pub const OP: (usize, usize) = (0, 7);
-    pub const PG: (usize, usize) = (8, 10);
-    pub const PGN: (usize, usize) = (11, 11);
-    pub const RD: (usize, usize) = (12, 19);
-    pub const RA: (usize, usize) = (20, 27);
-    pub const RB: (usize, usize) = (28, 35);
-    pub const RC: (usize, usize) = (36, 43);
-    pub const BI: (usize, usize) = (63, 63);
-    pub const CI: (usize, usize) = (62, 62);
-    pub const IMM32: (usize, usize) = (32, 63);
-    pub const TARGET: (usize, usize) = (32, 63);
-    pub const OFF24: (usize, usize) = (28, 51);
-    pub const IMM16: (usize, usize) = (44, 59);
-    pub const LUT: (usize, usize) = (44, 51);
-    pub const UNI: (usize, usize) = (28, 28);
-    pub const FRAME: (usize, usize) = (12, 31);
-    pub const PD: (usize, usize) = (59, 61);
-    pub const PQ: (usize, usize) = (56, 58);
-    pub const PC: (usize, usize) = (53, 55);
-    pub const PCN: (usize, usize) = (52, 52);
-    pub const PA: (usize, usize) = (44, 46);
-    pub const PAN: (usize, usize) = (47, 47);
-    pub const BOP: (usize, usize) = (50, 51);
-    pub const NB: (usize, usize) = (44, 44);
-    pub const NA: (usize, usize) = (45, 45);
-    pub const CC: (usize, usize) = (46, 46);
-    pub const X: (usize, usize) = (47, 47);
-    pub const FTZ: (usize, usize) = (48, 48);
-    pub const SGN: (usize, usize) = (49, 49);
-    pub const HI: (usize, usize) = (50, 50);
-    pub const SAT: (usize, usize) = (51, 51);
-    pub const RND: (usize, usize) = (52, 53);
-    pub const ABSA: (usize, usize) = (54, 54);
-    pub const ABSB: (usize, usize) = (55, 55);
-    pub const NC: (usize, usize) = (56, 56);
-    pub const MAX: (usize, usize) = (57, 57);
-    pub const NAN: (usize, usize) = (58, 58);
-    pub const ICMP: (usize, usize) = (44, 46);
-    pub const FCMP: (usize, usize) = (44, 47);
-    pub const LOP2: (usize, usize) = (28, 29);
-    pub const SHR: (usize, usize) = (44, 44);
-    pub const W64: (usize, usize) = (45, 45);
-    pub const REM: (usize, usize) = (46, 46);
-    pub const PMODE: (usize, usize) = (44, 46);
-    pub const PMODEI: (usize, usize) = (60, 62);
-    pub const SHAMT: (usize, usize) = (44, 44);
-    pub const ITO: (usize, usize) = (44, 46);
-    pub const IFROM: (usize, usize) = (52, 54);
-    pub const ITY: (usize, usize) = (44, 46);
-    pub const FCVT: (usize, usize) = (44, 46);
-    pub const RINT: (usize, usize) = (47, 47);
-    pub const MUFU: (usize, usize) = (44, 47);
-    pub const SPACE: (usize, usize) = (52, 54);
-    pub const MSIZE: (usize, usize) = (55, 57);
-    pub const COP: (usize, usize) = (58, 60);
-    pub const E: (usize, usize) = (61, 61);
-    pub const CBANK: (usize, usize) = (58, 61);
-    pub const AOP: (usize, usize) = (44, 47);
-    pub const ATY: (usize, usize) = (48, 50);
-    pub const BMODE: (usize, usize) = (44, 45);
-    pub const BRED: (usize, usize) = (44, 45);
-    pub const LEVEL: (usize, usize) = (44, 45);
-    pub const GEOM: (usize, usize) = (44, 46);
-    pub const VEC: (usize, usize) = (47, 48);
-    pub const DSIZE: (usize, usize) = (49, 50);
-    pub const SCLAMP: (usize, usize) = (51, 52);
-    pub const SFMT: (usize, usize) = (53, 53);
-    pub const SH: (usize, usize) = (54, 54);
-    pub const SOP: (usize, usize) = (55, 57);
-    pub const STY: (usize, usize) = (48, 50);
-    pub const QUERY: (usize, usize) = (44, 46);
-    pub const SREG: (usize, usize) = (44, 49);
-    pub const SMODE: (usize, usize) = (44, 45);
-    pub const VMODE: (usize, usize) = (44, 45);
-    pub const REDOP: (usize, usize) = (44, 46);
-    pub const MALL: (usize, usize) = (44, 44);
-    pub const DSGN: (usize, usize) = (44, 44);
-    pub const ASGN: (usize, usize) = (45, 45);
-    pub const BSGN: (usize, usize) = (46, 46);
-    pub const ASEL: (usize, usize) = (47, 49);
-    pub const BSEL: (usize, usize) = (50, 52);
-    pub const VSAT: (usize, usize) = (53, 53);
-    pub const VSEC: (usize, usize) = (54, 56);
-    pub const DSEL: (usize, usize) = (57, 59);
-    pub const VCMP: (usize, usize) = (60, 62);
-    pub const VCLAMP: (usize, usize) = (60, 60);
-    pub const VNEG: (usize, usize) = (54, 55);
-    pub const VSCALE: (usize, usize) = (56, 57);
-    pub const PO: (usize, usize) = (58, 58);
+    use crate::Field;
+    pub const OP: Field = Field {
+        name: "op",
+        lsb: 0,
+        msb: 7,
+        signed: false,
+        align: 1,
+    };
+    pub const PG: Field = Field {
+        name: "pg",
+        lsb: 8,
+        msb: 10,
+        signed: false,
+        align: 1,
+    };
+    pub const PGN: Field = Field {
+        name: "pgn",
+        lsb: 11,
+        msb: 11,
+        signed: false,
+        align: 1,
+    };
+    pub const RD: Field = Field {
+        name: "rd",
+        lsb: 12,
+        msb: 19,
+        signed: false,
+        align: 1,
+    };
+    pub const RA: Field = Field {
+        name: "ra",
+        lsb: 20,
+        msb: 27,
+        signed: false,
+        align: 1,
+    };
+    pub const RB: Field = Field {
+        name: "rb",
+        lsb: 28,
+        msb: 35,
+        signed: false,
+        align: 1,
+    };
+    pub const RC: Field = Field {
+        name: "rc",
+        lsb: 36,
+        msb: 43,
+        signed: false,
+        align: 1,
+    };
+    pub const BI: Field = Field {
+        name: "bi",
+        lsb: 63,
+        msb: 63,
+        signed: false,
+        align: 1,
+    };
+    pub const CI: Field = Field {
+        name: "ci",
+        lsb: 62,
+        msb: 62,
+        signed: false,
+        align: 1,
+    };
+    pub const IMM32: Field = Field {
+        name: "imm32",
+        lsb: 32,
+        msb: 63,
+        signed: false,
+        align: 1,
+    };
+    pub const TARGET: Field = Field {
+        name: "target",
+        lsb: 32,
+        msb: 63,
+        signed: true,
+        align: 8,
+    };
+    pub const OFF24: Field = Field {
+        name: "off24",
+        lsb: 28,
+        msb: 51,
+        signed: true,
+        align: 1,
+    };
+    pub const IMM16: Field = Field {
+        name: "imm16",
+        lsb: 44,
+        msb: 59,
+        signed: false,
+        align: 1,
+    };
+    pub const LUT: Field = Field {
+        name: "lut",
+        lsb: 44,
+        msb: 51,
+        signed: false,
+        align: 1,
+    };
+    pub const UNI: Field = Field {
+        name: "uni",
+        lsb: 28,
+        msb: 28,
+        signed: false,
+        align: 1,
+    };
+    pub const FRAME: Field = Field {
+        name: "frame",
+        lsb: 12,
+        msb: 31,
+        signed: false,
+        align: 1,
+    };
+    pub const PD: Field = Field {
+        name: "pd",
+        lsb: 59,
+        msb: 61,
+        signed: false,
+        align: 1,
+    };
+    pub const PQ: Field = Field {
+        name: "pq",
+        lsb: 56,
+        msb: 58,
+        signed: false,
+        align: 1,
+    };
+    pub const PC: Field = Field {
+        name: "pc",
+        lsb: 53,
+        msb: 55,
+        signed: false,
+        align: 1,
+    };
+    pub const PCN: Field = Field {
+        name: "pcn",
+        lsb: 52,
+        msb: 52,
+        signed: false,
+        align: 1,
+    };
+    pub const PA: Field = Field {
+        name: "pa",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const PAN: Field = Field {
+        name: "pan",
+        lsb: 47,
+        msb: 47,
+        signed: false,
+        align: 1,
+    };
+    pub const BOP: Field = Field {
+        name: "bop",
+        lsb: 50,
+        msb: 51,
+        signed: false,
+        align: 1,
+    };
+    pub const NB: Field = Field {
+        name: "nb",
+        lsb: 44,
+        msb: 44,
+        signed: false,
+        align: 1,
+    };
+    pub const NA: Field = Field {
+        name: "na",
+        lsb: 45,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const CC: Field = Field {
+        name: "cc",
+        lsb: 46,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const X: Field = Field {
+        name: "x",
+        lsb: 47,
+        msb: 47,
+        signed: false,
+        align: 1,
+    };
+    pub const FTZ: Field = Field {
+        name: "ftz",
+        lsb: 48,
+        msb: 48,
+        signed: false,
+        align: 1,
+    };
+    pub const SGN: Field = Field {
+        name: "sgn",
+        lsb: 49,
+        msb: 49,
+        signed: false,
+        align: 1,
+    };
+    pub const HI: Field = Field {
+        name: "hi",
+        lsb: 50,
+        msb: 50,
+        signed: false,
+        align: 1,
+    };
+    pub const SAT: Field = Field {
+        name: "sat",
+        lsb: 51,
+        msb: 51,
+        signed: false,
+        align: 1,
+    };
+    pub const RND: Field = Field {
+        name: "rnd",
+        lsb: 52,
+        msb: 53,
+        signed: false,
+        align: 1,
+    };
+    pub const ABSA: Field = Field {
+        name: "absa",
+        lsb: 54,
+        msb: 54,
+        signed: false,
+        align: 1,
+    };
+    pub const ABSB: Field = Field {
+        name: "absb",
+        lsb: 55,
+        msb: 55,
+        signed: false,
+        align: 1,
+    };
+    pub const NC: Field = Field {
+        name: "nc",
+        lsb: 56,
+        msb: 56,
+        signed: false,
+        align: 1,
+    };
+    pub const MAX: Field = Field {
+        name: "max",
+        lsb: 57,
+        msb: 57,
+        signed: false,
+        align: 1,
+    };
+    pub const NAN: Field = Field {
+        name: "nan",
+        lsb: 58,
+        msb: 58,
+        signed: false,
+        align: 1,
+    };
+    pub const ICMP: Field = Field {
+        name: "icmp",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const FCMP: Field = Field {
+        name: "fcmp",
+        lsb: 44,
+        msb: 47,
+        signed: false,
+        align: 1,
+    };
+    pub const LOP2: Field = Field {
+        name: "lop2",
+        lsb: 28,
+        msb: 29,
+        signed: false,
+        align: 1,
+    };
+    pub const SHR: Field = Field {
+        name: "shr",
+        lsb: 44,
+        msb: 44,
+        signed: false,
+        align: 1,
+    };
+    pub const W64: Field = Field {
+        name: "w64",
+        lsb: 45,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const REM: Field = Field {
+        name: "rem",
+        lsb: 46,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const PMODE: Field = Field {
+        name: "pmode",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const PMODEI: Field = Field {
+        name: "pmodei",
+        lsb: 60,
+        msb: 62,
+        signed: false,
+        align: 1,
+    };
+    pub const SHAMT: Field = Field {
+        name: "shamt",
+        lsb: 44,
+        msb: 44,
+        signed: false,
+        align: 1,
+    };
+    pub const ITO: Field = Field {
+        name: "ito",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const IFROM: Field = Field {
+        name: "ifrom",
+        lsb: 52,
+        msb: 54,
+        signed: false,
+        align: 1,
+    };
+    pub const ITY: Field = Field {
+        name: "ity",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const FCVT: Field = Field {
+        name: "fcvt",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const RINT: Field = Field {
+        name: "rint",
+        lsb: 47,
+        msb: 47,
+        signed: false,
+        align: 1,
+    };
+    pub const MUFU: Field = Field {
+        name: "mufu",
+        lsb: 44,
+        msb: 47,
+        signed: false,
+        align: 1,
+    };
+    pub const SPACE: Field = Field {
+        name: "space",
+        lsb: 52,
+        msb: 54,
+        signed: false,
+        align: 1,
+    };
+    pub const MSIZE: Field = Field {
+        name: "msize",
+        lsb: 55,
+        msb: 57,
+        signed: false,
+        align: 1,
+    };
+    pub const COP: Field = Field {
+        name: "cop",
+        lsb: 58,
+        msb: 60,
+        signed: false,
+        align: 1,
+    };
+    pub const E: Field = Field {
+        name: "e",
+        lsb: 61,
+        msb: 61,
+        signed: false,
+        align: 1,
+    };
+    pub const CBANK: Field = Field {
+        name: "cbank",
+        lsb: 58,
+        msb: 61,
+        signed: false,
+        align: 1,
+    };
+    pub const AOP: Field = Field {
+        name: "aop",
+        lsb: 44,
+        msb: 47,
+        signed: false,
+        align: 1,
+    };
+    pub const ATY: Field = Field {
+        name: "aty",
+        lsb: 48,
+        msb: 50,
+        signed: false,
+        align: 1,
+    };
+    pub const BMODE: Field = Field {
+        name: "bmode",
+        lsb: 44,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const BRED: Field = Field {
+        name: "bred",
+        lsb: 44,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const LEVEL: Field = Field {
+        name: "level",
+        lsb: 44,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const GEOM: Field = Field {
+        name: "geom",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const VEC: Field = Field {
+        name: "vec",
+        lsb: 47,
+        msb: 48,
+        signed: false,
+        align: 1,
+    };
+    pub const DSIZE: Field = Field {
+        name: "dsize",
+        lsb: 49,
+        msb: 50,
+        signed: false,
+        align: 1,
+    };
+    pub const SCLAMP: Field = Field {
+        name: "sclamp",
+        lsb: 51,
+        msb: 52,
+        signed: false,
+        align: 1,
+    };
+    pub const SFMT: Field = Field {
+        name: "sfmt",
+        lsb: 53,
+        msb: 53,
+        signed: false,
+        align: 1,
+    };
+    pub const SH: Field = Field {
+        name: "sh",
+        lsb: 54,
+        msb: 54,
+        signed: false,
+        align: 1,
+    };
+    pub const SOP: Field = Field {
+        name: "sop",
+        lsb: 55,
+        msb: 57,
+        signed: false,
+        align: 1,
+    };
+    pub const STY: Field = Field {
+        name: "sty",
+        lsb: 48,
+        msb: 50,
+        signed: false,
+        align: 1,
+    };
+    pub const QUERY: Field = Field {
+        name: "query",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const SREG: Field = Field {
+        name: "sreg",
+        lsb: 44,
+        msb: 49,
+        signed: false,
+        align: 1,
+    };
+    pub const SMODE: Field = Field {
+        name: "smode",
+        lsb: 44,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const VMODE: Field = Field {
+        name: "vmode",
+        lsb: 44,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const REDOP: Field = Field {
+        name: "redop",
+        lsb: 44,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const MALL: Field = Field {
+        name: "mall",
+        lsb: 44,
+        msb: 44,
+        signed: false,
+        align: 1,
+    };
+    pub const DSGN: Field = Field {
+        name: "dsgn",
+        lsb: 44,
+        msb: 44,
+        signed: false,
+        align: 1,
+    };
+    pub const ASGN: Field = Field {
+        name: "asgn",
+        lsb: 45,
+        msb: 45,
+        signed: false,
+        align: 1,
+    };
+    pub const BSGN: Field = Field {
+        name: "bsgn",
+        lsb: 46,
+        msb: 46,
+        signed: false,
+        align: 1,
+    };
+    pub const ASEL: Field = Field {
+        name: "asel",
+        lsb: 47,
+        msb: 49,
+        signed: false,
+        align: 1,
+    };
+    pub const BSEL: Field = Field {
+        name: "bsel",
+        lsb: 50,
+        msb: 52,
+        signed: false,
+        align: 1,
+    };
+    pub const VSAT: Field = Field {
+        name: "vsat",
+        lsb: 53,
+        msb: 53,
+        signed: false,
+        align: 1,
+    };
+    pub const VSEC: Field = Field {
+        name: "vsec",
+        lsb: 54,
+        msb: 56,
+        signed: false,
+        align: 1,
+    };
+    pub const DSEL: Field = Field {
+        name: "dsel",
+        lsb: 57,
+        msb: 59,
+        signed: false,
+        align: 1,
+    };
+    pub const VCMP: Field = Field {
+        name: "vcmp",
+        lsb: 60,
+        msb: 62,
+        signed: false,
+        align: 1,
+    };
+    pub const VCLAMP: Field = Field {
+        name: "vclamp",
+        lsb: 60,
+        msb: 60,
+        signed: false,
+        align: 1,
+    };
+    pub const VNEG: Field = Field {
+        name: "vneg",
+        lsb: 54,
+        msb: 55,
+        signed: false,
+        align: 1,
+    };
+    pub const VSCALE: Field = Field {
+        name: "vscale",
+        lsb: 56,
+        msb: 57,
+        signed: false,
+        align: 1,
+    };
+    pub const PO: Field = Field {
+        name: "po",
+        lsb: 58,
+        msb: 58,
+        signed: false,
+        align: 1,
+    };
+    /// Every field, in the table's order.
+    pub const ALL: [Field; 89] = [
+        OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, PD, PQ,
+        PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX, NAN,
+        ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT, MUFU,
+        SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC, DSIZE, SCLAMP, SFMT,
+        SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN, BSGN, ASEL, BSEL, VSAT,
+        VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO,
+    ];
 }
 
 /// Each instruction's opcode.
@@ -2164,59 +2708,67 @@ impl Op {
 }
 
 impl Instruction {
-    /// The machine word.
-    pub fn encode(&self) -> u64 {
+    /// The machine word, or the first operand whose field cannot hold its value.
+    pub fn encode(&self) -> Result<u64, FieldError> {
         let mut word = 0;
-        put(&mut word, 8, 10, u64::from(self.guard.pred.0));
-        put(&mut word, 11, 11, u64::from(self.guard.negated));
+        set_field(&mut word, fields::PG, i64::from(self.guard.pred.0))?;
+        set_field(&mut word, fields::PGN, i64::from(self.guard.negated))?;
         match self.op {
             Op::Nop => {
-                put(&mut word, 0, 7, 0x0);
+                set_field(&mut word, fields::OP, 0x0)?;
             }
             Op::Exit => {
-                put(&mut word, 0, 7, 0x1);
+                set_field(&mut word, fields::OP, 0x1)?;
             }
             Op::Bra { target, uni } => {
-                put(&mut word, 0, 7, 0x2);
-                put(&mut word, 32, 63, u64::from(target as u32) & 0xffffffff);
-                put(&mut word, 28, 28, u64::from(uni));
+                set_field(&mut word, fields::OP, 0x2)?;
+                set_field(&mut word, fields::TARGET, i64::from(target))?;
+                set_field(&mut word, fields::UNI, i64::from(uni))?;
             }
             Op::Ssy { target } => {
-                put(&mut word, 0, 7, 0x3);
-                put(&mut word, 32, 63, u64::from(target as u32) & 0xffffffff);
+                set_field(&mut word, fields::OP, 0x3)?;
+                set_field(&mut word, fields::TARGET, i64::from(target))?;
             }
             Op::Call { target, frame } => {
-                put(&mut word, 0, 7, 0x5);
-                put(&mut word, 32, 63, u64::from(target as u32) & 0xffffffff);
-                put(&mut word, 12, 31, u64::from(frame));
+                set_field(&mut word, fields::OP, 0x5)?;
+                set_field(&mut word, fields::TARGET, i64::from(target))?;
+                set_field(&mut word, fields::FRAME, i64::from(frame))?;
             }
             Op::Ret => {
-                put(&mut word, 0, 7, 0x6);
+                set_field(&mut word, fields::OP, 0x6)?;
             }
             Op::Trap => {
-                put(&mut word, 0, 7, 0x7);
+                set_field(&mut word, fields::OP, 0x7)?;
             }
             Op::Bar { rb, rc, bmode } => {
-                put(&mut word, 0, 7, 0x8);
+                set_field(&mut word, fields::OP, 0x8)?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 45, bmode as u64);
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::BMODE, bmode as i64)?;
             }
             Op::Membar { level } => {
-                put(&mut word, 0, 7, 0x9);
-                put(&mut word, 44, 45, level as u64);
+                set_field(&mut word, fields::OP, 0x9)?;
+                set_field(&mut word, fields::LEVEL, level as i64)?;
             }
             Op::Warpsync { ra } => {
-                put(&mut word, 0, 7, 0xa);
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0xa)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
             }
             Op::Warpsynci { imm32 } => {
-                put(&mut word, 0, 7, 0xb);
-                put(&mut word, 32, 63, u64::from(imm32));
+                set_field(&mut word, fields::OP, 0xb)?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
             }
             Op::Barred {
                 rd,
@@ -2226,54 +2778,70 @@ impl Instruction {
                 pc,
                 bred,
             } => {
-                put(&mut word, 0, 7, 0xc);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 59, 61, u64::from(pd.0));
+                set_field(&mut word, fields::OP, 0xc)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 53, 55, u64::from(pc.pred.0));
-                put(&mut word, 52, 52, u64::from(pc.negated));
-                put(&mut word, 44, 45, bred as u64);
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::PC, i64::from(pc.pred.0))?;
+                set_field(&mut word, fields::PCN, i64::from(pc.negated))?;
+                set_field(&mut word, fields::BRED, bred as i64)?;
             }
             Op::Mov { rd, ra } => {
-                put(&mut word, 0, 7, 0x10);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x10)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
             }
             Op::Mov32i { rd, imm32 } => {
-                put(&mut word, 0, 7, 0x11);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 32, 63, u64::from(imm32));
+                set_field(&mut word, fields::OP, 0x11)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
             }
             Op::S2r { rd, sreg } => {
-                put(&mut word, 0, 7, 0x12);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 44, 49, sreg as u64);
+                set_field(&mut word, fields::OP, 0x12)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::SREG, sreg as i64)?;
             }
             Op::Sel { rd, ra, rb, pc } => {
-                put(&mut word, 0, 7, 0x13);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x13)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 53, 55, u64::from(pc.pred.0));
-                put(&mut word, 52, 52, u64::from(pc.negated));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::PC, i64::from(pc.pred.0))?;
+                set_field(&mut word, fields::PCN, i64::from(pc.negated))?;
             }
             Op::Plop { pd, pa, pc, bop } => {
-                put(&mut word, 0, 7, 0x14);
-                put(&mut word, 59, 61, u64::from(pd.0));
-                put(&mut word, 44, 46, u64::from(pa.pred.0));
-                put(&mut word, 47, 47, u64::from(pa.negated));
-                put(&mut word, 53, 55, u64::from(pc.pred.0));
-                put(&mut word, 52, 52, u64::from(pc.negated));
-                put(&mut word, 50, 51, bop as u64);
+                set_field(&mut word, fields::OP, 0x14)?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
+                set_field(&mut word, fields::PA, i64::from(pa.pred.0))?;
+                set_field(&mut word, fields::PAN, i64::from(pa.negated))?;
+                set_field(&mut word, fields::PC, i64::from(pc.pred.0))?;
+                set_field(&mut word, fields::PCN, i64::from(pc.negated))?;
+                set_field(&mut word, fields::BOP, bop as i64)?;
             }
             Op::Iadd {
                 rd,
@@ -2284,24 +2852,32 @@ impl Instruction {
                 x,
                 sat,
             } => {
-                put(&mut word, 0, 7, 0x20);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x20)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 44, 44, u64::from(nb));
-                put(&mut word, 46, 46, u64::from(cc));
-                put(&mut word, 47, 47, u64::from(x));
-                put(&mut word, 51, 51, u64::from(sat));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::NB, i64::from(nb))?;
+                set_field(&mut word, fields::CC, i64::from(cc))?;
+                set_field(&mut word, fields::X, i64::from(x))?;
+                set_field(&mut word, fields::SAT, i64::from(sat))?;
             }
             Op::Iadd32i { rd, ra, imm32 } => {
-                put(&mut word, 0, 7, 0x21);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 32, 63, u64::from(imm32));
+                set_field(&mut word, fields::OP, 0x21)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
             }
             Op::Imul {
                 rd,
@@ -2310,22 +2886,30 @@ impl Instruction {
                 hi,
                 sgn,
             } => {
-                put(&mut word, 0, 7, 0x22);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x22)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 50, 50, u64::from(hi));
-                put(&mut word, 49, 49, u64::from(sgn));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::HI, i64::from(hi))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
             }
             Op::Imul32i { rd, ra, imm32 } => {
-                put(&mut word, 0, 7, 0x23);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 32, 63, u64::from(imm32));
+                set_field(&mut word, fields::OP, 0x23)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
             }
             Op::Imad {
                 rd,
@@ -2337,23 +2921,39 @@ impl Instruction {
                 cc,
                 x,
             } => {
-                put(&mut word, 0, 7, 0x24);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x24)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
                 match rc {
-                    RegOrImm::Reg(r) => put(&mut word, 36, 43, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 36, 43, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RC, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RC, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 62, 62, u64::from(matches!(rc, RegOrImm::Imm(_))));
-                put(&mut word, 50, 50, u64::from(hi));
-                put(&mut word, 49, 49, u64::from(sgn));
-                put(&mut word, 46, 46, u64::from(cc));
-                put(&mut word, 47, 47, u64::from(x));
+                set_field(
+                    &mut word,
+                    fields::CI,
+                    i64::from(matches!(rc, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::HI, i64::from(hi))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
+                set_field(&mut word, fields::CC, i64::from(cc))?;
+                set_field(&mut word, fields::X, i64::from(x))?;
             }
             Op::Imnmx {
                 rd,
@@ -2362,21 +2962,29 @@ impl Instruction {
                 max,
                 sgn,
             } => {
-                put(&mut word, 0, 7, 0x25);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x25)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 57, 57, u64::from(max));
-                put(&mut word, 49, 49, u64::from(sgn));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::MAX, i64::from(max))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
             }
             Op::Iabs { rd, ra } => {
-                put(&mut word, 0, 7, 0x26);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x26)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
             }
             Op::Isetp {
                 pd,
@@ -2389,21 +2997,29 @@ impl Instruction {
                 x,
                 bop,
             } => {
-                put(&mut word, 0, 7, 0x27);
-                put(&mut word, 59, 61, u64::from(pd.0));
-                put(&mut word, 56, 58, u64::from(pq.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x27)?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
+                set_field(&mut word, fields::PQ, i64::from(pq.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 53, 55, u64::from(pc.pred.0));
-                put(&mut word, 52, 52, u64::from(pc.negated));
-                put(&mut word, 44, 46, icmp as u64);
-                put(&mut word, 49, 49, u64::from(sgn));
-                put(&mut word, 47, 47, u64::from(x));
-                put(&mut word, 50, 51, bop as u64);
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::PC, i64::from(pc.pred.0))?;
+                set_field(&mut word, fields::PCN, i64::from(pc.negated))?;
+                set_field(&mut word, fields::ICMP, icmp as i64)?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
+                set_field(&mut word, fields::X, i64::from(x))?;
+                set_field(&mut word, fields::BOP, bop as i64)?;
             }
             Op::Lop3 {
                 rd,
@@ -2412,20 +3028,36 @@ impl Instruction {
                 rc,
                 lut,
             } => {
-                put(&mut word, 0, 7, 0x28);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x28)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
                 match rc {
-                    RegOrImm::Reg(r) => put(&mut word, 36, 43, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 36, 43, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RC, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RC, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 62, 62, u64::from(matches!(rc, RegOrImm::Imm(_))));
-                put(&mut word, 44, 51, u64::from(lut));
+                set_field(
+                    &mut word,
+                    fields::CI,
+                    i64::from(matches!(rc, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::LUT, i64::from(lut))?;
             }
             Op::Lop32i {
                 rd,
@@ -2433,32 +3065,48 @@ impl Instruction {
                 imm32,
                 lop2,
             } => {
-                put(&mut word, 0, 7, 0x29);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 32, 63, u64::from(imm32));
-                put(&mut word, 28, 29, lop2 as u64);
+                set_field(&mut word, fields::OP, 0x29)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
+                set_field(&mut word, fields::LOP2, lop2 as i64)?;
             }
             Op::Shl { rd, ra, rb } => {
-                put(&mut word, 0, 7, 0x2a);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x2a)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
             }
             Op::Shr { rd, ra, rb, sgn } => {
-                put(&mut word, 0, 7, 0x2b);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x2b)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 49, 49, u64::from(sgn));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
             }
             Op::Shf {
                 rd,
@@ -2469,18 +3117,26 @@ impl Instruction {
                 sgn,
                 hi,
             } => {
-                put(&mut word, 0, 7, 0x2c);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x2c)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(shr));
-                put(&mut word, 49, 49, u64::from(sgn));
-                put(&mut word, 50, 50, u64::from(hi));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::SHR, i64::from(shr))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
+                set_field(&mut word, fields::HI, i64::from(hi))?;
             }
             Op::Bfe {
                 rd,
@@ -2489,49 +3145,65 @@ impl Instruction {
                 rc,
                 sgn,
             } => {
-                put(&mut word, 0, 7, 0x2d);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x2d)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
                 match rc {
-                    RegOrImm::Reg(r) => put(&mut word, 36, 43, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 36, 43, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RC, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RC, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 62, 62, u64::from(matches!(rc, RegOrImm::Imm(_))));
-                put(&mut word, 49, 49, u64::from(sgn));
+                set_field(
+                    &mut word,
+                    fields::CI,
+                    i64::from(matches!(rc, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
             }
             Op::Bfi { rd, ra, rb, rc } => {
-                put(&mut word, 0, 7, 0x2e);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 36, 43, u64::from(rc.0));
+                set_field(&mut word, fields::OP, 0x2e)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
             }
             Op::Popc { rd, ra } => {
-                put(&mut word, 0, 7, 0x2f);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x2f)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
             }
             Op::Clz { rd, ra } => {
-                put(&mut word, 0, 7, 0x30);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x30)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
             }
             Op::Flo { rd, ra, sgn, shamt } => {
-                put(&mut word, 0, 7, 0x31);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 49, 49, u64::from(sgn));
-                put(&mut word, 44, 44, u64::from(shamt));
+                set_field(&mut word, fields::OP, 0x31)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
+                set_field(&mut word, fields::SHAMT, i64::from(shamt))?;
             }
             Op::Brev { rd, ra } => {
-                put(&mut word, 0, 7, 0x32);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x32)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
             }
             Op::Prmt {
                 rd,
@@ -2540,12 +3212,12 @@ impl Instruction {
                 rc,
                 pmode,
             } => {
-                put(&mut word, 0, 7, 0x33);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 46, pmode as u64);
+                set_field(&mut word, fields::OP, 0x33)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::PMODE, pmode as i64)?;
             }
             Op::Prmti {
                 rd,
@@ -2554,12 +3226,12 @@ impl Instruction {
                 imm16,
                 pmodei,
             } => {
-                put(&mut word, 0, 7, 0x34);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 44, 59, u64::from(imm16));
-                put(&mut word, 60, 62, pmodei as u64);
+                set_field(&mut word, fields::OP, 0x34)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::IMM16, i64::from(imm16))?;
+                set_field(&mut word, fields::PMODEI, pmodei as i64)?;
             }
             Op::I2i {
                 rd,
@@ -2568,12 +3240,12 @@ impl Instruction {
                 ifrom,
                 sat,
             } => {
-                put(&mut word, 0, 7, 0x35);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 44, 46, ito as u64);
-                put(&mut word, 52, 54, ifrom as u64);
-                put(&mut word, 51, 51, u64::from(sat));
+                set_field(&mut word, fields::OP, 0x35)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ITO, ito as i64)?;
+                set_field(&mut word, fields::IFROM, ifrom as i64)?;
+                set_field(&mut word, fields::SAT, i64::from(sat))?;
             }
             Op::Idiv {
                 rd,
@@ -2583,13 +3255,13 @@ impl Instruction {
                 rem,
                 w64,
             } => {
-                put(&mut word, 0, 7, 0x36);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 49, 49, u64::from(sgn));
-                put(&mut word, 46, 46, u64::from(rem));
-                put(&mut word, 45, 45, u64::from(w64));
+                set_field(&mut word, fields::OP, 0x36)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
+                set_field(&mut word, fields::REM, i64::from(rem))?;
+                set_field(&mut word, fields::W64, i64::from(w64))?;
             }
             Op::Fadd {
                 rd,
@@ -2603,23 +3275,23 @@ impl Instruction {
                 absa,
                 absb,
             } => {
-                put(&mut word, 0, 7, 0x40);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
-                put(&mut word, 51, 51, u64::from(sat));
-                put(&mut word, 45, 45, u64::from(na));
-                put(&mut word, 44, 44, u64::from(nb));
-                put(&mut word, 54, 54, u64::from(absa));
-                put(&mut word, 55, 55, u64::from(absb));
+                set_field(&mut word, fields::OP, 0x40)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
+                set_field(&mut word, fields::SAT, i64::from(sat))?;
+                set_field(&mut word, fields::NA, i64::from(na))?;
+                set_field(&mut word, fields::NB, i64::from(nb))?;
+                set_field(&mut word, fields::ABSA, i64::from(absa))?;
+                set_field(&mut word, fields::ABSB, i64::from(absb))?;
             }
             Op::Fadd32i { rd, ra, imm32 } => {
-                put(&mut word, 0, 7, 0x41);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 32, 63, u64::from(imm32));
+                set_field(&mut word, fields::OP, 0x41)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
             }
             Op::Fmul {
                 rd,
@@ -2632,22 +3304,22 @@ impl Instruction {
                 absa,
                 absb,
             } => {
-                put(&mut word, 0, 7, 0x42);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
-                put(&mut word, 51, 51, u64::from(sat));
-                put(&mut word, 45, 45, u64::from(na));
-                put(&mut word, 54, 54, u64::from(absa));
-                put(&mut word, 55, 55, u64::from(absb));
+                set_field(&mut word, fields::OP, 0x42)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
+                set_field(&mut word, fields::SAT, i64::from(sat))?;
+                set_field(&mut word, fields::NA, i64::from(na))?;
+                set_field(&mut word, fields::ABSA, i64::from(absa))?;
+                set_field(&mut word, fields::ABSB, i64::from(absb))?;
             }
             Op::Fmul32i { rd, ra, imm32 } => {
-                put(&mut word, 0, 7, 0x43);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 32, 63, u64::from(imm32));
+                set_field(&mut word, fields::OP, 0x43)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::IMM32, i64::from(imm32))?;
             }
             Op::Ffma {
                 rd,
@@ -2660,16 +3332,16 @@ impl Instruction {
                 na,
                 nc,
             } => {
-                put(&mut word, 0, 7, 0x44);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
-                put(&mut word, 51, 51, u64::from(sat));
-                put(&mut word, 45, 45, u64::from(na));
-                put(&mut word, 56, 56, u64::from(nc));
+                set_field(&mut word, fields::OP, 0x44)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
+                set_field(&mut word, fields::SAT, i64::from(sat))?;
+                set_field(&mut word, fields::NA, i64::from(na))?;
+                set_field(&mut word, fields::NC, i64::from(nc))?;
             }
             Op::Fmnmx {
                 rd,
@@ -2681,15 +3353,15 @@ impl Instruction {
                 absa,
                 absb,
             } => {
-                put(&mut word, 0, 7, 0x45);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 57, 57, u64::from(max));
-                put(&mut word, 48, 48, u64::from(ftz));
-                put(&mut word, 58, 58, u64::from(nan));
-                put(&mut word, 54, 54, u64::from(absa));
-                put(&mut word, 55, 55, u64::from(absb));
+                set_field(&mut word, fields::OP, 0x45)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::MAX, i64::from(max))?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
+                set_field(&mut word, fields::NAN, i64::from(nan))?;
+                set_field(&mut word, fields::ABSA, i64::from(absa))?;
+                set_field(&mut word, fields::ABSB, i64::from(absb))?;
             }
             Op::Fsetp {
                 pd,
@@ -2701,23 +3373,23 @@ impl Instruction {
                 ftz,
                 bop,
             } => {
-                put(&mut word, 0, 7, 0x46);
-                put(&mut word, 59, 61, u64::from(pd.0));
-                put(&mut word, 56, 58, u64::from(pq.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 53, 55, u64::from(pc.pred.0));
-                put(&mut word, 52, 52, u64::from(pc.negated));
-                put(&mut word, 44, 47, fcmp as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
-                put(&mut word, 50, 51, bop as u64);
+                set_field(&mut word, fields::OP, 0x46)?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
+                set_field(&mut word, fields::PQ, i64::from(pq.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::PC, i64::from(pc.pred.0))?;
+                set_field(&mut word, fields::PCN, i64::from(pc.negated))?;
+                set_field(&mut word, fields::FCMP, fcmp as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
+                set_field(&mut word, fields::BOP, bop as i64)?;
             }
             Op::Mufu { rd, ra, mufu, ftz } => {
-                put(&mut word, 0, 7, 0x47);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 44, 47, mufu as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
+                set_field(&mut word, fields::OP, 0x47)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::MUFU, mufu as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
             }
             Op::Fdiv {
                 rd,
@@ -2726,26 +3398,26 @@ impl Instruction {
                 rnd,
                 ftz,
             } => {
-                put(&mut word, 0, 7, 0x48);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
+                set_field(&mut word, fields::OP, 0x48)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
             }
             Op::Fsqrt { rd, ra, rnd, ftz } => {
-                put(&mut word, 0, 7, 0x49);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
+                set_field(&mut word, fields::OP, 0x49)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
             }
             Op::Frcp { rd, ra, rnd, ftz } => {
-                put(&mut word, 0, 7, 0x4a);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
+                set_field(&mut word, fields::OP, 0x4a)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
             }
             Op::F2i {
                 rd,
@@ -2754,19 +3426,19 @@ impl Instruction {
                 rnd,
                 ftz,
             } => {
-                put(&mut word, 0, 7, 0x4b);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 44, 46, ito as u64);
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
+                set_field(&mut word, fields::OP, 0x4b)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ITO, ito as i64)?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
             }
             Op::I2f { rd, ra, ity, rnd } => {
-                put(&mut word, 0, 7, 0x4c);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 44, 46, ity as u64);
-                put(&mut word, 52, 53, rnd as u64);
+                set_field(&mut word, fields::OP, 0x4c)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ITY, ity as i64)?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
             }
             Op::F2f {
                 rd,
@@ -2777,14 +3449,14 @@ impl Instruction {
                 ftz,
                 sat,
             } => {
-                put(&mut word, 0, 7, 0x4d);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 44, 46, fcvt as u64);
-                put(&mut word, 47, 47, u64::from(rint));
-                put(&mut word, 52, 53, rnd as u64);
-                put(&mut word, 48, 48, u64::from(ftz));
-                put(&mut word, 51, 51, u64::from(sat));
+                set_field(&mut word, fields::OP, 0x4d)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::FCVT, fcvt as i64)?;
+                set_field(&mut word, fields::RINT, i64::from(rint))?;
+                set_field(&mut word, fields::RND, rnd as i64)?;
+                set_field(&mut word, fields::FTZ, i64::from(ftz))?;
+                set_field(&mut word, fields::SAT, i64::from(sat))?;
             }
             Op::Ld {
                 rd,
@@ -2795,14 +3467,14 @@ impl Instruction {
                 cop,
                 e,
             } => {
-                put(&mut word, 0, 7, 0x50);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 51, u64::from(off24 as u32) & 0xffffff);
-                put(&mut word, 52, 54, space as u64);
-                put(&mut word, 55, 57, msize as u64);
-                put(&mut word, 58, 60, cop as u64);
-                put(&mut word, 61, 61, u64::from(e));
+                set_field(&mut word, fields::OP, 0x50)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::OFF24, i64::from(off24))?;
+                set_field(&mut word, fields::SPACE, space as i64)?;
+                set_field(&mut word, fields::MSIZE, msize as i64)?;
+                set_field(&mut word, fields::COP, cop as i64)?;
+                set_field(&mut word, fields::E, i64::from(e))?;
             }
             Op::St {
                 ra,
@@ -2813,14 +3485,14 @@ impl Instruction {
                 cop,
                 e,
             } => {
-                put(&mut word, 0, 7, 0x51);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 51, u64::from(off24 as u32) & 0xffffff);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 52, 54, space as u64);
-                put(&mut word, 55, 57, msize as u64);
-                put(&mut word, 58, 60, cop as u64);
-                put(&mut word, 61, 61, u64::from(e));
+                set_field(&mut word, fields::OP, 0x51)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::OFF24, i64::from(off24))?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::SPACE, space as i64)?;
+                set_field(&mut word, fields::MSIZE, msize as i64)?;
+                set_field(&mut word, fields::COP, cop as i64)?;
+                set_field(&mut word, fields::E, i64::from(e))?;
             }
             Op::Ldc {
                 rd,
@@ -2829,12 +3501,12 @@ impl Instruction {
                 off24,
                 msize,
             } => {
-                put(&mut word, 0, 7, 0x52);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 58, 61, u64::from(cbank));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 51, u64::from(off24 as u32) & 0xffffff);
-                put(&mut word, 55, 57, msize as u64);
+                set_field(&mut word, fields::OP, 0x52)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::CBANK, i64::from(cbank))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::OFF24, i64::from(off24))?;
+                set_field(&mut word, fields::MSIZE, msize as i64)?;
             }
             Op::Atom {
                 rd,
@@ -2846,15 +3518,15 @@ impl Instruction {
                 space,
                 e,
             } => {
-                put(&mut word, 0, 7, 0x53);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 47, aop as u64);
-                put(&mut word, 48, 50, aty as u64);
-                put(&mut word, 52, 54, space as u64);
-                put(&mut word, 61, 61, u64::from(e));
+                set_field(&mut word, fields::OP, 0x53)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::AOP, aop as i64)?;
+                set_field(&mut word, fields::ATY, aty as i64)?;
+                set_field(&mut word, fields::SPACE, space as i64)?;
+                set_field(&mut word, fields::E, i64::from(e))?;
             }
             Op::Red {
                 ra,
@@ -2864,13 +3536,13 @@ impl Instruction {
                 space,
                 e,
             } => {
-                put(&mut word, 0, 7, 0x54);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 44, 47, aop as u64);
-                put(&mut word, 48, 50, aty as u64);
-                put(&mut word, 52, 54, space as u64);
-                put(&mut word, 61, 61, u64::from(e));
+                set_field(&mut word, fields::OP, 0x54)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::AOP, aop as i64)?;
+                set_field(&mut word, fields::ATY, aty as i64)?;
+                set_field(&mut word, fields::SPACE, space as i64)?;
+                set_field(&mut word, fields::E, i64::from(e))?;
             }
             Op::Suld {
                 rd,
@@ -2883,25 +3555,28 @@ impl Instruction {
                 cop,
                 sclamp,
             } => {
-                put(&mut word, 0, 7, 0x58);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x58)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    Surface::Handle(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    Surface::Slot(i) => put(&mut word, 28, 35, u64::from(i)),
+                    Surface::Handle(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    Surface::Slot(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(
+                set_field(
                     &mut word,
-                    54,
-                    54,
-                    u64::from(matches!(rb, Surface::Handle(_))),
-                );
-                put(&mut word, 53, 53, u64::from(sfmt));
-                put(&mut word, 44, 46, geom as u64);
-                put(&mut word, 47, 48, vec as u64);
-                put(&mut word, 49, 50, dsize as u64);
-                put(&mut word, 58, 60, cop as u64);
-                put(&mut word, 51, 52, sclamp as u64);
+                    fields::SH,
+                    i64::from(matches!(rb, Surface::Handle(_))),
+                )?;
+                set_field(&mut word, fields::SFMT, i64::from(sfmt))?;
+                set_field(&mut word, fields::GEOM, geom as i64)?;
+                set_field(&mut word, fields::VEC, vec as i64)?;
+                set_field(&mut word, fields::DSIZE, dsize as i64)?;
+                set_field(&mut word, fields::COP, cop as i64)?;
+                set_field(&mut word, fields::SCLAMP, sclamp as i64)?;
             }
             Op::Sust {
                 ra,
@@ -2914,25 +3589,28 @@ impl Instruction {
                 cop,
                 sclamp,
             } => {
-                put(&mut word, 0, 7, 0x59);
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x59)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    Surface::Handle(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    Surface::Slot(i) => put(&mut word, 28, 35, u64::from(i)),
+                    Surface::Handle(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    Surface::Slot(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(
+                set_field(
                     &mut word,
-                    54,
-                    54,
-                    u64::from(matches!(rb, Surface::Handle(_))),
-                );
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 53, 53, u64::from(sfmt));
-                put(&mut word, 44, 46, geom as u64);
-                put(&mut word, 47, 48, vec as u64);
-                put(&mut word, 49, 50, dsize as u64);
-                put(&mut word, 58, 60, cop as u64);
-                put(&mut word, 51, 52, sclamp as u64);
+                    fields::SH,
+                    i64::from(matches!(rb, Surface::Handle(_))),
+                )?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::SFMT, i64::from(sfmt))?;
+                set_field(&mut word, fields::GEOM, geom as i64)?;
+                set_field(&mut word, fields::VEC, vec as i64)?;
+                set_field(&mut word, fields::DSIZE, dsize as i64)?;
+                set_field(&mut word, fields::COP, cop as i64)?;
+                set_field(&mut word, fields::SCLAMP, sclamp as i64)?;
             }
             Op::Sured {
                 ra,
@@ -2944,39 +3622,45 @@ impl Instruction {
                 sty,
                 sclamp,
             } => {
-                put(&mut word, 0, 7, 0x5a);
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x5a)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    Surface::Handle(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    Surface::Slot(i) => put(&mut word, 28, 35, u64::from(i)),
+                    Surface::Handle(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    Surface::Slot(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(
+                set_field(
                     &mut word,
-                    54,
-                    54,
-                    u64::from(matches!(rb, Surface::Handle(_))),
-                );
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 53, 53, u64::from(sfmt));
-                put(&mut word, 55, 57, sop as u64);
-                put(&mut word, 44, 46, geom as u64);
-                put(&mut word, 48, 50, sty as u64);
-                put(&mut word, 51, 52, sclamp as u64);
+                    fields::SH,
+                    i64::from(matches!(rb, Surface::Handle(_))),
+                )?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::SFMT, i64::from(sfmt))?;
+                set_field(&mut word, fields::SOP, sop as i64)?;
+                set_field(&mut word, fields::GEOM, geom as i64)?;
+                set_field(&mut word, fields::STY, sty as i64)?;
+                set_field(&mut word, fields::SCLAMP, sclamp as i64)?;
             }
             Op::Suq { rd, rb, query } => {
-                put(&mut word, 0, 7, 0x5b);
-                put(&mut word, 12, 19, u64::from(rd.0));
+                set_field(&mut word, fields::OP, 0x5b)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
                 match rb {
-                    Surface::Handle(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    Surface::Slot(i) => put(&mut word, 28, 35, u64::from(i)),
+                    Surface::Handle(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    Surface::Slot(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(
+                set_field(
                     &mut word,
-                    54,
-                    54,
-                    u64::from(matches!(rb, Surface::Handle(_))),
-                );
-                put(&mut word, 44, 46, query as u64);
+                    fields::SH,
+                    i64::from(matches!(rb, Surface::Handle(_))),
+                )?;
+                set_field(&mut word, fields::QUERY, query as i64)?;
             }
             Op::Shfl {
                 rd,
@@ -2986,21 +3670,37 @@ impl Instruction {
                 rc,
                 smode,
             } => {
-                put(&mut word, 0, 7, 0x60);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 59, 61, u64::from(pd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
+                set_field(&mut word, fields::OP, 0x60)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
                 match rb {
-                    RegOrImm::Reg(r) => put(&mut word, 28, 35, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 28, 35, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 63, 63, u64::from(matches!(rb, RegOrImm::Imm(_))));
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
                 match rc {
-                    RegOrImm::Reg(r) => put(&mut word, 36, 43, u64::from(r.0)),
-                    RegOrImm::Imm(i) => put(&mut word, 36, 43, u64::from(i)),
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RC, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RC, i64::from(i))?;
+                    }
                 }
-                put(&mut word, 62, 62, u64::from(matches!(rc, RegOrImm::Imm(_))));
-                put(&mut word, 44, 45, smode as u64);
+                set_field(
+                    &mut word,
+                    fields::CI,
+                    i64::from(matches!(rc, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::SMODE, smode as i64)?;
             }
             Op::Vote {
                 rd,
@@ -3009,13 +3709,13 @@ impl Instruction {
                 rb,
                 vmode,
             } => {
-                put(&mut word, 0, 7, 0x61);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 59, 61, u64::from(pd.0));
-                put(&mut word, 53, 55, u64::from(pc.pred.0));
-                put(&mut word, 52, 52, u64::from(pc.negated));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 44, 45, vmode as u64);
+                set_field(&mut word, fields::OP, 0x61)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
+                set_field(&mut word, fields::PC, i64::from(pc.pred.0))?;
+                set_field(&mut word, fields::PCN, i64::from(pc.negated))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::VMODE, vmode as i64)?;
             }
             Op::Redux {
                 rd,
@@ -3024,12 +3724,12 @@ impl Instruction {
                 redop,
                 sgn,
             } => {
-                put(&mut word, 0, 7, 0x62);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 44, 46, redop as u64);
-                put(&mut word, 49, 49, u64::from(sgn));
+                set_field(&mut word, fields::OP, 0x62)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::REDOP, redop as i64)?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
             }
             Op::Match {
                 rd,
@@ -3038,12 +3738,12 @@ impl Instruction {
                 rb,
                 mall,
             } => {
-                put(&mut word, 0, 7, 0x63);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 59, 61, u64::from(pd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 44, 44, u64::from(mall));
+                set_field(&mut word, fields::OP, 0x63)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::PD, i64::from(pd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::MALL, i64::from(mall))?;
             }
             Op::Vadd {
                 rd,
@@ -3059,19 +3759,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x70);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x70)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vsub {
                 rd,
@@ -3087,19 +3787,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x71);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x71)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vabsdiff {
                 rd,
@@ -3115,19 +3815,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x72);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x72)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vmin {
                 rd,
@@ -3143,19 +3843,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x73);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x73)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vmax {
                 rd,
@@ -3171,19 +3871,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x74);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x74)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vshl {
                 rd,
@@ -3199,19 +3899,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x75);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 60, 60, u64::from(vclamp));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x75)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::VCLAMP, i64::from(vclamp))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vshr {
                 rd,
@@ -3227,19 +3927,19 @@ impl Instruction {
                 vsat,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x76);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 60, 60, u64::from(vclamp));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x76)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::VCLAMP, i64::from(vclamp))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
             Op::Vmad {
                 rd,
@@ -3256,20 +3956,20 @@ impl Instruction {
                 vscale,
                 po,
             } => {
-                put(&mut word, 0, 7, 0x77);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 44, 44, u64::from(dsgn));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 53, 53, u64::from(vsat));
-                put(&mut word, 54, 55, vneg as u64);
-                put(&mut word, 56, 57, vscale as u64);
-                put(&mut word, 58, 58, u64::from(po));
+                set_field(&mut word, fields::OP, 0x77)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VNEG, vneg as i64)?;
+                set_field(&mut word, fields::VSCALE, vscale as i64)?;
+                set_field(&mut word, fields::PO, i64::from(po))?;
             }
             Op::Vset {
                 rd,
@@ -3284,21 +3984,21 @@ impl Instruction {
                 vcmp,
                 vsec,
             } => {
-                put(&mut word, 0, 7, 0x78);
-                put(&mut word, 12, 19, u64::from(rd.0));
-                put(&mut word, 57, 59, dsel as u64);
-                put(&mut word, 20, 27, u64::from(ra.0));
-                put(&mut word, 47, 49, asel as u64);
-                put(&mut word, 28, 35, u64::from(rb.0));
-                put(&mut word, 50, 52, bsel as u64);
-                put(&mut word, 36, 43, u64::from(rc.0));
-                put(&mut word, 45, 45, u64::from(asgn));
-                put(&mut word, 46, 46, u64::from(bsgn));
-                put(&mut word, 60, 62, vcmp as u64);
-                put(&mut word, 54, 56, vsec as u64);
+                set_field(&mut word, fields::OP, 0x78)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::DSEL, dsel as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::ASEL, asel as i64)?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::BSEL, bsel as i64)?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VCMP, vcmp as i64)?;
+                set_field(&mut word, fields::VSEC, vsec as i64)?;
             }
         }
-        word
+        Ok(word)
     }
 }
 
@@ -3339,7 +4039,13 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 });
             }
             Op::Bra {
-                target: sign_extend(get(word, 32, 63), 32),
+                target: sign_extend(
+                    aligned(get(word, 32, 63), 8).ok_or(DecodeError::BadValue {
+                        mnemonic: "BRA",
+                        field: "target",
+                    })?,
+                    32,
+                ),
                 uni: get(word, 28, 28) != 0,
             }
         }
@@ -3352,11 +4058,23 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 });
             }
             Op::Ssy {
-                target: sign_extend(get(word, 32, 63), 32),
+                target: sign_extend(
+                    aligned(get(word, 32, 63), 8).ok_or(DecodeError::BadValue {
+                        mnemonic: "SSY",
+                        field: "target",
+                    })?,
+                    32,
+                ),
             }
         }
         0x05 => Op::Call {
-            target: sign_extend(get(word, 32, 63), 32),
+            target: sign_extend(
+                aligned(get(word, 32, 63), 8).ok_or(DecodeError::BadValue {
+                    mnemonic: "CALL",
+                    field: "target",
+                })?,
+                32,
+            ),
             frame: get(word, 12, 31) as u32,
         },
         0x06 => {

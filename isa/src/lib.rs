@@ -145,7 +145,7 @@ impl Surface {
 /// Registers from `first` that an instruction reads or writes, named in `field`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegRole {
-    pub field: (usize, usize),
+    pub field: Field,
     pub first: Reg,
     pub count: u8,
     pub write: bool,
@@ -154,7 +154,7 @@ pub struct RegRole {
 /// A predicate an instruction reads or writes, named in `field`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PredRole {
-    pub field: (usize, usize),
+    pub field: Field,
     pub pred: Pred,
     pub write: bool,
 }
@@ -171,7 +171,7 @@ pub struct Roles {
 }
 
 impl Roles {
-    fn reg(&mut self, field: (usize, usize), r: Option<Reg>, count: u8, write: bool) {
+    fn reg(&mut self, field: Field, r: Option<Reg>, count: u8, write: bool) {
         if let Some(first) = r.filter(|&r| r != Reg::RZ) {
             if let Some(slot) = self.regs.iter_mut().find(|s| s.is_none()) {
                 *slot = Some(RegRole {
@@ -184,7 +184,7 @@ impl Roles {
         }
     }
 
-    fn pred(&mut self, field: (usize, usize), pred: Pred, write: bool) {
+    fn pred(&mut self, field: Field, pred: Pred, write: bool) {
         if pred != Pred::PT {
             if let Some(slot) = self.preds.iter_mut().find(|s| s.is_none()) {
                 *slot = Some(PredRole { field, pred, write });
@@ -265,24 +265,102 @@ impl std::str::FromStr for Instruction {
     }
 }
 
-/// Writes `value` into `field` (see [`fields`]) of an encoded word: how the assembler fills in
-/// registers and branch targets once they are known.
-pub fn set_field(word: &mut u64, (lsb, msb): (usize, usize), value: u64) {
-    put(word, lsb, msb, value);
+/// A field of the instruction word (the constants of [`fields`]): where it sits and which
+/// values it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Field {
+    pub name: &'static str,
+    pub lsb: u8,
+    pub msb: u8,
+    /// Whether it holds a two's-complement value.
+    pub signed: bool,
+    /// Values are multiples of this (branch targets: whole instructions).
+    pub align: u8,
 }
 
-/// Reads `field` (see [`fields`]) of an encoded word.
-pub fn field(word: u64, (lsb, msb): (usize, usize)) -> u64 {
-    get(word, lsb, msb)
+impl Field {
+    pub const fn width(self) -> u32 {
+        (self.msb - self.lsb) as u32 + 1
+    }
+
+    /// The least value it holds.
+    pub const fn min(self) -> i64 {
+        if self.signed {
+            -(1 << (self.width() - 1))
+        } else {
+            0
+        }
+    }
+
+    /// The greatest value it holds.
+    pub const fn max(self) -> i64 {
+        if self.signed {
+            (1 << (self.width() - 1)) - 1
+        } else {
+            (1 << self.width()) - 1
+        }
+    }
+
+    /// `value` as the field's bits, or why it has none. One compare and branch for the range
+    /// (and one for the alignment of branch targets): the encoder runs this for every field
+    /// of every instruction, in release builds too.
+    #[inline]
+    pub fn bits(self, value: i64) -> Result<u64, FieldError> {
+        if value < self.min() || value > self.max() || value % i64::from(self.align) != 0 {
+            return Err(FieldError { field: self, value });
+        }
+        Ok(value as u64 & (u64::MAX >> (64 - self.width())))
+    }
 }
 
-/// Writes `value` into bits `lsb..=msb` of `word`. The generated encoder calls this with
-/// values that fit; a wider value is a bug there.
+/// A value that a field of the instruction word cannot hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: Field,
+    pub value: i64,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let field = self.field;
+        write!(
+            f,
+            "{} does not fit the {}-bit field `{}` ({}..={}",
+            self.value,
+            field.width(),
+            field.name,
+            field.min(),
+            field.max()
+        )?;
+        if field.align > 1 {
+            write!(f, ", a multiple of {}", field.align)?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// Writes `value` into `field` of an encoded word: how the assembler fills in registers,
+/// branch targets and frame offsets once they are known. A value the field cannot hold is an
+/// error, never truncated.
+pub fn set_field(word: &mut u64, field: Field, value: i64) -> Result<(), FieldError> {
+    let bits = field.bits(value)?;
+    put(word, usize::from(field.lsb), usize::from(field.msb), bits);
+    Ok(())
+}
+
+/// Reads `field` of an encoded word, as its raw bits.
+pub fn field(word: u64, field: Field) -> u64 {
+    get(word, usize::from(field.lsb), usize::from(field.msb))
+}
+
+/// Writes `value`, which fits (checked by [`Field::bits`] or by the field's width), into bits
+/// `lsb..=msb` of `word`.
 ///
 /// Plain shifts and masks: bitvec's slice stores, which the tests check these against, made
 /// all of encoding (lowering, allocation, ELF) 1.3x slower, even inlined.
 fn put(word: &mut u64, lsb: usize, msb: usize, value: u64) {
-    debug_assert!(msb - lsb == 63 || value >> (msb - lsb + 1) == 0);
     let mask = u64::MAX >> (63 - (msb - lsb));
     *word = (*word & !(mask << lsb)) | ((value & mask) << lsb);
 }
@@ -290,6 +368,12 @@ fn put(word: &mut u64, lsb: usize, msb: usize, value: u64) {
 /// Reads bits `lsb..=msb` of `word`.
 fn get(word: u64, lsb: usize, msb: usize) -> u64 {
     (word >> lsb) & (u64::MAX >> (63 - (msb - lsb)))
+}
+
+/// `value` when it is a multiple of `align` (a power of two): how the decoder checks a field
+/// with an alignment.
+fn aligned(value: u64, align: u64) -> Option<u64> {
+    (value & (align - 1) == 0).then_some(value)
 }
 
 /// A `width`-bit two's-complement field as i32.

@@ -225,7 +225,9 @@ impl Program {
                     .code
                     .get_mut(at)
                     .ok_or("a relocation outside its code section")?;
-                sgpu_isa::set_field(word, sgpu_isa::fields::IMM32, u64::from(value as u32));
+                // Each relocation takes one 32-bit half of the address.
+                sgpu_isa::set_field(word, sgpu_isa::fields::IMM32, i64::from(value as u32))
+                    .map_err(|e| e.to_string())?;
             }
         }
         p.decoded = decode_all(&p.code);

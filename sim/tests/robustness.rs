@@ -32,8 +32,15 @@ fn random_programs_trap_or_finish_without_panicking() {
         let code: Vec<u64> = (0..len)
             .map(|_| {
                 let (_, op, used) = INSTRUCTIONS[(rng.next() % INSTRUCTIONS.len() as u64) as usize];
-                // Small register and predicate numbers more often, so values flow.
-                let bits = rng.next() & used & !0xff & 0x0fff_ffff_f0f3_ffff;
+                // Every bit of the fields is fuzzed (immediates, the bi/ci flags, bits
+                // 63:60); three words in four keep register and predicate numbers small and
+                // branch targets whole instructions, so that values and control flow on.
+                let small = if rng.next() % 4 != 0 {
+                    0x0fff_fff8_f0f3_ffff
+                } else {
+                    u64::MAX
+                };
+                let bits = rng.next() & used & !0xff & small;
                 bits | u64::from(op)
             })
             .collect();

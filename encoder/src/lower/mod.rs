@@ -35,6 +35,8 @@ use sgpu_isa::{fields, Instruction, Op, Pred, PredSrc, Reg, RegOrImm};
 /// A function after lowering: its code on virtual registers, ready for allocation.
 pub struct Lowered<'a> {
     pub name: &'a str,
+    /// The function's name, where what concerns the whole function is reported.
+    pub span: Span,
     pub entry: bool,
     pub code: Vec<MInst>,
     pub vregs: VRegs,
@@ -123,13 +125,13 @@ struct RI {
 /// A register field binding for [`FnLower::push`].
 #[derive(Clone, Copy)]
 struct Bind {
-    field: (usize, usize),
+    field: sgpu_isa::Field,
     v: Option<(VReg, u8)>,
     width: u8,
     def: bool,
 }
 
-fn use_(field: (usize, usize), r: R) -> Bind {
+fn use_(field: sgpu_isa::Field, r: R) -> Bind {
     Bind {
         field,
         v: r.v,
@@ -137,7 +139,7 @@ fn use_(field: (usize, usize), r: R) -> Bind {
         def: false,
     }
 }
-fn use_ri(field: (usize, usize), r: RI) -> Bind {
+fn use_ri(field: sgpu_isa::Field, r: RI) -> Bind {
     Bind {
         field,
         v: r.v,
@@ -145,7 +147,7 @@ fn use_ri(field: (usize, usize), r: RI) -> Bind {
         def: false,
     }
 }
-fn def(field: (usize, usize), r: R) -> Bind {
+fn def(field: sgpu_isa::Field, r: R) -> Bind {
     Bind {
         field,
         v: r.v,
@@ -465,6 +467,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         });
         Some(Lowered {
             name: f.name.text,
+            span: f.name.span,
             entry: l.entry,
             code: l.code,
             vregs: l.vregs,
@@ -585,20 +588,32 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     let Some((scalar, vector)) = crate::layout::element_size(v) else {
                         continue;
                     };
-                    let count: u64 = d.dims.iter().map(|n| n.unwrap_or(0)).product();
-                    let size = (u64::from(scalar * vector) * count) as u32;
+                    // Sizes in u64 and checked: a wrapped size would place variables on
+                    // top of each other.
+                    let size = d.dims.iter().try_fold(u64::from(scalar * vector), |s, n| {
+                        s.checked_mul(n.unwrap_or(0))
+                    });
                     let align = crate::layout::alignment(v, scalar * vector);
-                    let total = if v.space == StateSpace::Local {
-                        &mut self.local_size
+                    let local = v.space == StateSpace::Local;
+                    let (total, start) = if local {
+                        (&mut self.local_size, self.frame_start)
                     } else {
-                        &mut self.shared_size
+                        (&mut self.shared_size, 0)
                     };
-                    let offset = total.div_ceil(align) * align;
-                    *total = offset + size;
-                    LocalDecl::Var(if v.space == StateSpace::Local {
-                        Place::Local {
-                            offset: offset + self.frame_start,
-                        }
+                    let fits = size.and_then(|size| {
+                        let at = crate::layout::append(total, align, size)?;
+                        let offset = at.checked_add(start)?;
+                        // The whole frame, from its start, must fit too.
+                        total.checked_add(start)?;
+                        Some(offset)
+                    });
+                    let Some(offset) = fits else {
+                        self.diags
+                            .unsupported(d.name.span, crate::layout::too_large(v.space));
+                        continue;
+                    };
+                    LocalDecl::Var(if local {
+                        Place::Local { offset }
                     } else {
                         Place::Shared { offset }
                     })
@@ -978,7 +993,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     /// Emits `op` under the current guard, binding its register fields and an optional
     /// predicate source field.
-    fn push(&mut self, op: Op, binds: &[Bind], pred: Option<(VReg, (usize, usize))>) -> usize {
+    fn push(&mut self, op: Op, binds: &[Bind], pred: Option<(VReg, sgpu_isa::Field)>) -> usize {
         let mut guard = PredSrc::ALWAYS;
         if let Some((_, neg)) = self.guard {
             guard = PredSrc {
@@ -986,7 +1001,12 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 negated: neg,
             };
         }
-        let mut m = MInst::new(Instruction { guard, op }, self.line);
+        // An operand that does not fit its field is reported at the PTX line; a placeholder
+        // keeps the indices the caller binds right, and the module is not written.
+        let mut m = MInst::new(Instruction { guard, op }, self.line).unwrap_or_else(|e| {
+            self.fail(format!("{}: {e}", op.mnemonic()));
+            MInst::from_word(0, self.line)
+        });
         m.loc = self.loc;
         if let Some((v, _)) = self.guard {
             m.push_slot(Slot::new(Field::of(fields::PG), v, 0, 1, false));
@@ -1006,7 +1026,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
     }
 
     /// Binds a predicate field (destination or source) of the instruction at `at`.
-    fn bind_pred(&mut self, at: usize, field: (usize, usize), v: VReg, def: bool) {
+    fn bind_pred(&mut self, at: usize, field: sgpu_isa::Field, v: VReg, def: bool) {
         if let Ok(insn) = sgpu_isa::decode(self.code[at].word) {
             debug_assert_role(&insn.op, field, 1, def);
         }
@@ -1190,7 +1210,7 @@ fn call_parts<'i, 'a>(
 /// The lowering binds a register or predicate field only as the ISA table's roles say it is
 /// used (read or written, and how many registers): the allocator's liveness rests on it.
 /// Checked in debug builds, so every test that assembles checks every instruction it emits.
-fn debug_assert_role(op: &Op, field: (usize, usize), width: u8, def: bool) {
+fn debug_assert_role(op: &Op, field: sgpu_isa::Field, width: u8, def: bool) {
     if cfg!(debug_assertions) {
         let roles = op.roles();
         let reg = roles.regs.iter().flatten().find(|r| r.field == field);

@@ -41,7 +41,8 @@ fn program(n: u32, pairs: u32, steps: &[Step]) -> (Vec<MInst>, VRegs) {
                 sat: false,
             }),
             1,
-        );
+        )
+        .unwrap();
         let slot = |field, (v, part): (u32, u8), def| Slot::new(field, VReg(v), part, 1, def);
         m.push_slot(slot(Field::of(fields::RD), d, true));
         if let Some(a) = a {
@@ -166,7 +167,7 @@ proptest! {
     fn values_never_share_a_live_register(s in steps(20)) {
         let (code, vregs) = program(20, 6, &s);
         prop_assume!(!code.is_empty());
-        let alloc = allocate(code.clone(), &vregs, &[], 64, 0);
+        let alloc = allocate(code.clone(), &vregs, &[], 64, 0).unwrap();
         prop_assert_eq!(alloc.spilled, 0);
         prop_assert!(alloc.registers <= 64);
         check(&code, &alloc).map_err(TestCaseError::fail)?;
@@ -176,7 +177,7 @@ proptest! {
     #[test]
     fn spilled_values_come_back_intact(s in steps(40)) {
         let (code, vregs) = program(40, 10, &s);
-        let alloc = allocate(code.clone(), &vregs, &[], 16, 0);
+        let alloc = allocate(code.clone(), &vregs, &[], 16, 0).unwrap();
         prop_assert!(alloc.registers <= 16, "{} registers", alloc.registers);
         check(&code, &alloc).map_err(TestCaseError::fail)?;
     }
@@ -199,11 +200,18 @@ fn more_live_values_than_registers_spill_and_survive() {
         b: 29 - d,
     }));
     let (code, vregs) = program(40, 4, &steps);
-    let alloc = allocate(code.clone(), &vregs, &[], 16, 0x100);
+    let alloc = allocate(code.clone(), &vregs, &[], 16, 0x100).unwrap();
     assert!(alloc.spilled > 0, "nothing spilled");
     assert!(alloc.registers <= 16, "{} registers", alloc.registers);
     assert!(alloc.spill_store_bytes > 0 && alloc.spill_load_bytes > 0);
     check(&code, &alloc).unwrap();
+    // Spill slots past the reach of the signed 24-bit offset are an error, not a wrapped
+    // offset; so are slots past u32.
+    for base in [(1 << 23) - 8, u32::MAX - 4] {
+        let err = allocate(code.clone(), &vregs, &[], 16, base).err().unwrap();
+        assert_eq!(err.field, fields::OFF24);
+        assert!(err.value > (1 << 23) - 1, "{err}");
+    }
 }
 
 /// Random live intervals: (start, length, class), with a class index 0..4 for general

@@ -33,6 +33,10 @@ pub fn generate(t: &Table, intro: &str) -> String {
             Kind::Simm => format!("signed {}-bit immediate", f.width()),
             Kind::Enum(e) => format!("`{e}`"),
         };
+        let kind = match f.align {
+            1 => kind,
+            n => format!("{kind}, a multiple of {n}"),
+        };
         writeln!(w, "| `{}` | {bits} | {kind} |", f.name).unwrap();
     }
     writeln!(w, "\n## Enumerations\n").unwrap();

@@ -78,20 +78,34 @@ fn bits(f: &Field) -> String {
     format!("{}, {}", f.lsb, f.msb)
 }
 
-/// Rust code giving a member's field value as u64.
-fn to_bits(f: &Field, value: &str) -> String {
+/// Rust code giving a member's value as i64, for `set_field` to check and write.
+fn to_value(f: &Field, value: &str) -> String {
     match &f.kind {
-        Kind::Reg | Kind::Pred => format!("u64::from({value}.0)"),
-        Kind::Flag | Kind::Uimm => format!("u64::from({value})"),
-        Kind::Simm => format!("u64::from({value} as u32) & {:#x}", f.mask() >> f.lsb),
-        Kind::Enum(_) => format!("{value} as u64"),
+        Kind::Reg | Kind::Pred => format!("i64::from({value}.0)"),
+        Kind::Flag | Kind::Uimm | Kind::Simm => format!("i64::from({value})"),
+        Kind::Enum(_) => format!("{value} as i64"),
         Kind::Opcode => unreachable!(),
     }
 }
 
+/// Rust code that writes `value` (an i64 expression) into field `f` of `word`, returning
+/// the error when it does not fit.
+fn set(f: &Field, value: &str) -> String {
+    format!(
+        "set_field(&mut word, fields::{}, {value})?;",
+        f.name.to_uppercase()
+    )
+}
+
 /// Rust code reading a field from `word` as the member's type.
 fn from_bits(t: &Table, f: &Field, mnemonic: &str) -> String {
-    let raw = format!("get(word, {})", bits(f));
+    let mut raw = format!("get(word, {})", bits(f));
+    if f.align > 1 {
+        raw = format!(
+            "aligned({raw}, {}).ok_or(DecodeError::BadValue {{ mnemonic: \"{mnemonic}\", field: \"{}\" }})?",
+            f.align, f.name
+        );
+    }
     match &f.kind {
         Kind::Reg => format!("Reg({raw} as u8)"),
         Kind::Pred => format!("Pred({raw} as u8)"),
@@ -122,7 +136,7 @@ pub fn generate(t: &Table) -> String {
     writeln!(w, "use crate::text::{{self, Modifiers}};").unwrap();
     writeln!(
         w,
-        "use crate::{{get, put, sign_extend, DecodeError, Instruction, ParseError, Pred, PredSrc, Reg, RegOrImm, Roles, Surface}};"
+        "use crate::{{aligned, get, set_field, sign_extend, DecodeError, FieldError, Instruction, ParseError, Pred, PredSrc, Reg, RegOrImm, Roles, Surface}};"
     )
     .unwrap();
     writeln!(w, "use std::fmt;").unwrap();
@@ -142,20 +156,36 @@ pub fn generate(t: &Table) -> String {
 fn fields(w: &mut String, t: &Table) {
     writeln!(
         w,
-        "/// Each field's bits (least, most significant), for reading and patching words in place."
+        "/// Each field: its bits and values, for reading and patching words in place."
     )
     .unwrap();
     writeln!(w, "pub mod fields {{").unwrap();
+    writeln!(w, "    use crate::Field;").unwrap();
     for f in &t.fields {
         writeln!(
             w,
-            "    pub const {}: (usize, usize) = ({}, {});",
+            "    pub const {}: Field = Field {{ name: \"{}\", lsb: {}, msb: {}, signed: {}, align: {} }};",
             f.name.to_uppercase(),
+            f.name,
             f.lsb,
-            f.msb
+            f.msb,
+            f.kind == Kind::Simm,
+            f.align
         )
         .unwrap();
     }
+    writeln!(w, "    /// Every field, in the table's order.").unwrap();
+    writeln!(
+        w,
+        "    pub const ALL: [Field; {}] = [{}];",
+        t.fields.len(),
+        t.fields
+            .iter()
+            .map(|f| f.name.to_uppercase())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+    .unwrap();
     writeln!(w, "}}\n").unwrap();
     writeln!(w, "/// Each instruction's opcode.").unwrap();
     writeln!(w, "pub mod opcodes {{").unwrap();
@@ -316,29 +346,22 @@ fn encoder(w: &mut String, t: &Table) {
     let op = t.opcode_field();
     let (pg, pgn) = (t.field("pg"), t.field("pgn"));
     writeln!(w, "impl Instruction {{").unwrap();
-    writeln!(w, "    /// The machine word.").unwrap();
-    writeln!(w, "    pub fn encode(&self) -> u64 {{").unwrap();
+    writeln!(
+        w,
+        "    /// The machine word, or the first operand whose field cannot hold its value."
+    )
+    .unwrap();
+    writeln!(w, "    pub fn encode(&self) -> Result<u64, FieldError> {{").unwrap();
     writeln!(w, "        let mut word = 0;").unwrap();
-    writeln!(
-        w,
-        "        put(&mut word, {}, u64::from(self.guard.pred.0));",
-        bits(pg)
-    )
-    .unwrap();
-    writeln!(
-        w,
-        "        put(&mut word, {}, u64::from(self.guard.negated));",
-        bits(pgn)
-    )
-    .unwrap();
+    writeln!(w, "        {}", set(pg, "i64::from(self.guard.pred.0)")).unwrap();
+    writeln!(w, "        {}", set(pgn, "i64::from(self.guard.negated)")).unwrap();
     writeln!(w, "        match self.op {{").unwrap();
     for insn in &t.insns {
         writeln!(w, "            {} => {{", pattern(t, insn, false)).unwrap();
         writeln!(
             w,
-            "                put(&mut word, {}, {:#x});",
-            bits(op),
-            insn.opcode
+            "                {}",
+            set(op, &format!("{:#x}", insn.opcode))
         )
         .unwrap();
         for o in &insn.operands {
@@ -346,29 +369,17 @@ fn encoder(w: &mut String, t: &Table) {
         }
         for m in &insn.modifiers {
             let f = t.field(m);
-            writeln!(
-                w,
-                "                put(&mut word, {}, {});",
-                bits(f),
-                to_bits(f, m)
-            )
-            .unwrap();
+            writeln!(w, "                {}", set(f, &to_value(f, m))).unwrap();
         }
         writeln!(w, "            }}").unwrap();
     }
-    writeln!(w, "        }}\n        word\n    }}\n}}\n").unwrap();
+    writeln!(w, "        }}\n        Ok(word)\n    }}\n}}\n").unwrap();
 }
 
 fn encode_operand(w: &mut String, t: &Table, o: &Operand) {
     let put = |w: &mut String, name: &str, value: &str| {
         let f = t.field(name);
-        writeln!(
-            w,
-            "                put(&mut word, {}, {});",
-            bits(f),
-            to_bits(f, value)
-        )
-        .unwrap();
+        writeln!(w, "                {}", set(f, &to_value(f, value))).unwrap();
     };
     match o {
         Operand::RegImm { reg, flag } | Operand::Surface { reg, flag } => {
@@ -380,26 +391,26 @@ fn encode_operand(w: &mut String, t: &Table, o: &Operand) {
             writeln!(w, "                match {reg} {{").unwrap();
             writeln!(
                 w,
-                "                    {reg_variant}(r) => put(&mut word, {}, u64::from(r.0)),",
-                bits(f)
+                "                    {reg_variant}(r) => {{ {} }}",
+                set(f, "i64::from(r.0)")
             )
             .unwrap();
             writeln!(
                 w,
-                "                    {imm}(i) => put(&mut word, {}, u64::from(i)),",
-                bits(f)
+                "                    {imm}(i) => {{ {} }}",
+                set(f, "i64::from(i)")
             )
             .unwrap();
             writeln!(w, "                }}").unwrap();
-            let set = if matches!(o, Operand::RegImm { .. }) {
+            let flag_set = if matches!(o, Operand::RegImm { .. }) {
                 format!("matches!({reg}, RegOrImm::Imm(_))")
             } else {
                 format!("matches!({reg}, Surface::Handle(_))")
             };
             writeln!(
                 w,
-                "                put(&mut word, {}, u64::from({set}));",
-                bits(g)
+                "                {}",
+                set(g, &format!("i64::from({flag_set})"))
             )
             .unwrap();
         }
@@ -407,14 +418,14 @@ fn encode_operand(w: &mut String, t: &Table, o: &Operand) {
             let (f, g) = (t.field(pred), t.field(flag));
             writeln!(
                 w,
-                "                put(&mut word, {}, u64::from({pred}.pred.0));",
-                bits(f)
+                "                {}",
+                set(f, &format!("i64::from({pred}.pred.0)"))
             )
             .unwrap();
             writeln!(
                 w,
-                "                put(&mut word, {}, u64::from({pred}.negated));",
-                bits(g)
+                "                {}",
+                set(g, &format!("i64::from({pred}.negated)"))
             )
             .unwrap();
         }

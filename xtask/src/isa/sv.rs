@@ -1,7 +1,7 @@
 //! The SystemVerilog backend: `hw/sgpu_isa_pkg.sv`, the constants the RTL decoder slices
 //! instruction words with.
 
-use super::table::{Kind, Table};
+use super::table::{Field, Insn, Kind, Table};
 use std::fmt::Write;
 
 /// `tid.x` -> `TID_X`, `1d` -> `1D`.
@@ -26,7 +26,12 @@ pub fn generate(t: &Table) -> String {
     .unwrap();
     writeln!(
         w,
-        "// (the others must be zero) and the values of every enumerated field."
+        "// (the others must be zero), the values of every enumerated field, and which words"
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "// are no instruction: exactly the words the Rust decoder (`sgpu_isa::decode`) rejects."
     )
     .unwrap();
     writeln!(w, "package sgpu_isa_pkg;").unwrap();
@@ -63,25 +68,7 @@ pub fn generate(t: &Table) -> String {
         )
         .unwrap();
     }
-    writeln!(w).unwrap();
-    writeln!(
-        w,
-        "  // The bits an opcode uses; zero for an opcode no instruction has."
-    )
-    .unwrap();
-    writeln!(
-        w,
-        "  function automatic logic [63:0] used_bits(logic [{}:0] opcode);",
-        op.width() - 1
-    )
-    .unwrap();
-    writeln!(w, "    unique case (opcode)").unwrap();
-    for insn in &t.insns {
-        writeln!(w, "      OP_{m}: used_bits = USED_{m};", m = insn.mnemonic).unwrap();
-    }
-    writeln!(w, "      default: used_bits = 64'h0;").unwrap();
-    writeln!(w, "    endcase").unwrap();
-    writeln!(w, "  endfunction").unwrap();
+    illegal(w, t);
     for e in &t.enums {
         let width = t
             .fields
@@ -108,4 +95,74 @@ pub fn generate(t: &Table) -> String {
     super::roles::sv(w, t);
     writeln!(w, "endpackage").unwrap();
     s
+}
+
+/// `illegal_word`: one case on the opcode, then per instruction an OR of its checks, each a
+/// compare of a slice against a constant, so that it is one level of logic after the opcode
+/// decode.
+fn illegal(w: &mut String, t: &Table) {
+    writeln!(w).unwrap();
+    writeln!(
+        w,
+        "  // Whether a word is no instruction: an opcode no instruction has, a bit the instruction"
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "  // does not use set, an enumerated field past its last value, or an immediate that is"
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "  // not a multiple of its alignment (branch targets: whole instructions)."
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "  function automatic logic illegal_word(logic [63:0] instr);"
+    )
+    .unwrap();
+    writeln!(w, "    unique case (instr[OP_MSB:OP_LSB])").unwrap();
+    for insn in &t.insns {
+        let mut checks = vec![format!("(instr & ~USED_{}) != 64'h0", insn.mnemonic)];
+        checks.extend(field_checks(t, insn));
+        writeln!(
+            w,
+            "      OP_{}: illegal_word = {};",
+            insn.mnemonic,
+            checks.join("\n          || ")
+        )
+        .unwrap();
+    }
+    writeln!(w, "      default: illegal_word = 1'b1;").unwrap();
+    writeln!(w, "    endcase").unwrap();
+    writeln!(w, "  endfunction").unwrap();
+}
+
+/// The checks of an instruction's fields beyond its reserved bits, as SystemVerilog
+/// expressions that are true when the field is bad.
+fn field_checks(t: &Table, insn: &Insn) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in t.insn_fields(insn) {
+        if let Kind::Enum(e) = &f.kind {
+            let count = t.enum_(e).values.len() as u64;
+            if count < 1 << f.width() {
+                out.push(format!("{} > {}'d{}", slice(f), f.width(), count - 1));
+            }
+        }
+        if f.align > 1 {
+            let low = f.align.trailing_zeros();
+            out.push(format!("instr[{} +: {low}] != {low}'d0", bound(f, "LSB")));
+        }
+    }
+    out
+}
+
+/// `instr[NAME_MSB:NAME_LSB]`.
+fn slice(f: &Field) -> String {
+    format!("instr[{}:{}]", bound(f, "MSB"), bound(f, "LSB"))
+}
+
+fn bound(f: &Field, end: &str) -> String {
+    format!("{}_{end}", f.name.to_uppercase())
 }

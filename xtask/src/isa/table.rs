@@ -35,6 +35,8 @@ pub struct Field {
     pub kind: Kind,
     /// How a flag prints, without the dot.
     pub display: String,
+    /// Values must be multiples of this (branch targets: whole instructions); 1 for most.
+    pub align: u32,
     pub line: usize,
 }
 
@@ -232,7 +234,7 @@ pub fn load(text: &str) -> Result<Table, Vec<TableError>> {
 
 fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
     let [name, bits, kind, rest @ ..] = words else {
-        return Err("expected `field NAME BITS KIND [DISPLAY]`".into());
+        return Err("expected `field NAME BITS KIND [DISPLAY | align=N]`".into());
     };
     let number = |s: &str| {
         s.parse::<u32>()
@@ -256,17 +258,30 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
         "simm" => Kind::Simm,
         other => Kind::Enum(other.to_string()),
     };
-    let display = match rest {
-        [] => name.to_uppercase(),
-        [d] if kind == Kind::Flag => d.to_string(),
+    let mut display = name.to_uppercase();
+    let mut align = 1;
+    match rest {
+        [] => {}
+        [a] if a.starts_with("align=") => {
+            if !matches!(kind, Kind::Uimm | Kind::Simm) {
+                return Err("only an immediate takes an alignment".into());
+            }
+            align = a["align=".len()..]
+                .parse::<u32>()
+                .ok()
+                .filter(|n| n.is_power_of_two() && n.trailing_zeros() < msb - lsb + 1)
+                .ok_or_else(|| format!("`{a}` is not a power of two the field can hold"))?;
+        }
+        [d] if kind == Kind::Flag => display = d.to_string(),
         _ => return Err("only a flag takes a display name".into()),
-    };
+    }
     Ok(Field {
         name: name.to_string(),
         msb,
         lsb,
         kind,
         display,
+        align,
         line,
     })
 }
@@ -680,6 +695,21 @@ mod tests {
         assert_eq!(e, ["enum `big` has 5 values; field `g` holds 4"]);
         let e = errors("field wide 41:40 flag\n");
         assert_eq!(e, ["flag `wide` is not one bit"]);
+    }
+
+    #[test]
+    fn bad_alignments_are_reported() {
+        assert_eq!(errors("field t 47:40 simm align=8\n"), Vec::<String>::new());
+        let e = errors("field t 47:40 simm align=6\nfield u 41:40 uimm align=4\n");
+        assert_eq!(
+            e,
+            [
+                "`align=6` is not a power of two the field can hold",
+                "`align=4` is not a power of two the field can hold"
+            ]
+        );
+        let e = errors("field g 40 flag align=2\n");
+        assert_eq!(e, ["only an immediate takes an alignment"]);
     }
 
     #[test]

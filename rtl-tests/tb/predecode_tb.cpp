@@ -1,0 +1,34 @@
+// Feeds hw/sgpu_predecode.sv the words of a file (one hexadecimal word a line) and prints, a
+// line each, what it makes of them: illegal, opcode, guard predicate, guard negation, rd, ra,
+// rb, rc, b immediate, c immediate, in hexadecimal. The module is combinational: eval() once
+// per word.
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+
+#include "Vsgpu_predecode.h"
+#include "verilated.h"
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s WORDS\n", argv[0]);
+        return 2;
+    }
+    std::FILE* in = std::fopen(argv[1], "r");
+    if (!in) {
+        std::perror(argv[1]);
+        return 2;
+    }
+    auto ctx = std::make_unique<VerilatedContext>();
+    auto dut = std::make_unique<Vsgpu_predecode>(ctx.get());
+    uint64_t word;
+    while (std::fscanf(in, "%" SCNx64, &word) == 1) {
+        dut->instr_i = word;
+        dut->eval();
+        std::printf("%x %x %x %x %x %x %x %x %x %x\n", dut->illegal_o, dut->opcode_o,
+                    dut->guard_pred_o, dut->guard_neg_o, dut->rd_o, dut->ra_o, dut->rb_o,
+                    dut->rc_o, dut->b_imm_o, dut->c_imm_o);
+    }
+    dut->final();
+    return std::ferror(in) ? 1 : 0;
+}
