@@ -191,6 +191,44 @@ pub fn field(word: u64, (lsb, msb): (usize, usize)) -> u64 {
     get(word, lsb, msb)
 }
 
+/// A field of a record of 32-bit words the hardware reads from memory (a surface descriptor,
+/// the launch record; see [`abi`] and docs/hw.md): bits `lsb..lsb + bits` of word `word`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// `record.member`, for messages.
+    pub name: &'static str,
+    pub word: usize,
+    pub lsb: u32,
+    pub bits: u32,
+}
+
+impl Member {
+    /// The largest value the member holds.
+    pub const fn max(self) -> u32 {
+        u32::MAX >> (32 - self.bits)
+    }
+
+    /// The member's value in `words`, which must be the whole record.
+    pub fn get(self, words: &[u32]) -> u32 {
+        (words[self.word] >> self.lsb) & self.max()
+    }
+
+    /// Writes `value` into the member; a value wider than the member is an error, never cut.
+    pub fn put(self, words: &mut [u32], value: u32) -> Result<(), String> {
+        if value > self.max() {
+            return Err(format!(
+                "{} = {value} does not fit its {} bits (at most {})",
+                self.name,
+                self.bits,
+                self.max()
+            ));
+        }
+        let w = &mut words[self.word];
+        *w = (*w & !(self.max() << self.lsb)) | (value << self.lsb);
+        Ok(())
+    }
+}
+
 /// Writes `value` into bits `lsb..=msb` of `word`. The generated encoder calls this with
 /// values that fit; a wider value is a bug there.
 ///
