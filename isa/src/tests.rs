@@ -169,6 +169,12 @@ fn record_members_hold_what_fits_and_refuse_the_rest() {
     assert_eq!(abi::SURF_HEIGHT.get(&words), 0xffff);
     assert_eq!(abi::SURF_VALID.get(&words), 1);
     let e = abi::SURF_WIDTH.put(&mut words, 0x1_0000).unwrap_err();
-    assert_eq!(e, "surf.width = 65536 does not fit its 16 bits (at most 65535)");
-    assert_eq!(words[4], 0xffff_0003, "a refused value leaves the word alone");
+    assert_eq!(
+        e,
+        "surf.width = 65536 does not fit its 16 bits (at most 65535)"
+    );
+    assert_eq!(
+        words[4], 0xffff_0003,
+        "a refused value leaves the word alone"
+    );
 }

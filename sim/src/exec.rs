@@ -19,7 +19,7 @@ pub struct Ctx<'m> {
     pub shared: &'m mut [u8],
     /// Constant bank 0: the kernel's parameters.
     pub params: &'m [u8],
-    pub surfaces: &'m mut Surfaces,
+    pub surfaces: &'m Surfaces,
     pub ntid: [u32; 3],
     pub ctaid: [u32; 3],
     pub nctaid: [u32; 3],
@@ -642,9 +642,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             ..
         } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l)?;
+                let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .load(w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
+                    .load(cx.global, w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
             }
             out.regs = (rd.0, crate::surface::data_registers(vec, dsize));
         }
@@ -660,9 +660,9 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             ..
         } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l)?;
+                let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .store(w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp)?;
+                    .store(cx.global, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp)?;
             }
         }
         Op::Sured {
@@ -676,15 +676,15 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             sclamp,
         } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l)?;
+                let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .reduce(w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp)?;
+                    .reduce(cx.global, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp)?;
             }
         }
         Op::Suq { rd, rb, query } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l)?;
-                let v = cx.surfaces.query(s, query)?;
+                let s = crate::surface::target(w, rb, l);
+                let v = cx.surfaces.query(cx.global, s, query)?;
                 w.w(rd, l, v);
             }
             out.regs = (rd.0, 1);

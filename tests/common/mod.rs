@@ -56,7 +56,7 @@ pub fn assemble_and_run(
     sgpu_sim::run(
         &program,
         &mut p.global,
-        &mut p.surfaces,
+        &p.surfaces,
         &p.launch,
         |_, _, _| {},
     )?;

@@ -85,7 +85,12 @@ fn abi(w: &mut String, t: &Table) {
     writeln!(w, "| constant | value | what |").unwrap();
     writeln!(w, "|---|---|---|").unwrap();
     for c in &t.consts {
-        writeln!(w, "| `{}` | `{:#x}` ({}) | {} |", c.name, c.value, c.value, c.doc).unwrap();
+        writeln!(
+            w,
+            "| `{}` | `{:#x}` ({}) | {} |",
+            c.name, c.value, c.value, c.doc
+        )
+        .unwrap();
     }
     for r in &t.records {
         writeln!(w, "\n### `{}`: {}, {} words\n", r.name, r.doc, r.words).unwrap();

@@ -150,7 +150,13 @@ fn abi(w: &mut String, t: &Table) {
     writeln!(w, "    use crate::Member;").unwrap();
     for c in &t.consts {
         writeln!(w, "    /// {}", c.doc).unwrap();
-        writeln!(w, "    pub const {}: u64 = {:#x};", c.name.to_uppercase(), c.value).unwrap();
+        writeln!(
+            w,
+            "    pub const {}: u64 = {:#x};",
+            c.name.to_uppercase(),
+            c.value
+        )
+        .unwrap();
     }
     for r in &t.records {
         writeln!(w, "    /// Words of {}.", r.doc).unwrap();

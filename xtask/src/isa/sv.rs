@@ -126,7 +126,12 @@ fn abi(w: &mut String, t: &Table) {
     }
     for r in &t.records {
         writeln!(w).unwrap();
-        writeln!(w, "  // {}: word, least and most significant bit of each member.", r.doc).unwrap();
+        writeln!(
+            w,
+            "  // {}: word, least and most significant bit of each member.",
+            r.doc
+        )
+        .unwrap();
         writeln!(
             w,
             "  localparam int unsigned {}_WORDS = {};",

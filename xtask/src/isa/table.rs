@@ -511,7 +511,10 @@ fn check_abi(t: &Table) -> Vec<TableError> {
     }
     for m in &t.members {
         let Some(r) = t.records.iter().find(|r| r.name == m.record) else {
-            err(m.line, format!("`{}.{}`: no record `{}`", m.record, m.name, m.record));
+            err(
+                m.line,
+                format!("`{}.{}`: no record `{}`", m.record, m.name, m.record),
+            );
             continue;
         };
         if m.word >= r.words {
@@ -813,7 +816,10 @@ mod tests {
              member desc.lo 0 15:0 # low half\nmember desc.flag 1 31\n"
         ))
         .unwrap();
-        assert_eq!((t.consts[0].value, t.consts[0].doc.as_str()), (1 << 32, "four GiB"));
+        assert_eq!(
+            (t.consts[0].value, t.consts[0].doc.as_str()),
+            (1 << 32, "four GiB")
+        );
         assert_eq!(t.records[0].words, 2);
         assert_eq!(t.members[0].upper(), "DESC_LO");
         assert_eq!(t.members[0].mask(), 0xffff);
