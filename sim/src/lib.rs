@@ -280,3 +280,106 @@ fn run_cta(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sgpu_isa::elf::Info;
+
+    fn kernel(info: Info) -> Function {
+        Function {
+            name: "k".into(),
+            start: 0,
+            len: 0,
+            info: Info {
+                entry: true,
+                ..info
+            },
+        }
+    }
+
+    fn launch(block: [u32; 3], params: usize) -> Launch {
+        Launch {
+            kernel: "k".into(),
+            grid: [1, 1, 1],
+            block,
+            shared: 0,
+            params: vec![0; params],
+            max_instructions: 100,
+        }
+    }
+
+    #[test]
+    fn a_good_launch_has_its_shape() {
+        let k = kernel(Info {
+            param_bytes: 8,
+            local_bytes: 32,
+            shared_bytes: 100,
+            ..Info::default()
+        });
+        let shape = launch([33, 2, 1], 8).check(&k).unwrap();
+        let local = 32 + abi::CALL_STACK as u32;
+        assert_eq!(
+            shape,
+            Shape {
+                threads: 66,
+                warps: 3,
+                local,
+                shared: 100
+            }
+        );
+    }
+
+    #[test]
+    fn the_kernels_own_sizes_are_checked_too() {
+        let big_params = kernel(Info {
+            param_bytes: 5000,
+            ..Info::default()
+        });
+        assert_eq!(
+            launch([1, 1, 1], 5000).check(&big_params).unwrap_err(),
+            "`params`: kernel `k` takes 5000 bytes of parameters; at most 4096"
+        );
+        let eight = kernel(Info {
+            param_bytes: 8,
+            ..Info::default()
+        });
+        assert_eq!(
+            launch([1, 1, 1], 4).check(&eight).unwrap_err(),
+            "`params`: 4 bytes for kernel `k`'s 8 bytes of parameters"
+        );
+        // A frame of u32::MAX bytes plus the call stack wrapped in u32.
+        let deep = kernel(Info {
+            local_bytes: u32::MAX,
+            ..Info::default()
+        });
+        assert_eq!(
+            launch([1, 1, 1], 0).check(&deep).unwrap_err(),
+            "`kernel`: `k` needs 4294967295 local bytes per thread and 16384 for calls; at most 524288 in all"
+        );
+        let shared = kernel(Info {
+            shared_bytes: u32::MAX,
+            ..Info::default()
+        });
+        let mut l = launch([1, 1, 1], 0);
+        l.shared = 1;
+        assert!(l.check(&shared).unwrap_err().starts_with(
+            "`shared`: 1 dynamic bytes and the kernel's 4294967295 static bytes make 4294967296;"
+        ));
+    }
+
+    #[test]
+    fn run_refuses_a_launch_of_no_threads_instead_of_finishing() {
+        let mut program = Program::default();
+        program.functions.push(kernel(Info::default()));
+        let trap = run(
+            &program,
+            &mut Global::default(),
+            &Surfaces::default(),
+            &launch([0, 1, 1], 0),
+            |_, _, _| {},
+        )
+        .unwrap_err();
+        assert_eq!(trap.reason, "`block[0]`: 0 threads; 1 to 1024 along x");
+    }
+}

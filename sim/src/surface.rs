@@ -637,3 +637,86 @@ fn encode(v: u32, f: Format) -> [u8; 4] {
     };
     raw.to_le_bytes()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgba8() -> Format {
+        Format::parse("rgba8_unorm").unwrap()
+    }
+
+    #[test]
+    fn a_packed_descriptor_round_trips_through_its_words() {
+        let d = Descriptor::packed(0x1_2345_6700, Geom::A2d, [5, 3, 9, 4], rgba8()).unwrap();
+        // a2d has no depth: it counts as 1.
+        assert_eq!((d.pitch, d.slice, d.depth, d.layers), (20, 60, 1, 4));
+        assert_eq!(d.bytes(), 240);
+        let words = d.words().unwrap();
+        assert_eq!(&words[..4], &[0x2345_6700, 1, 20, 60]);
+        assert_eq!(words[4], 3 << 16 | 5);
+        assert_eq!(Descriptor::decode(&words), Ok(Some(d)));
+    }
+
+    #[test]
+    fn descriptors_that_name_nothing_sgpu_has_are_refused() {
+        let good = Descriptor::packed(0, Geom::D2, [4, 4, 1, 1], rgba8())
+            .unwrap()
+            .words()
+            .unwrap();
+        assert_eq!(Descriptor::decode(&[0; abi::SURF_WORDS]), Ok(None));
+        let with = |member: sgpu_isa::Member, value: u32| {
+            let mut w = good;
+            member.put(&mut w, value).unwrap();
+            Descriptor::decode(&w).unwrap_err()
+        };
+        assert_eq!(with(abi::SURF_GEOM, 7), "a descriptor with no geometry");
+        assert_eq!(with(abi::SURF_KIND, 5), "a descriptor with no channel kind");
+        assert_eq!(
+            with(abi::SURF_CHANNELS, 3),
+            "a descriptor with no format sgpu has"
+        );
+        // 32-bit unorm channels do not exist.
+        assert_eq!(
+            with(abi::SURF_BYTES, 2),
+            "a descriptor with no format sgpu has"
+        );
+        assert_eq!(
+            with(abi::SURF_HEIGHT, 0),
+            "a descriptor with a zero dimension"
+        );
+    }
+
+    #[test]
+    fn the_unit_finds_surfaces_through_the_table_and_checks_handles() {
+        let d = Descriptor::packed(0, Geom::D1, [4, 1, 1, 1], rgba8()).unwrap();
+        let mut global = Global::default();
+        let data = global.alloc("s", vec![], 16);
+        let words = Descriptor { base: data, ..d }.words().unwrap();
+        let mut table: Vec<u8> = vec![0; abi::SURF_WORDS * 4];
+        table.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+        let surfaces = Surfaces {
+            table: global.alloc("table", table, 64),
+            bound: vec![
+                None,
+                Some(Binding {
+                    name: "s".into(),
+                    data,
+                }),
+            ],
+        };
+        assert_eq!(surfaces.query(&global, 1, Query::Width), Ok(4));
+        assert_eq!(
+            surfaces.query(&global, 0, Query::Width),
+            Err("surface 0 is not bound".into())
+        );
+        assert_eq!(
+            surfaces.query(&global, 2, Query::Width),
+            Err("surface 2 is not bound".into())
+        );
+        assert_eq!(
+            surfaces.query(&global, u64::MAX, Query::Width),
+            Err(format!("surface {} is not bound", u64::MAX))
+        );
+    }
+}
