@@ -798,6 +798,121 @@ package sgpu_isa_pkg;
     VSCALE_SHR15 = 2'd2
   } vscale_e;
 
+  // The hardware ABI (docs/hw.md).
+  localparam longint unsigned SHARED_WINDOW = 64'h10000000;  // generic address of shared memory's window
+  localparam longint unsigned LOCAL_WINDOW = 64'h20000000;  // generic address of local memory's window
+  localparam longint unsigned CONST_WINDOW = 64'h30000000;  // generic address of constant bank 1's window
+  localparam longint unsigned WINDOW_SIZE = 64'h10000000;  // bytes of each window; windows lie below 4 GiB, so cvta is one add
+  localparam longint unsigned GLOBAL_BASE = 64'h100000000;  // the lowest address of global memory
+  localparam longint unsigned GLOBAL_ALIGN = 64'h100;  // alignment of every global allocation (buffers, surfaces, descriptor table)
+  localparam longint unsigned CALL_STACK = 64'h4000;  // local bytes per thread beyond its kernel's frame, for called functions' frames
+  localparam longint unsigned LOCAL_MAX = 64'h80000;  // most local bytes per thread: frame plus call stack
+  localparam longint unsigned SHARED_MAX = 64'hc000;  // most shared bytes per CTA: static plus dynamic
+  localparam longint unsigned PARAM_MAX = 64'h1000;  // most parameter bytes of a kernel (constant bank 0)
+  localparam longint unsigned BLOCK_MAX = 64'h400;  // most threads per CTA
+  localparam longint unsigned BLOCK_MAX_X = 64'h400;  // most threads along x of a CTA
+  localparam longint unsigned BLOCK_MAX_Y = 64'h400;  // most threads along y of a CTA
+  localparam longint unsigned BLOCK_MAX_Z = 64'h40;  // most threads along z of a CTA
+  localparam longint unsigned GRID_MAX_X = 64'h7fffffff;  // most CTAs along x of a grid
+  localparam longint unsigned GRID_MAX_Y = 64'hffff;  // most CTAs along y of a grid
+  localparam longint unsigned GRID_MAX_Z = 64'hffff;  // most CTAs along z of a grid
+  localparam longint unsigned SURF_SLOTS = 64'h100;  // surfaces a kernel can name by slot (the 8-bit rb field)
+  localparam longint unsigned SURF_KIND_UINT = 64'h0;  // surf.kind: unsigned integer channels
+  localparam longint unsigned SURF_KIND_SINT = 64'h1;  // surf.kind: signed integer channels
+  localparam longint unsigned SURF_KIND_UNORM = 64'h2;  // surf.kind: unsigned normalized channels
+  localparam longint unsigned SURF_KIND_SNORM = 64'h3;  // surf.kind: signed normalized channels
+  localparam longint unsigned SURF_KIND_FLOAT = 64'h4;  // surf.kind: IEEE float channels
+
+  // a surface descriptor, in the descriptor table at handle x 32 bytes: word, least and most significant bit of each member.
+  localparam int unsigned SURF_WORDS = 8;
+  localparam int unsigned SURF_BASE_LO_WORD = 0;
+  localparam int unsigned SURF_BASE_LO_LSB = 0;
+  localparam int unsigned SURF_BASE_LO_MSB = 31;
+  localparam int unsigned SURF_BASE_HI_WORD = 1;
+  localparam int unsigned SURF_BASE_HI_LSB = 0;
+  localparam int unsigned SURF_BASE_HI_MSB = 31;
+  localparam int unsigned SURF_PITCH_WORD = 2;
+  localparam int unsigned SURF_PITCH_LSB = 0;
+  localparam int unsigned SURF_PITCH_MSB = 31;
+  localparam int unsigned SURF_SLICE_WORD = 3;
+  localparam int unsigned SURF_SLICE_LSB = 0;
+  localparam int unsigned SURF_SLICE_MSB = 31;
+  localparam int unsigned SURF_WIDTH_WORD = 4;
+  localparam int unsigned SURF_WIDTH_LSB = 0;
+  localparam int unsigned SURF_WIDTH_MSB = 15;
+  localparam int unsigned SURF_HEIGHT_WORD = 4;
+  localparam int unsigned SURF_HEIGHT_LSB = 16;
+  localparam int unsigned SURF_HEIGHT_MSB = 31;
+  localparam int unsigned SURF_DEPTH_WORD = 5;
+  localparam int unsigned SURF_DEPTH_LSB = 0;
+  localparam int unsigned SURF_DEPTH_MSB = 15;
+  localparam int unsigned SURF_LAYERS_WORD = 5;
+  localparam int unsigned SURF_LAYERS_LSB = 16;
+  localparam int unsigned SURF_LAYERS_MSB = 31;
+  localparam int unsigned SURF_GEOM_WORD = 6;
+  localparam int unsigned SURF_GEOM_LSB = 0;
+  localparam int unsigned SURF_GEOM_MSB = 2;
+  localparam int unsigned SURF_CHANNELS_WORD = 6;
+  localparam int unsigned SURF_CHANNELS_LSB = 3;
+  localparam int unsigned SURF_CHANNELS_MSB = 4;
+  localparam int unsigned SURF_BYTES_WORD = 6;
+  localparam int unsigned SURF_BYTES_LSB = 5;
+  localparam int unsigned SURF_BYTES_MSB = 6;
+  localparam int unsigned SURF_KIND_WORD = 6;
+  localparam int unsigned SURF_KIND_LSB = 7;
+  localparam int unsigned SURF_KIND_MSB = 9;
+  localparam int unsigned SURF_VALID_WORD = 6;
+  localparam int unsigned SURF_VALID_LSB = 31;
+  localparam int unsigned SURF_VALID_MSB = 31;
+
+  // the launch record the host writes before starting a kernel: word, least and most significant bit of each member.
+  localparam int unsigned LAUNCH_WORDS = 16;
+  localparam int unsigned LAUNCH_ENTRY_WORD = 0;
+  localparam int unsigned LAUNCH_ENTRY_LSB = 0;
+  localparam int unsigned LAUNCH_ENTRY_MSB = 31;
+  localparam int unsigned LAUNCH_GRID_X_WORD = 1;
+  localparam int unsigned LAUNCH_GRID_X_LSB = 0;
+  localparam int unsigned LAUNCH_GRID_X_MSB = 31;
+  localparam int unsigned LAUNCH_GRID_Y_WORD = 2;
+  localparam int unsigned LAUNCH_GRID_Y_LSB = 0;
+  localparam int unsigned LAUNCH_GRID_Y_MSB = 31;
+  localparam int unsigned LAUNCH_GRID_Z_WORD = 3;
+  localparam int unsigned LAUNCH_GRID_Z_LSB = 0;
+  localparam int unsigned LAUNCH_GRID_Z_MSB = 31;
+  localparam int unsigned LAUNCH_BLOCK_X_WORD = 4;
+  localparam int unsigned LAUNCH_BLOCK_X_LSB = 0;
+  localparam int unsigned LAUNCH_BLOCK_X_MSB = 31;
+  localparam int unsigned LAUNCH_BLOCK_Y_WORD = 5;
+  localparam int unsigned LAUNCH_BLOCK_Y_LSB = 0;
+  localparam int unsigned LAUNCH_BLOCK_Y_MSB = 31;
+  localparam int unsigned LAUNCH_BLOCK_Z_WORD = 6;
+  localparam int unsigned LAUNCH_BLOCK_Z_LSB = 0;
+  localparam int unsigned LAUNCH_BLOCK_Z_MSB = 31;
+  localparam int unsigned LAUNCH_SHARED_WORD = 7;
+  localparam int unsigned LAUNCH_SHARED_LSB = 0;
+  localparam int unsigned LAUNCH_SHARED_MSB = 31;
+  localparam int unsigned LAUNCH_PARAMS_LO_WORD = 8;
+  localparam int unsigned LAUNCH_PARAMS_LO_LSB = 0;
+  localparam int unsigned LAUNCH_PARAMS_LO_MSB = 31;
+  localparam int unsigned LAUNCH_PARAMS_HI_WORD = 9;
+  localparam int unsigned LAUNCH_PARAMS_HI_LSB = 0;
+  localparam int unsigned LAUNCH_PARAMS_HI_MSB = 31;
+  localparam int unsigned LAUNCH_PARAM_BYTES_WORD = 10;
+  localparam int unsigned LAUNCH_PARAM_BYTES_LSB = 0;
+  localparam int unsigned LAUNCH_PARAM_BYTES_MSB = 31;
+  localparam int unsigned LAUNCH_SURF_LO_WORD = 11;
+  localparam int unsigned LAUNCH_SURF_LO_LSB = 0;
+  localparam int unsigned LAUNCH_SURF_LO_MSB = 31;
+  localparam int unsigned LAUNCH_SURF_HI_WORD = 12;
+  localparam int unsigned LAUNCH_SURF_HI_LSB = 0;
+  localparam int unsigned LAUNCH_SURF_HI_MSB = 31;
+  localparam int unsigned LAUNCH_SURF_COUNT_WORD = 13;
+  localparam int unsigned LAUNCH_SURF_COUNT_LSB = 0;
+  localparam int unsigned LAUNCH_SURF_COUNT_MSB = 31;
+  localparam int unsigned LAUNCH_LOCAL_WORD = 14;
+  localparam int unsigned LAUNCH_LOCAL_LSB = 0;
+  localparam int unsigned LAUNCH_LOCAL_MSB = 31;
+
   // Execution units (isa/sgpu.isa `role` lines).
   typedef enum logic [2:0] {
     UNIT_CONTROL,

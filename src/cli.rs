@@ -171,7 +171,7 @@ fn run_kernel(input: &Path, manifest: &Path, dumps: &[String], trace: bool) -> R
     let result = sgpu_sim::run(
         &program,
         &mut prepared.global,
-        &mut prepared.surfaces,
+        &prepared.surfaces,
         &prepared.launch,
         |cta, warp, r| {
             if trace {

@@ -371,6 +371,88 @@ fn a_manifest_with_an_unknown_key_is_refused_by_name() {
 }
 
 #[test]
+fn every_size_in_a_manifest_is_checked_and_refused_by_key() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    // What blend needs; each case adds top-level keys before it and tables after it.
+    let base = "kernel = \"blend\"\nparams = [{ surface = \"out\" }, { u32 = 8 }]\n\
+                [surfaces.out]\ngeometry = \"1d\"\nwidth = 8\nformat = \"rgba8_unorm\"\n";
+    let surface =
+        |dims: &str, format: &str| format!("[surfaces.big]\n{dims}\nformat = \"{format}\"\n");
+    let cases = [
+        // The product wrapped to 0 threads and the run exited 0.
+        (
+            "block = [65536, 65536, 1]\n".to_string(),
+            String::new(),
+            "`block[0]`: 65536 threads; 1 to 1024 along x",
+        ),
+        (
+            "block = [32, 32, 2]\n".into(),
+            String::new(),
+            "`block`: 32 x 32 x 2 = 2048 threads; at most 1024 per CTA",
+        ),
+        (
+            "block = [1, 1, 65]\n".into(),
+            String::new(),
+            "`block[2]`: 65 threads; 1 to 64 along z",
+        ),
+        (
+            "grid = [1, 65536]\n".into(),
+            String::new(),
+            "`grid[1]`: 65536 CTAs; 1 to 65535 along y",
+        ),
+        // Static plus dynamic shared memory overflowed u32.
+        (
+            "shared = 4294967295\n".into(),
+            String::new(),
+            "`shared`: 4294967295 dynamic bytes and the kernel's 0 static bytes make 4294967295; at most 49152 per CTA",
+        ),
+        (
+            String::new(),
+            "[buffers.huge]\nsize = 1099511627776\n".into(),
+            "buffers.huge: `size` 1099511627776 is more than the 4294967296 bytes the model gives a buffer",
+        ),
+        (
+            String::new(),
+            surface("geometry = \"1d\"\nwidth = 65536", "r8_uint"),
+            "surfaces.big: `width` 65536 is more than 65535",
+        ),
+        // width x height x esize wrapped u32 and panicked.
+        (
+            String::new(),
+            surface(
+                "geometry = \"2d\"\nwidth = 65535\nheight = 65535",
+                "rgba32_float",
+            ),
+            "surfaces.big: a slice of 68717379600 bytes (width x height x element size) is more than the descriptor's 32 bits hold",
+        ),
+        (
+            String::new(),
+            surface(
+                "geometry = \"3d\"\nwidth = 4096\nheight = 4096\ndepth = 4096",
+                "r8_uint",
+            ),
+            "surfaces.big: 68719476736 bytes (width x height x depth x layers x element size) is more than the 4294967296 the model gives a surface",
+        ),
+    ];
+    for (i, (top, tables, want)) in cases.iter().enumerate() {
+        let manifest = dir.path().join(format!("bad{i}.toml"));
+        std::fs::write(&manifest, format!("{top}{base}{tables}")).unwrap();
+        let run = ptxas_rs(&[
+            "run",
+            elf.to_str().unwrap(),
+            "--launch",
+            manifest.to_str().unwrap(),
+        ]);
+        let err = stderr(&run);
+        assert_eq!(run.status.code(), Some(1), "{want}: {err}");
+        assert!(err.contains(want), "want {want}, got {err}");
+    }
+}
+
+#[test]
 fn the_reduce_example_sums_its_input_file() {
     let got = assemble_and_run_example("reduce");
     let input = std::fs::read(example("reduce-input.bin")).unwrap();

@@ -381,10 +381,11 @@ fn ctas_step_in_the_order_the_caller_chooses() {
     let program = common::load(&source, &path);
     let mut p = sgpu_sim::launch::prepare(&manifest, std::path::Path::new("."), &program).unwrap();
     let kernel = program.function(&p.launch.kernel).unwrap();
+    let shape = p.launch.check(kernel).unwrap();
     let mut g = Grid {
         program: &program,
         global: &mut p.global,
-        surfaces: &mut p.surfaces,
+        surfaces: &p.surfaces,
         params: &p.launch.params,
         grid: p.launch.grid,
         block: p.launch.block,
@@ -393,7 +394,7 @@ fn ctas_step_in_the_order_the_caller_chooses() {
     let mut record = Retired::default();
     let mut orders = Vec::new();
     for x in [1, 0] {
-        let mut cta = Cta::new(kernel, &p.launch, [x, 0, 0]);
+        let mut cta = Cta::new(kernel, &shape, p.launch.block, [x, 0, 0]);
         let mut first_steps = Vec::new();
         while !cta.finished() {
             let ready = cta.ready();
@@ -408,7 +409,7 @@ fn ctas_step_in_the_order_the_caller_chooses() {
     }
     assert_eq!(orders[0], [7, 7, 7], "the highest warp ran first");
     // Stepping a warp that cannot issue is the harness's error, not a trap of the kernel.
-    let mut cta = Cta::new(kernel, &p.launch, [0, 0, 0]);
+    let mut cta = Cta::new(kernel, &shape, p.launch.block, [0, 0, 0]);
     for warp in [8, 99] {
         let e = cta.step(warp, &mut g, &mut record).unwrap_err();
         assert_eq!(e.cause, Cause::NotReady { warp: warp as u32 });

@@ -714,8 +714,8 @@ fn offsets_past_the_offset_field_go_through_an_address_register() {
 }
 
 #[test]
-fn a_call_from_a_frame_at_the_limit_of_the_frame_field() {
-    // 1,048,008 bytes of frame, within CALL's 20-bit field (1,048,575).
+fn a_call_from_a_frame_near_the_local_memory_limit() {
+    // About 500,000 bytes of frame: with the 16 KiB call stack, just under 512 KiB.
     let manifest = "block = [1]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n";
     assert_eq!(u32s(&run("farcall", manifest), "out"), [10]);
 }

@@ -7,6 +7,7 @@ mod common;
 
 use common::{assert_checks, u32s};
 use sgpu_sim::launch::{self, Prepared};
+use sgpu_sim::trap::Fault;
 use sgpu_sim::{Cause, Trap};
 
 const GEOMS: [&str; 5] = ["1d", "2d", "3d", "a1d", "a2d"];
@@ -185,7 +186,7 @@ fn suld_b_every_geometry_clamp_vector_and_size() {
                     if clamp == "trap" && any_out {
                         let trap = result.err().unwrap_or_else(|| panic!("{case}: no trap"));
                         assert!(
-                            matches!(&trap.cause, Cause::Surface(why) if why.contains("out of bounds")),
+                            matches!(trap.cause, Cause::Surface(Fault::OutOfBounds { .. })),
                             "{case}: {trap}"
                         );
                         assert!(trap.instruction.starts_with("SULD"), "{case}: {trap}");

@@ -173,14 +173,18 @@ impl<'a> Layout<'a> {
         if let Some(opaque) = info.opaque {
             for d in &v.declarators {
                 let place = match opaque {
-                    Opaque::Surface if self.surfaces.len() < 256 => {
+                    Opaque::Surface if (self.surfaces.len() as u64) < sgpu_isa::abi::SURF_SLOTS => {
                         self.surfaces.push(d.name.text);
                         Place::Surface {
                             slot: self.surfaces.len() as u8 - 1,
                         }
                     }
                     Opaque::Surface => {
-                        diags.unsupported(d.name.span, "more than 256 surface references");
+                        let most = sgpu_isa::abi::SURF_SLOTS;
+                        diags.unsupported(
+                            d.name.span,
+                            format!("more than {most} surface references"),
+                        );
                         continue;
                     }
                     Opaque::Texture | Opaque::Sampler => Place::Texture,

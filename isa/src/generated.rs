@@ -9006,3 +9006,254 @@ fn width_sreg(v: Sreg) -> u8 {
         _ => 1,
     }
 }
+
+/// The hardware ABI's numbers and the fields of the records it reads from memory (docs/hw.md).
+pub mod abi {
+    use crate::Member;
+    /// generic address of shared memory's window
+    pub const SHARED_WINDOW: u64 = 0x10000000;
+    /// generic address of local memory's window
+    pub const LOCAL_WINDOW: u64 = 0x20000000;
+    /// generic address of constant bank 1's window
+    pub const CONST_WINDOW: u64 = 0x30000000;
+    /// bytes of each window; windows lie below 4 GiB, so cvta is one add
+    pub const WINDOW_SIZE: u64 = 0x10000000;
+    /// the lowest address of global memory
+    pub const GLOBAL_BASE: u64 = 0x100000000;
+    /// alignment of every global allocation (buffers, surfaces, descriptor table)
+    pub const GLOBAL_ALIGN: u64 = 0x100;
+    /// local bytes per thread beyond its kernel's frame, for called functions' frames
+    pub const CALL_STACK: u64 = 0x4000;
+    /// most local bytes per thread: frame plus call stack
+    pub const LOCAL_MAX: u64 = 0x80000;
+    /// most shared bytes per CTA: static plus dynamic
+    pub const SHARED_MAX: u64 = 0xc000;
+    /// most parameter bytes of a kernel (constant bank 0)
+    pub const PARAM_MAX: u64 = 0x1000;
+    /// most threads per CTA
+    pub const BLOCK_MAX: u64 = 0x400;
+    /// most threads along x of a CTA
+    pub const BLOCK_MAX_X: u64 = 0x400;
+    /// most threads along y of a CTA
+    pub const BLOCK_MAX_Y: u64 = 0x400;
+    /// most threads along z of a CTA
+    pub const BLOCK_MAX_Z: u64 = 0x40;
+    /// most CTAs along x of a grid
+    pub const GRID_MAX_X: u64 = 0x7fffffff;
+    /// most CTAs along y of a grid
+    pub const GRID_MAX_Y: u64 = 0xffff;
+    /// most CTAs along z of a grid
+    pub const GRID_MAX_Z: u64 = 0xffff;
+    /// surfaces a kernel can name by slot (the 8-bit rb field)
+    pub const SURF_SLOTS: u64 = 0x100;
+    /// surf.kind: unsigned integer channels
+    pub const SURF_KIND_UINT: u64 = 0x0;
+    /// surf.kind: signed integer channels
+    pub const SURF_KIND_SINT: u64 = 0x1;
+    /// surf.kind: unsigned normalized channels
+    pub const SURF_KIND_UNORM: u64 = 0x2;
+    /// surf.kind: signed normalized channels
+    pub const SURF_KIND_SNORM: u64 = 0x3;
+    /// surf.kind: IEEE float channels
+    pub const SURF_KIND_FLOAT: u64 = 0x4;
+    /// Words of a surface descriptor, in the descriptor table at handle x 32 bytes.
+    pub const SURF_WORDS: usize = 8;
+    /// address of element (0, 0, 0, 0), low word
+    pub const SURF_BASE_LO: Member = Member {
+        name: "surf.base_lo",
+        word: 0,
+        lsb: 0,
+        bits: 32,
+    };
+    /// address of element (0, 0, 0, 0), high word
+    pub const SURF_BASE_HI: Member = Member {
+        name: "surf.base_hi",
+        word: 1,
+        lsb: 0,
+        bits: 32,
+    };
+    /// bytes from one row to the next
+    pub const SURF_PITCH: Member = Member {
+        name: "surf.pitch",
+        word: 2,
+        lsb: 0,
+        bits: 32,
+    };
+    /// bytes from one depth slice or layer to the next
+    pub const SURF_SLICE: Member = Member {
+        name: "surf.slice",
+        word: 3,
+        lsb: 0,
+        bits: 32,
+    };
+    /// elements per row
+    pub const SURF_WIDTH: Member = Member {
+        name: "surf.width",
+        word: 4,
+        lsb: 0,
+        bits: 16,
+    };
+    /// rows (1 for 1d and a1d)
+    pub const SURF_HEIGHT: Member = Member {
+        name: "surf.height",
+        word: 4,
+        lsb: 16,
+        bits: 16,
+    };
+    /// depth slices (1 unless 3d)
+    pub const SURF_DEPTH: Member = Member {
+        name: "surf.depth",
+        word: 5,
+        lsb: 0,
+        bits: 16,
+    };
+    /// layers (1 unless a1d or a2d)
+    pub const SURF_LAYERS: Member = Member {
+        name: "surf.layers",
+        word: 5,
+        lsb: 16,
+        bits: 16,
+    };
+    /// the geometry, as the `geom` enum numbers it
+    pub const SURF_GEOM: Member = Member {
+        name: "surf.geom",
+        word: 6,
+        lsb: 0,
+        bits: 3,
+    };
+    /// log2 of the channels: 1, 2 or 4
+    pub const SURF_CHANNELS: Member = Member {
+        name: "surf.channels",
+        word: 6,
+        lsb: 3,
+        bits: 2,
+    };
+    /// log2 of a channel's bytes: 1, 2 or 4
+    pub const SURF_BYTES: Member = Member {
+        name: "surf.bytes",
+        word: 6,
+        lsb: 5,
+        bits: 2,
+    };
+    /// how a channel is stored: surf_kind_*
+    pub const SURF_KIND: Member = Member {
+        name: "surf.kind",
+        word: 6,
+        lsb: 7,
+        bits: 3,
+    };
+    /// set in a bound descriptor; a clear one is not bound
+    pub const SURF_VALID: Member = Member {
+        name: "surf.valid",
+        word: 6,
+        lsb: 31,
+        bits: 1,
+    };
+    /// Words of the launch record the host writes before starting a kernel.
+    pub const LAUNCH_WORDS: usize = 16;
+    /// word index of the kernel's first instruction
+    pub const LAUNCH_ENTRY: Member = Member {
+        name: "launch.entry",
+        word: 0,
+        lsb: 0,
+        bits: 32,
+    };
+    /// CTAs along x
+    pub const LAUNCH_GRID_X: Member = Member {
+        name: "launch.grid_x",
+        word: 1,
+        lsb: 0,
+        bits: 32,
+    };
+    /// CTAs along y
+    pub const LAUNCH_GRID_Y: Member = Member {
+        name: "launch.grid_y",
+        word: 2,
+        lsb: 0,
+        bits: 32,
+    };
+    /// CTAs along z
+    pub const LAUNCH_GRID_Z: Member = Member {
+        name: "launch.grid_z",
+        word: 3,
+        lsb: 0,
+        bits: 32,
+    };
+    /// threads along x of a CTA
+    pub const LAUNCH_BLOCK_X: Member = Member {
+        name: "launch.block_x",
+        word: 4,
+        lsb: 0,
+        bits: 32,
+    };
+    /// threads along y of a CTA
+    pub const LAUNCH_BLOCK_Y: Member = Member {
+        name: "launch.block_y",
+        word: 5,
+        lsb: 0,
+        bits: 32,
+    };
+    /// threads along z of a CTA
+    pub const LAUNCH_BLOCK_Z: Member = Member {
+        name: "launch.block_z",
+        word: 6,
+        lsb: 0,
+        bits: 32,
+    };
+    /// shared bytes per CTA: the kernel's static plus the launch's dynamic
+    pub const LAUNCH_SHARED: Member = Member {
+        name: "launch.shared",
+        word: 7,
+        lsb: 0,
+        bits: 32,
+    };
+    /// address of the parameter bytes (constant bank 0), low word
+    pub const LAUNCH_PARAMS_LO: Member = Member {
+        name: "launch.params_lo",
+        word: 8,
+        lsb: 0,
+        bits: 32,
+    };
+    /// address of the parameter bytes, high word
+    pub const LAUNCH_PARAMS_HI: Member = Member {
+        name: "launch.params_hi",
+        word: 9,
+        lsb: 0,
+        bits: 32,
+    };
+    /// bytes of parameters
+    pub const LAUNCH_PARAM_BYTES: Member = Member {
+        name: "launch.param_bytes",
+        word: 10,
+        lsb: 0,
+        bits: 32,
+    };
+    /// address of the surface descriptor table, low word
+    pub const LAUNCH_SURF_LO: Member = Member {
+        name: "launch.surf_lo",
+        word: 11,
+        lsb: 0,
+        bits: 32,
+    };
+    /// address of the surface descriptor table, high word
+    pub const LAUNCH_SURF_HI: Member = Member {
+        name: "launch.surf_hi",
+        word: 12,
+        lsb: 0,
+        bits: 32,
+    };
+    /// descriptors in the table; a larger handle is not bound
+    pub const LAUNCH_SURF_COUNT: Member = Member {
+        name: "launch.surf_count",
+        word: 13,
+        lsb: 0,
+        bits: 32,
+    };
+    /// local bytes per thread: the kernel's frame plus call_stack
+    pub const LAUNCH_LOCAL: Member = Member {
+        name: "launch.local",
+        word: 14,
+        lsb: 0,
+        bits: 32,
+    };
+}

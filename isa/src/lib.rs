@@ -313,6 +313,44 @@ impl Field {
     }
 }
 
+/// A field of a record of 32-bit words the hardware reads from memory (a surface descriptor,
+/// the launch record; see [`abi`] and docs/hw.md): bits `lsb..lsb + bits` of word `word`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// `record.member`, for messages.
+    pub name: &'static str,
+    pub word: usize,
+    pub lsb: u32,
+    pub bits: u32,
+}
+
+impl Member {
+    /// The largest value the member holds.
+    pub const fn max(self) -> u32 {
+        u32::MAX >> (32 - self.bits)
+    }
+
+    /// The member's value in `words`, which must be the whole record.
+    pub fn get(self, words: &[u32]) -> u32 {
+        (words[self.word] >> self.lsb) & self.max()
+    }
+
+    /// Writes `value` into the member; a value wider than the member is an error, never cut.
+    pub fn put(self, words: &mut [u32], value: u32) -> Result<(), String> {
+        if value > self.max() {
+            return Err(format!(
+                "{} = {value} does not fit its {} bits (at most {})",
+                self.name,
+                self.bits,
+                self.max()
+            ));
+        }
+        let w = &mut words[self.word];
+        *w = (*w & !(self.max() << self.lsb)) | (value << self.lsb);
+        Ok(())
+    }
+}
+
 /// A value that a field of the instruction word cannot hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldError {

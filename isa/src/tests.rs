@@ -261,3 +261,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn record_members_hold_what_fits_and_refuse_the_rest() {
+    let mut words = [0u32; abi::SURF_WORDS];
+    abi::SURF_HEIGHT.put(&mut words, 0xffff).unwrap();
+    abi::SURF_WIDTH.put(&mut words, 3).unwrap();
+    abi::SURF_VALID.put(&mut words, 1).unwrap();
+    assert_eq!(words[4], 0xffff_0003);
+    assert_eq!(abi::SURF_HEIGHT.get(&words), 0xffff);
+    assert_eq!(abi::SURF_VALID.get(&words), 1);
+    let e = abi::SURF_WIDTH.put(&mut words, 0x1_0000).unwrap_err();
+    assert_eq!(
+        e,
+        "surf.width = 65536 does not fit its 16 bits (at most 65535)"
+    );
+    assert_eq!(
+        words[4], 0xffff_0003,
+        "a refused value leaves the word alone"
+    );
+}

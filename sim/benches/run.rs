@@ -91,7 +91,7 @@ fn measure(source: &str) -> (u64, f64) {
         let stats = sgpu_sim::run(
             &program,
             &mut p.global,
-            &mut p.surfaces,
+            &p.surfaces,
             &p.launch,
             |_, _, _| {},
         )

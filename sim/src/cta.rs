@@ -10,13 +10,13 @@ use crate::record::Retired;
 use crate::surface::Surfaces;
 use crate::trap::{Cause, Trap};
 use crate::warp::{self, lanes, State, Warp, LANES};
-use crate::Launch;
+use crate::Shape;
 
 /// What every CTA of a launch shares: the program, memories, and the grid's shape.
 pub struct Grid<'m> {
     pub program: &'m Program,
     pub global: &'m mut Global,
-    pub surfaces: &'m mut Surfaces,
+    pub surfaces: &'m Surfaces,
     pub params: &'m [u8],
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -32,25 +32,24 @@ pub struct Cta {
 }
 
 impl Cta {
-    /// CTA `index` of a launch of `kernel`, every warp at the kernel's first instruction.
-    pub fn new(kernel: &Function, launch: &Launch, index: [u32; 3]) -> Cta {
-        let local_size = kernel.info.local_bytes as usize + crate::CALL_STACK;
-        let threads = launch.block.iter().product::<u32>();
-        let [bx, by, _] = launch.block;
-        let warps = (0..threads.div_ceil(LANES as u32))
+    /// CTA `index` of a launch of `kernel` in CTAs of `block` threads, sized as the launch's
+    /// check worked out, every warp at the kernel's first instruction.
+    pub fn new(kernel: &Function, shape: &Shape, block: [u32; 3], index: [u32; 3]) -> Cta {
+        let [bx, by, _] = block;
+        let warps = (0..shape.warps)
             .map(|wi| {
                 let tid = std::array::from_fn(|l| {
                     let t = wi * LANES as u32 + l as u32;
                     [t % bx, t / bx % by, t / (bx * by)]
                 });
-                let count = (threads - wi * LANES as u32).min(LANES as u32);
-                Warp::new(wi, kernel.start, tid, count, local_size)
+                let count = (shape.threads - wi * LANES as u32).min(LANES as u32);
+                Warp::new(wi, kernel.start, tid, count, shape.local as usize)
             })
             .collect();
         Cta {
             index,
             warps,
-            shared: vec![0; (kernel.info.shared_bytes + launch.shared) as usize],
+            shared: vec![0; shape.shared as usize],
             barriers: Barriers::default(),
         }
     }
@@ -86,7 +85,7 @@ impl Cta {
             global: &mut *g.global,
             shared: &mut self.shared,
             params: g.params,
-            surfaces: &mut *g.surfaces,
+            surfaces: g.surfaces,
             ntid: g.block,
             ctaid: self.index,
             nctaid: g.grid,

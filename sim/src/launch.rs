@@ -1,16 +1,16 @@
 //! The launch manifest of `ptxas-rs run` (docs/launch.md): what to run, on what buffers and
 //! surfaces, with what parameters. Anything else in the file is an error naming the key.
 
-use crate::memory::Global;
+use crate::memory::{Global, MAX_ALLOCATION};
 use crate::program::Program;
-use crate::surface::{Format, Surface, Surfaces};
+use crate::surface::{Binding, Descriptor, Format, Surfaces};
 use crate::Launch;
 use sgpu_isa::Geom;
 use std::path::Path;
 use toml::{Table, Value};
 
-/// A manifest made ready to run: the launch, global memory with every buffer placed, and
-/// the surfaces bound to their slots.
+/// A manifest made ready to run: the launch, global memory with every buffer, surface and
+/// the surface descriptor table placed, and what is bound at each surface handle.
 pub struct Prepared {
     pub launch: Launch,
     pub global: Global,
@@ -161,9 +161,6 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         .ok_or_else(|| format!("`kernel`: the program has no kernel `{kernel}`"))?;
     let grid = dims(root.get("grid"), "grid")?;
     let block = dims(root.get("block"), "block")?;
-    if block.iter().product::<u32>() > 1024 {
-        return Err("`block`: at most 1024 threads per CTA".into());
-    }
     let shared = match root.get("shared") {
         None => 0,
         Some(v) => v
@@ -195,6 +192,11 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         expect_keys(t, &allowed, &at)?;
         let data = contents(t, &at, dir)?.unwrap_or_default();
         let size = size(t, &at)?.unwrap_or(data.len());
+        if size as u64 > MAX_ALLOCATION {
+            return Err(format!(
+                "{at}`size` {size} is more than the {MAX_ALLOCATION} bytes the model gives a buffer"
+            ));
+        }
         if size < data.len() {
             return Err(format!(
                 "{at}`size` {size} is smaller than its {} bytes of data",
@@ -204,15 +206,15 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         global.alloc(name, data, size.max(1));
     }
 
-    // Surfaces: those named like a `.surfref` take its slot; the others follow.
-    let mut surfaces = Surfaces::default();
+    // Surfaces: those named like a `.surfref` take its slot; the others follow. Each one's
+    // data is a global allocation its descriptor points to (docs/hw.md).
     let max_slot = program
         .surfaces
         .iter()
         .map(|s| usize::from(s.1) + 1)
         .max()
         .unwrap_or(0);
-    surfaces.slots.resize(max_slot, None);
+    let mut bound: Vec<Option<(Binding, Descriptor)>> = vec![None; max_slot];
     let declared = match root.get("surfaces") {
         Some(v) => v.as_table().ok_or("`surfaces` must be a table")?,
         None => &empty,
@@ -220,74 +222,23 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
     let mut slot_of = std::collections::HashMap::new();
     for (name, v) in declared {
         let at = format!("surfaces.{name}: ");
-        let t = v.as_table().ok_or_else(|| format!("{at}must be a table"))?;
-        let mut allowed = vec![
-            "geometry", "width", "height", "depth", "layers", "format", "file",
-        ];
-        allowed.extend(ARRAYS.iter().map(|a| a.0));
-        expect_keys(t, &allowed, &at)?;
-        let geom = match t.get("geometry").and_then(Value::as_str) {
-            Some("1d") => Geom::D1,
-            Some("2d") => Geom::D2,
-            Some("3d") => Geom::D3,
-            Some("a1d") => Geom::A1d,
-            Some("a2d") => Geom::A2d,
-            _ => {
-                return Err(format!(
-                    "{at}`geometry` must be one of 1d, 2d, 3d, a1d, a2d"
-                ))
-            }
-        };
-        let dim = |key: &str, needed: bool| -> Result<u32> {
-            match t.get(key) {
-                Some(v) => v
-                    .as_integer()
-                    .and_then(|n| u32::try_from(n).ok())
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("{at}`{key}` must be a positive integer")),
-                None if needed => Err(format!("{at}`{key}` is needed for this geometry")),
-                None => Ok(1),
-            }
-        };
-        let width = dim("width", true)?;
-        let height = dim("height", matches!(geom, Geom::D2 | Geom::D3 | Geom::A2d))?;
-        let depth = dim("depth", geom == Geom::D3)?;
-        let layers = dim("layers", matches!(geom, Geom::A1d | Geom::A2d))?;
-        let format = t
-            .get("format")
-            .and_then(Value::as_str)
-            .and_then(Format::parse)
-            .ok_or_else(|| {
-                format!("{at}`format` must name a format such as rgba8_unorm, r32_uint, rg16_float")
-            })?;
-        let bytes = Surface::bytes_for(geom, width, height, depth, layers, format);
-        let mut data = contents(t, &at, dir)?.unwrap_or_default();
-        if data.len() > bytes {
-            return Err(format!(
-                "{at}{} bytes of data for a surface of {bytes}",
-                data.len()
-            ));
-        }
-        data.resize(bytes, 0);
+        let (mut d, data) = surface(v, &at, dir)?;
+        d.base = global.alloc(&format!("surfaces.{name}"), data, d.bytes() as usize);
         let slot = match program.surfaces.iter().find(|s| s.0 == *name) {
             Some(&(_, slot)) => usize::from(slot),
             None => {
-                surfaces.slots.push(None);
-                surfaces.slots.len() - 1
+                bound.push(None);
+                bound.len() - 1
             }
         };
         slot_of.insert(name.clone(), slot);
-        surfaces.slots[slot] = Some(Surface {
+        let binding = Binding {
             name: name.clone(),
-            geom,
-            width,
-            height,
-            depth,
-            layers,
-            format,
-            data,
-        });
+            data: d.base,
+        };
+        bound[slot] = Some((binding, d));
     }
+    let surfaces = descriptor_table(&mut global, bound)?;
 
     // Parameters, at the kernel's offsets.
     let mut params = vec![0u8; function.info.param_bytes as usize];
@@ -364,28 +315,118 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
             })?;
         slot.copy_from_slice(&bytes);
     }
+    let launch = Launch {
+        kernel,
+        grid,
+        block,
+        shared,
+        params,
+        max_instructions: 1 << 32,
+    };
+    launch.check(function)?;
     Ok(Prepared {
-        launch: Launch {
-            kernel,
-            grid,
-            block,
-            shared,
-            params,
-            max_instructions: 1 << 32,
-        },
+        launch,
         global,
         surfaces,
     })
 }
 
-/// The final bytes of a buffer or surface, for `--dump`.
-pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
-    if let Some(s) = p.surfaces.slots.iter().flatten().find(|s| s.name == name) {
-        return Some(s.data.clone());
+/// A surface's descriptor (its base still to place) and initial data, from its table.
+fn surface(v: &Value, at: &str, dir: &Path) -> Result<(Descriptor, Vec<u8>)> {
+    let t = v.as_table().ok_or_else(|| format!("{at}must be a table"))?;
+    let mut allowed = vec![
+        "geometry", "width", "height", "depth", "layers", "format", "file",
+    ];
+    allowed.extend(ARRAYS.iter().map(|a| a.0));
+    expect_keys(t, &allowed, at)?;
+    let geom = match t.get("geometry").and_then(Value::as_str) {
+        Some("1d") => Geom::D1,
+        Some("2d") => Geom::D2,
+        Some("3d") => Geom::D3,
+        Some("a1d") => Geom::A1d,
+        Some("a2d") => Geom::A2d,
+        _ => {
+            return Err(format!(
+                "{at}`geometry` must be one of 1d, 2d, 3d, a1d, a2d"
+            ))
+        }
+    };
+    let dim = |key: &str, needed: bool| -> Result<u32> {
+        match t.get(key) {
+            Some(v) => v
+                .as_integer()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("{at}`{key}` must be a positive integer")),
+            None if needed => Err(format!("{at}`{key}` is needed for this geometry")),
+            None => Ok(1),
+        }
+    };
+    let dims = [
+        dim("width", true)?,
+        dim("height", matches!(geom, Geom::D2 | Geom::D3 | Geom::A2d))?,
+        dim("depth", geom == Geom::D3)?,
+        dim("layers", matches!(geom, Geom::A1d | Geom::A2d))?,
+    ];
+    let format = t
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(Format::parse)
+        .ok_or_else(|| {
+            format!("{at}`format` must name a format such as rgba8_unorm, r32_uint, rg16_float")
+        })?;
+    let d = Descriptor::packed(0, geom, dims, format).map_err(|e| format!("{at}{e}"))?;
+    let bytes = d.bytes();
+    if bytes > MAX_ALLOCATION {
+        return Err(format!(
+            "{at}{bytes} bytes (width x height x depth x layers x element size) is more than the {MAX_ALLOCATION} the model gives a surface"
+        ));
     }
-    p.global
-        .regions
-        .iter()
-        .find(|r| r.name == name)
-        .map(|r| r.bytes.clone())
+    let data = contents(t, at, dir)?.unwrap_or_default();
+    if data.len() as u64 > bytes {
+        return Err(format!(
+            "{at}{} bytes of data for a surface of {bytes}",
+            data.len()
+        ));
+    }
+    Ok((d, data))
+}
+
+/// Writes the descriptor table into global memory, a descriptor per handle (zero words where
+/// nothing is bound), and returns where it is and what is bound.
+fn descriptor_table(
+    global: &mut Global,
+    bound: Vec<Option<(Binding, Descriptor)>>,
+) -> Result<Surfaces> {
+    let mut bytes = Vec::with_capacity(bound.len() * sgpu_isa::abi::SURF_WORDS * 4);
+    let mut bindings = Vec::with_capacity(bound.len());
+    for entry in bound {
+        let words = match &entry {
+            Some((b, d)) => d.words().map_err(|e| format!("surfaces.{}: {e}", b.name))?,
+            None => [0; sgpu_isa::abi::SURF_WORDS],
+        };
+        bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+        bindings.push(entry.map(|(b, _)| b));
+    }
+    let table = if bytes.is_empty() {
+        0
+    } else {
+        let len = bytes.len();
+        global.alloc("(surface descriptors)", bytes, len)
+    };
+    Ok(Surfaces {
+        table,
+        bound: bindings,
+    })
+}
+
+/// The final bytes of a buffer or surface, for `--dump`: a surface's are packed, row after
+/// row, as the manifest gives them.
+pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
+    let regions = &p.global.regions;
+    let region = match p.surfaces.bound.iter().flatten().find(|b| b.name == name) {
+        Some(b) => regions.iter().find(|r| r.base == b.data),
+        None => regions.iter().find(|r| r.name == name),
+    };
+    region.map(|r| r.bytes.clone())
 }

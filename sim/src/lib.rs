@@ -30,10 +30,12 @@ pub mod warp;
 
 use cta::{Cta, Grid};
 use memory::Global;
-use program::Program;
+use program::{Function, Program};
 use record::Retired;
+use sgpu_isa::abi;
 use surface::Surfaces;
 pub use trap::{Cause, Trap};
+use warp::LANES;
 
 /// What to run: a kernel, the grid, and the bytes of its parameters (constant bank 0).
 #[derive(Clone, Debug)]
@@ -55,16 +57,98 @@ pub struct Stats {
     pub thread_instructions: u64,
 }
 
-/// Bytes of local memory each thread gets beyond its kernel's frame, for the frames of the
-/// functions it calls.
-pub const CALL_STACK: usize = 16 * 1024;
+/// What a checked launch asks of the machine, per CTA and per thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub threads: u32,
+    pub warps: u32,
+    /// Local bytes per thread: the kernel's frame plus the call stack.
+    pub local: u32,
+    /// Shared bytes per CTA: the kernel's static plus the launch's dynamic.
+    pub shared: u32,
+}
+
+impl Launch {
+    /// Checks every size of the launch of `kernel` against the hardware's limits (docs/hw.md),
+    /// in arithmetic that cannot wrap; an error names the manifest key (docs/launch.md).
+    pub fn check(&self, kernel: &Function) -> Result<Shape, String> {
+        let axes = ["x", "y", "z"];
+        let block_max = [abi::BLOCK_MAX_X, abi::BLOCK_MAX_Y, abi::BLOCK_MAX_Z];
+        let grid_max = [abi::GRID_MAX_X, abi::GRID_MAX_Y, abi::GRID_MAX_Z];
+        for (key, dims, max, what) in [
+            ("block", self.block, block_max, "threads"),
+            ("grid", self.grid, grid_max, "CTAs"),
+        ] {
+            for i in 0..3 {
+                let n = u64::from(dims[i]);
+                if n == 0 || n > max[i] {
+                    return Err(format!(
+                        "`{key}[{i}]`: {n} {what}; 1 to {} along {}",
+                        max[i], axes[i]
+                    ));
+                }
+            }
+        }
+        let threads: u64 = self.block.iter().map(|&n| u64::from(n)).product();
+        if threads > abi::BLOCK_MAX {
+            let [x, y, z] = self.block;
+            return Err(format!(
+                "`block`: {x} x {y} x {z} = {threads} threads; at most {} per CTA",
+                abi::BLOCK_MAX
+            ));
+        }
+        let info = &kernel.info;
+        let shared = u64::from(info.shared_bytes) + u64::from(self.shared);
+        if shared > abi::SHARED_MAX {
+            return Err(format!(
+                "`shared`: {} dynamic bytes and the kernel's {} static bytes make {shared}; at most {} per CTA",
+                self.shared,
+                info.shared_bytes,
+                abi::SHARED_MAX
+            ));
+        }
+        let param_bytes = u64::from(info.param_bytes);
+        if param_bytes > abi::PARAM_MAX {
+            return Err(format!(
+                "`params`: kernel `{}` takes {param_bytes} bytes of parameters; at most {}",
+                kernel.name,
+                abi::PARAM_MAX
+            ));
+        }
+        if self.params.len() as u64 != param_bytes {
+            return Err(format!(
+                "`params`: {} bytes for kernel `{}`'s {param_bytes} bytes of parameters",
+                self.params.len(),
+                kernel.name
+            ));
+        }
+        let local = u64::from(info.local_bytes) + abi::CALL_STACK;
+        if local > abi::LOCAL_MAX {
+            return Err(format!(
+                "`kernel`: `{}` needs {} local bytes per thread and {} for calls; at most {} in all",
+                kernel.name,
+                info.local_bytes,
+                abi::CALL_STACK,
+                abi::LOCAL_MAX
+            ));
+        }
+        // Each fits 32 bits: the limits above are far below 2^32.
+        let threads = threads as u32;
+        Ok(Shape {
+            threads,
+            warps: threads.div_ceil(LANES as u32),
+            local: local as u32,
+            shared: shared as u32,
+        })
+    }
+}
 
 /// Runs a kernel over its grid, one CTA after another in x, y, z order, its warps in turn.
 /// `observe` sees every retired instruction (CTA index, warp, what it did).
 pub fn run(
     program: &Program,
     global: &mut Global,
-    surfaces: &mut Surfaces,
+    surfaces: &Surfaces,
     launch: &Launch,
     mut observe: impl FnMut(u32, u32, &Retired),
 ) -> Result<Stats, Trap> {
@@ -78,6 +162,13 @@ pub fn run(
             location: String::new(),
             instruction: String::new(),
         })?;
+    let shape = launch.check(kernel).map_err(|why| Trap {
+        cause: Cause::Launch(why),
+        cta: [0; 3],
+        warp: 0,
+        location: String::new(),
+        instruction: String::new(),
+    })?;
     let mut g = Grid {
         program,
         global,
@@ -94,7 +185,7 @@ pub fn run(
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
-                let mut cta = Cta::new(kernel, launch, [x, y, z]);
+                let mut cta = Cta::new(kernel, &shape, launch.block, [x, y, z]);
                 cta.run(&mut g, launch.max_instructions, &mut retired, |_, w, r| {
                     stats.warp_instructions += 1;
                     stats.thread_instructions += u64::from(r.mask.count_ones());

@@ -3,15 +3,16 @@
 
 use crate::record::Space;
 use crate::trap::Cause;
+use sgpu_isa::abi::GLOBAL_ALIGN;
 
-/// Generic addresses of shared, local and constant bank 1 memory: each window is 256 MiB
-/// below 4 GiB, so a generic address there has a zero high word (`cvta` is one add).
-pub const SHARED_WINDOW: u64 = 0x1000_0000;
-pub const LOCAL_WINDOW: u64 = 0x2000_0000;
-pub const CONST_WINDOW: u64 = 0x3000_0000;
-pub const WINDOW_SIZE: u64 = 0x1000_0000;
-/// Global allocations start at 4 GiB.
-pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+/// The memory map (docs/hw.md): generic addresses of the shared, local and constant bank 1
+/// windows, each below 4 GiB so that a generic address there has a zero high word (`cvta` is
+/// one add), and global memory from 4 GiB up.
+pub use sgpu_isa::abi::{CONST_WINDOW, GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+
+/// The most bytes the model gives one allocation (a buffer or a surface's data): a bound
+/// on what a manifest may ask of the host, not a limit of the hardware's addresses.
+pub const MAX_ALLOCATION: u64 = 1 << 32;
 
 /// One allocation of global memory: a buffer of the launch or the module's variables.
 #[derive(Clone, Debug)]
@@ -29,13 +30,13 @@ pub struct Global {
 }
 
 impl Global {
-    /// Places `bytes` (zero-filled to `size`) at the next free 256-byte boundary.
+    /// Places `bytes` (zero-filled to `size`) at the next free [`GLOBAL_ALIGN`] boundary,
+    /// leaving a gap of at least that much after the last allocation.
     pub fn alloc(&mut self, name: &str, mut bytes: Vec<u8>, size: usize) -> u64 {
-        let next = self
-            .regions
-            .last()
-            .map_or(GLOBAL_BASE, |r| r.base + r.bytes.len() as u64 + 256);
-        let base = next.div_ceil(256) * 256;
+        let next = self.regions.last().map_or(GLOBAL_BASE, |r| {
+            r.base + r.bytes.len() as u64 + GLOBAL_ALIGN
+        });
+        let base = next.div_ceil(GLOBAL_ALIGN) * GLOBAL_ALIGN;
         bytes.resize(size.max(bytes.len()), 0);
         self.regions.push(Region {
             name: name.to_string(),

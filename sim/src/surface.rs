@@ -1,21 +1,36 @@
 //! The surface unit: surfaces of every geometry and format, and what suld, sust, sured and
 //! suq do to them, made exact (issue 4; shared/spec/ptx/surface-instructions.txt).
 //!
-//! A surface is tightly packed: element (x, y, z, layer) is at byte
-//! `((layer * depth + z) * height + y) * width * esize + x * esize`, esize being channels times
-//! channel bytes. `.b` forms address x in bytes, `.p` forms in elements.
+//! The unit finds a surface as the RTL will (docs/hw.md): a handle indexes the descriptor
+//! table in global memory, the descriptor's words give the surface's base, pitches,
+//! dimensions and format, and the data is read and written through global memory. Element
+//! (x, y, z, layer) is at byte `(layer + z) * slice + y * pitch + x * esize` from the base
+//! (a surface has depth or layers, never both), esize being channels times channel bytes.
+//! `.b` forms address x in bytes, `.p` forms in elements.
 
+use crate::memory::Global;
+use crate::trap::{Cause, Fault};
 use crate::warp::Warp;
-use sgpu_isa::{Dsize, Geom, Query, Reg, Sclamp, Sop, Sty, Surface as Operand, Vwidth};
+use sgpu_isa::{abi, Dsize, Geom, Query, Reg, Sclamp, Sop, Sty, Surface as Operand, Vwidth};
 
-/// How a channel is stored.
+/// How a channel is stored; the discriminants are the descriptor's `surf.kind` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    Uint,
-    Sint,
-    Unorm,
-    Snorm,
-    Float,
+    Uint = abi::SURF_KIND_UINT as isize,
+    Sint = abi::SURF_KIND_SINT as isize,
+    Unorm = abi::SURF_KIND_UNORM as isize,
+    Snorm = abi::SURF_KIND_SNORM as isize,
+    Float = abi::SURF_KIND_FLOAT as isize,
+}
+
+impl Kind {
+    const ALL: [Kind; 5] = [
+        Kind::Uint,
+        Kind::Sint,
+        Kind::Unorm,
+        Kind::Snorm,
+        Kind::Float,
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +42,20 @@ pub struct Format {
 }
 
 impl Format {
+    /// A format sgpu has: 1, 2 or 4 channels of a size the kind comes in.
+    fn new(channels: u32, bytes: u32, kind: Kind) -> Option<Format> {
+        let sizes: &[u32] = match kind {
+            Kind::Uint | Kind::Sint => &[1, 2, 4],
+            Kind::Unorm | Kind::Snorm => &[1, 2],
+            Kind::Float => &[2, 4],
+        };
+        (matches!(channels, 1 | 2 | 4) && sizes.contains(&bytes)).then_some(Format {
+            channels,
+            bytes,
+            kind,
+        })
+    }
+
     /// `rgba8_unorm`, `r32_uint`, `rg16_float`, ...
     pub fn parse(name: &str) -> Option<Format> {
         let (head, kind) = name.split_once('_')?;
@@ -46,16 +75,10 @@ impl Format {
             "float" => Kind::Float,
             _ => return None,
         };
-        let valid = match kind {
-            Kind::Uint | Kind::Sint => matches!(bits, 8 | 16 | 32),
-            Kind::Unorm | Kind::Snorm => matches!(bits, 8 | 16),
-            Kind::Float => matches!(bits, 16 | 32),
-        };
-        valid.then_some(Format {
-            channels,
-            bytes: bits / 8,
-            kind,
-        })
+        if bits % 8 != 0 {
+            return None;
+        }
+        Format::new(channels, bits / 8, kind)
     }
 
     pub fn esize(self) -> u32 {
@@ -89,56 +112,162 @@ impl Format {
     }
 }
 
-/// One surface.
-#[derive(Clone, Debug)]
-pub struct Surface {
-    pub name: String,
-    pub geom: Geom,
+/// A surface as its descriptor in memory describes it (docs/hw.md). Height, depth and layers
+/// are 1 where the geometry has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Descriptor {
+    /// Address of element (0, 0, 0, 0) in global memory.
+    pub base: u64,
+    /// Bytes from one row to the next.
+    pub pitch: u32,
+    /// Bytes from one depth slice or layer to the next.
+    pub slice: u32,
     pub width: u32,
     pub height: u32,
     pub depth: u32,
     pub layers: u32,
+    pub geom: Geom,
     pub format: Format,
-    pub data: Vec<u8>,
 }
 
-impl Surface {
-    pub fn bytes_for(
+impl Descriptor {
+    /// A tightly packed surface at `base` (pitch width x element size, slice pitch x
+    /// height), its dimensions as given (only those of its geometry count). A dimension over
+    /// its member's 16 bits, or a slice over 32 bits, is an error naming it.
+    pub fn packed(
+        base: u64,
         geom: Geom,
-        width: u32,
-        height: u32,
-        depth: u32,
-        layers: u32,
+        [width, height, depth, layers]: [u32; 4],
         format: Format,
-    ) -> usize {
-        let (h, d, l) = dims(geom, height, depth, layers);
-        (width * h * d * l * format.esize()) as usize
+    ) -> Result<Descriptor, String> {
+        let (height, depth, layers) = match geom {
+            Geom::D1 => (1, 1, 1),
+            Geom::D2 => (height, 1, 1),
+            Geom::D3 => (height, depth, 1),
+            Geom::A1d => (1, 1, layers),
+            Geom::A2d => (height, 1, layers),
+        };
+        let members = [
+            (abi::SURF_WIDTH, width, "width"),
+            (abi::SURF_HEIGHT, height, "height"),
+            (abi::SURF_DEPTH, depth, "depth"),
+            (abi::SURF_LAYERS, layers, "layers"),
+        ];
+        for (member, value, key) in members {
+            if value > member.max() {
+                return Err(format!("`{key}` {value} is more than {}", member.max()));
+            }
+        }
+        let pitch = u64::from(width) * u64::from(format.esize());
+        let slice = pitch * u64::from(height);
+        let slice = u32::try_from(slice).map_err(|_| {
+            format!("a slice of {slice} bytes (width x height x element size) is more than the descriptor's 32 bits hold")
+        })?;
+        Ok(Descriptor {
+            base,
+            pitch: pitch as u32,
+            slice,
+            width,
+            height,
+            depth,
+            layers,
+            geom,
+            format,
+        })
+    }
+
+    /// Bytes from the first element to the end of the last slice.
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.slice) * u64::from(self.depth) * u64::from(self.layers)
+    }
+
+    /// The descriptor's words, as the surface unit reads them.
+    pub fn words(&self) -> Result<[u32; abi::SURF_WORDS], String> {
+        let log2 = |n: u32| n.trailing_zeros();
+        let f = self.format;
+        let mut w = [0; abi::SURF_WORDS];
+        let members = [
+            (abi::SURF_BASE_LO, self.base as u32),
+            (abi::SURF_BASE_HI, (self.base >> 32) as u32),
+            (abi::SURF_PITCH, self.pitch),
+            (abi::SURF_SLICE, self.slice),
+            (abi::SURF_WIDTH, self.width),
+            (abi::SURF_HEIGHT, self.height),
+            (abi::SURF_DEPTH, self.depth),
+            (abi::SURF_LAYERS, self.layers),
+            (abi::SURF_GEOM, self.geom as u32),
+            (abi::SURF_CHANNELS, log2(f.channels)),
+            (abi::SURF_BYTES, log2(f.bytes)),
+            (abi::SURF_KIND, f.kind as u32),
+            (abi::SURF_VALID, 1),
+        ];
+        for (member, value) in members {
+            member.put(&mut w, value)?;
+        }
+        Ok(w)
+    }
+
+    /// Reads descriptor words: `None` for a descriptor not marked valid, an error for one
+    /// that names no geometry or format sgpu has, or a zero dimension.
+    pub fn decode(w: &[u32; abi::SURF_WORDS]) -> Result<Option<Descriptor>, &'static str> {
+        if abi::SURF_VALID.get(w) == 0 {
+            return Ok(None);
+        }
+        let bad = |what: &'static str| what;
+        let geom =
+            Geom::from_bits(abi::SURF_GEOM.get(w).into()).ok_or_else(|| bad("no geometry"))?;
+        let kind = *Kind::ALL
+            .get(abi::SURF_KIND.get(w) as usize)
+            .ok_or_else(|| bad("no channel kind"))?;
+        let format = Format::new(
+            1 << abi::SURF_CHANNELS.get(w),
+            1 << abi::SURF_BYTES.get(w),
+            kind,
+        )
+        .ok_or_else(|| bad("no format sgpu has"))?;
+        let d = Descriptor {
+            base: u64::from(abi::SURF_BASE_LO.get(w)) | u64::from(abi::SURF_BASE_HI.get(w)) << 32,
+            pitch: abi::SURF_PITCH.get(w),
+            slice: abi::SURF_SLICE.get(w),
+            width: abi::SURF_WIDTH.get(w),
+            height: abi::SURF_HEIGHT.get(w),
+            depth: abi::SURF_DEPTH.get(w),
+            layers: abi::SURF_LAYERS.get(w),
+            geom,
+            format,
+        };
+        if [d.width, d.height, d.depth, d.layers].contains(&0) {
+            return Err(bad("a zero dimension"));
+        }
+        Ok(Some(d))
     }
 }
 
-/// Height, depth and layers as the geometry uses them (1 where it has none).
-fn dims(geom: Geom, height: u32, depth: u32, layers: u32) -> (u32, u32, u32) {
-    match geom {
-        Geom::D1 => (1, 1, 1),
-        Geom::D2 => (height, 1, 1),
-        Geom::D3 => (height, depth, 1),
-        Geom::A1d => (1, 1, layers),
-        Geom::A2d => (height, 1, layers),
-    }
+/// A bound surface, as the host placed it: its name (for messages and `--dump`) and the
+/// address of its data.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub name: String,
+    pub data: u64,
 }
 
-/// The surfaces of a launch, by descriptor slot; a 64-bit handle is a slot number.
+/// The surfaces of a launch: the descriptor table in global memory, which the surface unit
+/// reads (a handle is an index into it, docs/adr/0002-surface-handles.md), and the host's
+/// record of what it bound at each handle.
 #[derive(Clone, Debug, Default)]
 pub struct Surfaces {
-    pub slots: Vec<Option<Surface>>,
+    /// Address of the descriptor table (the launch record's `surf_lo`/`surf_hi`).
+    pub table: u64,
+    /// Per handle, what is bound there; as many as the table has descriptors.
+    pub bound: Vec<Option<Binding>>,
 }
 
-/// The slot an instruction names.
-pub fn target(w: &Warp, s: Operand, lane: usize) -> Result<usize, String> {
-    Ok(match s {
-        Operand::Slot(n) => usize::from(n),
-        Operand::Handle(r) => w.r64(r, lane) as usize,
-    })
+/// The handle an instruction names: a descriptor slot, or a 64-bit handle in registers.
+pub fn target(w: &Warp, s: Operand, lane: usize) -> u64 {
+    match s {
+        Operand::Slot(n) => u64::from(n),
+        Operand::Handle(r) => w.r64(r, lane),
+    }
 }
 
 /// Registers a load of `vec` elements of `dsize` writes.
@@ -163,18 +292,57 @@ fn dsize_bytes(d: Dsize) -> u32 {
     }
 }
 
-/// Where an access lands, or that `.zero` drops it.
+/// Where an access lands (a byte offset from the surface's base), or that `.zero` drops it.
 enum Place {
-    At(usize),
+    At(u64),
     Dropped,
 }
 
+/// The surface an access found: its descriptor and handle.
+struct Found {
+    d: Descriptor,
+    handle: u64,
+}
+
+impl Found {
+    /// The global address of byte `offset` of the surface.
+    fn address(&self, offset: u64) -> Result<u64, Cause> {
+        self.d
+            .base
+            .checked_add(offset)
+            .ok_or(Cause::Surface(Fault::AddressOverflow {
+                handle: self.handle,
+            }))
+    }
+
+    fn read(&self, global: &Global, offset: u64, out: &mut [u8]) -> Result<(), Cause> {
+        global.read(self.address(offset)?, out)
+    }
+
+    fn write(&self, global: &mut Global, offset: u64, data: &[u8]) -> Result<(), Cause> {
+        global.write(self.address(offset)?, data)
+    }
+}
+
 impl Surfaces {
-    fn get(&mut self, slot: usize) -> Result<&mut Surface, String> {
-        self.slots
-            .get_mut(slot)
-            .and_then(Option::as_mut)
-            .ok_or_else(|| format!("surface {slot} is not bound"))
+    /// Reads handle `handle`'s descriptor from the table, as the surface unit does.
+    fn find(&self, global: &Global, handle: u64) -> Result<Found, Cause> {
+        let unbound = || Cause::Surface(Fault::Unbound { handle });
+        // A handle past the table's end is not bound (the table's length is in the launch
+        // record).
+        if usize::try_from(handle).map_or(true, |i| i >= self.bound.len()) {
+            return Err(unbound());
+        }
+        let mut bytes = [0u8; abi::SURF_WORDS * 4];
+        let at = self.table + handle * bytes.len() as u64;
+        global.read(at, &mut bytes)?;
+        let words = std::array::from_fn(|i| {
+            u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().expect("four bytes"))
+        });
+        let d = Descriptor::decode(&words)
+            .map_err(|why| Cause::Surface(Fault::BadDescriptor { handle, why }))?
+            .ok_or_else(unbound)?;
+        Ok(Found { d, handle })
     }
 
     /// The byte offset of an access of `size` bytes at the coordinates in registers from
@@ -182,7 +350,7 @@ impl Surfaces {
     /// a2d {layer, x, y, z}.
     #[allow(clippy::too_many_arguments)]
     fn place(
-        s: &Surface,
+        s: &Found,
         w: &Warp,
         lane: usize,
         ra: Reg,
@@ -190,12 +358,14 @@ impl Surfaces {
         bytes_x: bool,
         size: u32,
         clamp: Sclamp,
-    ) -> Result<Place, String> {
-        if geom != s.geom {
-            return Err(format!(
-                "a {:?} access to surface `{}`, which is {:?}",
-                geom, s.name, s.geom
-            ));
+    ) -> Result<Place, Cause> {
+        let d = &s.d;
+        if geom != d.geom {
+            return Err(Cause::Surface(Fault::Geometry {
+                handle: s.handle,
+                access: geom,
+                surface: d.geom,
+            }));
         }
         let c = |i: u8| w.r(crate::warp::reg_at(ra, i), lane) as i32 as i64;
         let (layer, x, y, z) = match geom {
@@ -205,29 +375,30 @@ impl Surfaces {
             Geom::A1d => (c(0), c(1), 0, 0),
             Geom::A2d => (c(0), c(1), c(2), 0),
         };
-        let (h, d, l) = dims(geom, s.height, s.depth, s.layers);
-        let esize = i64::from(s.format.esize());
+        let esize = i64::from(d.format.esize());
         // x's range: bytes 0..=width*esize-size for .b, elements 0..width for .p.
         let x_max = if bytes_x {
-            i64::from(s.width) * esize - i64::from(size)
+            i64::from(d.width) * esize - i64::from(size)
         } else {
-            i64::from(s.width) - 1
+            i64::from(d.width) - 1
         };
         let coords = [
             (x, x_max, "x"),
-            (y, i64::from(h) - 1, "y"),
-            (z, i64::from(d) - 1, "z"),
-            (layer, i64::from(l) - 1, "layer"),
+            (y, i64::from(d.height) - 1, "y"),
+            (z, i64::from(d.depth) - 1, "z"),
+            (layer, i64::from(d.layers) - 1, "layer"),
         ];
         let mut fixed = [0i64; 4];
         for (k, (v, max, name)) in coords.into_iter().enumerate() {
             if v < 0 || v > max {
                 match clamp {
                     Sclamp::Trap => {
-                        return Err(format!(
-                            "surface `{}`: {name} = {v} is out of bounds (0..={max})",
-                            s.name
-                        ))
+                        return Err(Cause::Surface(Fault::OutOfBounds {
+                            handle: s.handle,
+                            coordinate: name,
+                            value: v,
+                            max,
+                        }))
                     }
                     Sclamp::Zero => return Ok(Place::Dropped),
                     Sclamp::Clamp => fixed[k] = v.clamp(0, max.max(0)),
@@ -236,19 +407,23 @@ impl Surfaces {
                 fixed[k] = v;
             }
         }
-        let [x, y, z, layer] = fixed;
-        let row = ((layer * i64::from(d) + z) * i64::from(h) + y) * i64::from(s.width) * esize;
-        let x_bytes = if bytes_x { x } else { x * esize };
-        Ok(Place::At((row + x_bytes) as usize))
+        // Every coordinate is now in 0..=max, so none is negative and the sum is far below
+        // 2^64: slices and rows are under 2^16 and pitches under 2^32.
+        let [x, y, z, layer] = fixed.map(|v| v as u64);
+        let x_bytes = if bytes_x { x } else { x * esize as u64 };
+        Ok(Place::At(
+            (layer + z) * u64::from(d.slice) + y * u64::from(d.pitch) + x_bytes,
+        ))
     }
 
     /// suld: `.b` reads raw bytes into one register per element (a pair for `.b64`).
     #[allow(clippy::too_many_arguments)]
     pub fn load(
-        &mut self,
+        &self,
+        global: &Global,
         w: &mut Warp,
         lane: usize,
-        slot: usize,
+        handle: u64,
         rd: Reg,
         ra: Reg,
         p: bool,
@@ -256,24 +431,20 @@ impl Surfaces {
         vec: Vwidth,
         dsize: Dsize,
         clamp: Sclamp,
-    ) -> Result<(), String> {
+    ) -> Result<(), Cause> {
         if p {
-            return Err("suld.p does not exist in PTX".into());
+            return Err(Cause::Surface(Fault::FormattedLoad));
         }
         let n = elements(vec);
         let eb = dsize_bytes(dsize);
-        let s = self.get(slot)?;
-        let place = Self::place(s, w, lane, ra, geom, true, n * eb, clamp)?;
+        let s = self.find(global, handle)?;
+        let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
         for i in 0..n {
-            let value: u64 = match place {
-                Place::Dropped => 0,
-                Place::At(at) => {
-                    let at = at + (i * eb) as usize;
-                    let mut buf = [0u8; 8];
-                    buf[..eb as usize].copy_from_slice(&s.data[at..at + eb as usize]);
-                    u64::from_le_bytes(buf)
-                }
-            };
+            let mut buf = [0u8; 8];
+            if let Place::At(at) = place {
+                s.read(global, at + u64::from(i * eb), &mut buf[..eb as usize])?;
+            }
+            let value = u64::from_le_bytes(buf);
             let r = crate::warp::reg_at(rd, (i * if eb == 8 { 2 } else { 1 }) as u8);
             if eb == 8 {
                 w.w64(r, lane, value);
@@ -287,10 +458,11 @@ impl Surfaces {
     /// sust: `.b` writes raw bytes; `.p` converts the components to the format.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
+        global: &mut Global,
         w: &mut Warp,
         lane: usize,
-        slot: usize,
+        handle: u64,
         rc: Reg,
         ra: Reg,
         p: bool,
@@ -298,13 +470,13 @@ impl Surfaces {
         vec: Vwidth,
         dsize: Dsize,
         clamp: Sclamp,
-    ) -> Result<(), String> {
+    ) -> Result<(), Cause> {
         let n = elements(vec);
-        let s = self.get(slot)?;
+        let s = self.find(global, handle)?;
         if p {
-            let place = Self::place(s, w, lane, ra, geom, false, 0, clamp)?;
+            let place = Self::place(&s, w, lane, ra, geom, false, 0, clamp)?;
             let Place::At(at) = place else { return Ok(()) };
-            let f = s.format;
+            let f = s.d.format;
             for ch in 0..f.channels {
                 // Components the vector lacks are written as 0.
                 let v = if ch < n {
@@ -313,13 +485,16 @@ impl Surfaces {
                     0
                 };
                 let bytes = encode(v, f);
-                let o = at + (ch * f.bytes) as usize;
-                s.data[o..o + f.bytes as usize].copy_from_slice(&bytes[..f.bytes as usize]);
+                s.write(
+                    global,
+                    at + u64::from(ch * f.bytes),
+                    &bytes[..f.bytes as usize],
+                )?;
             }
             return Ok(());
         }
         let eb = dsize_bytes(dsize);
-        let place = Self::place(s, w, lane, ra, geom, true, n * eb, clamp)?;
+        let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
         let Place::At(at) = place else { return Ok(()) };
         for i in 0..n {
             let r = crate::warp::reg_at(rc, (i * if eb == 8 { 2 } else { 1 }) as u8);
@@ -328,8 +503,11 @@ impl Surfaces {
             } else {
                 u64::from(w.r(r, lane))
             };
-            let o = at + (i * eb) as usize;
-            s.data[o..o + eb as usize].copy_from_slice(&v.to_le_bytes()[..eb as usize]);
+            s.write(
+                global,
+                at + u64::from(i * eb),
+                &v.to_le_bytes()[..eb as usize],
+            )?;
         }
         Ok(())
     }
@@ -337,10 +515,11 @@ impl Surfaces {
     /// sured: an atomic reduction (the model runs one lane at a time, so each is atomic).
     #[allow(clippy::too_many_arguments)]
     pub fn reduce(
-        &mut self,
+        &self,
+        global: &mut Global,
         w: &mut Warp,
         lane: usize,
-        slot: usize,
+        handle: u64,
         rc: Reg,
         ra: Reg,
         p: bool,
@@ -348,27 +527,27 @@ impl Surfaces {
         geom: Geom,
         ty: Sty,
         clamp: Sclamp,
-    ) -> Result<(), String> {
-        let s = self.get(slot)?;
+    ) -> Result<(), Cause> {
+        let s = self.find(global, handle)?;
         let wide = matches!(ty, Sty::U64 | Sty::S64 | Sty::B64);
         let n = if wide { 8 } else { 4 };
         // .b32/.b64 take their signedness from the format.
         let signed = match ty {
             Sty::S32 | Sty::S64 => true,
-            Sty::B32 | Sty::B64 => s.format.kind == crate::surface::Kind::Sint,
+            Sty::B32 | Sty::B64 => s.d.format.kind == Kind::Sint,
             _ => false,
         };
         let place = if p {
-            Self::place(s, w, lane, ra, geom, false, 0, clamp)?
+            Self::place(&s, w, lane, ra, geom, false, 0, clamp)?
         } else {
-            Self::place(s, w, lane, ra, geom, true, n, clamp)?
+            Self::place(&s, w, lane, ra, geom, true, n, clamp)?
         };
         let Place::At(at) = place else { return Ok(()) };
-        if at + n as usize > s.data.len() {
-            return Err(format!("surface `{}`: reduction past its end", s.name));
+        if at + u64::from(n) > s.d.bytes() {
+            return Err(Cause::Surface(Fault::PastEnd { handle: s.handle }));
         }
         let mut buf = [0u8; 8];
-        buf[..n as usize].copy_from_slice(&s.data[at..at + n as usize]);
+        s.read(global, at, &mut buf[..n as usize])?;
         let old = u64::from_le_bytes(buf);
         let b = if wide {
             w.r64(rc, lane)
@@ -403,22 +582,21 @@ impl Surfaces {
             Sop::And => old & b,
             Sop::Or => old | b,
         };
-        s.data[at..at + n as usize].copy_from_slice(&new.to_le_bytes()[..n as usize]);
-        Ok(())
+        s.write(global, at, &new.to_le_bytes()[..n as usize])
     }
 
-    pub fn query(&mut self, slot: usize, q: Query) -> Result<u32, String> {
-        let s = self.get(slot)?;
-        let arrayed = matches!(s.geom, Geom::A1d | Geom::A2d);
+    pub fn query(&self, global: &Global, handle: u64, q: Query) -> Result<u32, Cause> {
+        let d = self.find(global, handle)?.d;
+        let arrayed = matches!(d.geom, Geom::A1d | Geom::A2d);
         Ok(match q {
-            Query::Width => s.width,
-            Query::Height => dims(s.geom, s.height, s.depth, s.layers).0,
-            Query::Depth => dims(s.geom, s.height, s.depth, s.layers).1,
-            Query::ChannelDataType => s.format.cl_data_type(),
-            Query::ChannelOrder => s.format.cl_order(),
+            Query::Width => d.width,
+            Query::Height => d.height,
+            Query::Depth => d.depth,
+            Query::ChannelDataType => d.format.cl_data_type(),
+            Query::ChannelOrder => d.format.cl_order(),
             Query::ArraySize => {
                 if arrayed {
-                    s.layers
+                    d.layers
                 } else {
                     0
                 }
@@ -464,4 +642,78 @@ fn encode(v: u32, f: Format) -> [u8; 4] {
         Kind::Float => v,
     };
     raw.to_le_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgba8() -> Format {
+        Format::parse("rgba8_unorm").unwrap()
+    }
+
+    #[test]
+    fn a_packed_descriptor_round_trips_through_its_words() {
+        let d = Descriptor::packed(0x1_2345_6700, Geom::A2d, [5, 3, 9, 4], rgba8()).unwrap();
+        // a2d has no depth: it counts as 1.
+        assert_eq!((d.pitch, d.slice, d.depth, d.layers), (20, 60, 1, 4));
+        assert_eq!(d.bytes(), 240);
+        let words = d.words().unwrap();
+        assert_eq!(&words[..4], &[0x2345_6700, 1, 20, 60]);
+        assert_eq!(words[4], 3 << 16 | 5);
+        assert_eq!(Descriptor::decode(&words), Ok(Some(d)));
+    }
+
+    #[test]
+    fn descriptors_that_name_nothing_sgpu_has_are_refused() {
+        let good = Descriptor::packed(0, Geom::D2, [4, 4, 1, 1], rgba8())
+            .unwrap()
+            .words()
+            .unwrap();
+        assert_eq!(Descriptor::decode(&[0; abi::SURF_WORDS]), Ok(None));
+        let with = |member: sgpu_isa::Member, value: u32| {
+            let mut w = good;
+            member.put(&mut w, value).unwrap();
+            Descriptor::decode(&w).unwrap_err()
+        };
+        assert_eq!(with(abi::SURF_GEOM, 7), "no geometry");
+        assert_eq!(with(abi::SURF_KIND, 5), "no channel kind");
+        assert_eq!(with(abi::SURF_CHANNELS, 3), "no format sgpu has");
+        // 32-bit unorm channels do not exist.
+        assert_eq!(with(abi::SURF_BYTES, 2), "no format sgpu has");
+        assert_eq!(with(abi::SURF_HEIGHT, 0), "a zero dimension");
+    }
+
+    #[test]
+    fn the_unit_finds_surfaces_through_the_table_and_checks_handles() {
+        let d = Descriptor::packed(0, Geom::D1, [4, 1, 1, 1], rgba8()).unwrap();
+        let mut global = Global::default();
+        let data = global.alloc("s", vec![], 16);
+        let words = Descriptor { base: data, ..d }.words().unwrap();
+        let mut table: Vec<u8> = vec![0; abi::SURF_WORDS * 4];
+        table.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+        let surfaces = Surfaces {
+            table: global.alloc("table", table, 64),
+            bound: vec![
+                None,
+                Some(Binding {
+                    name: "s".into(),
+                    data,
+                }),
+            ],
+        };
+        assert_eq!(surfaces.query(&global, 1, Query::Width), Ok(4));
+        assert_eq!(
+            surfaces.query(&global, 0, Query::Width),
+            Err(Cause::Surface(Fault::Unbound { handle: 0 }))
+        );
+        assert_eq!(
+            surfaces.query(&global, 2, Query::Width),
+            Err(Cause::Surface(Fault::Unbound { handle: 2 }))
+        );
+        assert_eq!(
+            surfaces.query(&global, u64::MAX, Query::Width),
+            Err(Cause::Surface(Fault::Unbound { handle: u64::MAX }))
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! it with the RTL's trap cause; [`Trap`] adds where it happened, for people.
 
 use crate::record::Space;
-use sgpu_isa::DecodeError;
+use sgpu_isa::{DecodeError, Geom};
 use std::fmt;
 
 /// What went wrong. Each variant is one trap cause the hardware reports.
@@ -43,13 +43,16 @@ pub enum Cause {
     /// reduction), which PTX leaves undefined.
     BarrierMismatch { id: u8 },
     /// A surface access the surface unit refuses.
-    Surface(String),
+    Surface(Fault),
     /// The launch's instruction limit was reached.
     InstructionLimit { limit: u64 },
     /// Every warp left waits at a barrier that cannot complete.
     Deadlock,
     /// No kernel of that name.
     NoKernel(String),
+    /// The launch asks for more than the hardware has (docs/hw.md); the message names the
+    /// manifest key.
+    Launch(String),
     /// A harness stepped a warp that cannot issue (exited, waiting at a barrier, or no such
     /// warp): its own error, not the kernel's.
     NotReady { warp: u32 },
@@ -99,11 +102,73 @@ impl fmt::Display for Cause {
                 f,
                 "warps arrived at barrier {id} with different thread counts or operations"
             ),
-            Surface(why) => f.write_str(why),
+            Surface(fault) => write!(f, "{fault}"),
             InstructionLimit { limit } => write!(f, "ran past {limit} warp instructions"),
             Deadlock => f.write_str("no warp can make progress: every one waits at a barrier"),
             NoKernel(name) => write!(f, "no kernel `{name}` in the program"),
+            Launch(why) => f.write_str(why),
             NotReady { warp } => write!(f, "warp {warp} cannot issue: exited, waiting, or absent"),
+        }
+    }
+}
+
+/// Why the surface unit refused an access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The handle names no descriptor of the table, or one not marked valid.
+    Unbound { handle: u64 },
+    /// The descriptor names no geometry or format sgpu has, or a zero dimension.
+    BadDescriptor { handle: u64, why: &'static str },
+    /// An instruction of one geometry on a surface of another.
+    Geometry {
+        handle: u64,
+        access: Geom,
+        surface: Geom,
+    },
+    /// A coordinate outside the surface, with `.trap`.
+    OutOfBounds {
+        handle: u64,
+        coordinate: &'static str,
+        value: i64,
+        max: i64,
+    },
+    /// A reduction whose element runs past the surface's data.
+    PastEnd { handle: u64 },
+    /// The surface's base plus an offset passes 2^64.
+    AddressOverflow { handle: u64 },
+    /// `SULD.P`, which PTX does not have.
+    FormattedLoad,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Unbound { handle } => write!(f, "surface {handle} is not bound"),
+            Fault::BadDescriptor { handle, why } => {
+                write!(f, "surface {handle}: a descriptor with {why}")
+            }
+            Fault::Geometry {
+                handle,
+                access,
+                surface,
+            } => write!(
+                f,
+                "a {access:?} access to surface {handle}, which is {surface:?}"
+            ),
+            Fault::OutOfBounds {
+                handle,
+                coordinate,
+                value,
+                max,
+            } => write!(
+                f,
+                "surface {handle}: {coordinate} = {value} is out of bounds (0..={max})"
+            ),
+            Fault::PastEnd { handle } => write!(f, "surface {handle}: reduction past its end"),
+            Fault::AddressOverflow { handle } => {
+                write!(f, "surface {handle}: its address overflows")
+            }
+            Fault::FormattedLoad => f.write_str("suld.p does not exist in PTX"),
         }
     }
 }

@@ -72,9 +72,9 @@ fn random_programs_trap_or_finish_without_panicking() {
         };
         let mut global = Global::default();
         global.alloc("buf", vec![0; 256], 256);
-        let mut surfaces = Surfaces::default();
+        let surfaces = Surfaces::default();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            sgpu_sim::run(&program, &mut global, &mut surfaces, &launch, |_, _, _| {})
+            sgpu_sim::run(&program, &mut global, &surfaces, &launch, |_, _, _| {})
         }));
         match result {
             Ok(r) => finished += usize::from(r.is_ok()),

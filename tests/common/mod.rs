@@ -58,7 +58,7 @@ pub fn assemble_and_observe(
 ) -> Result<sgpu_sim::launch::Prepared, sgpu_sim::Trap> {
     let program = load(source, file);
     let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(&program, &mut p.global, &mut p.surfaces, &p.launch, observe)?;
+    sgpu_sim::run(&program, &mut p.global, &p.surfaces, &p.launch, observe)?;
     Ok(p)
 }
 

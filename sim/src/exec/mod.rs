@@ -31,7 +31,7 @@ pub struct Ctx<'m> {
     pub shared: &'m mut [u8],
     /// Constant bank 0: the kernel's parameters.
     pub params: &'m [u8],
-    pub surfaces: &'m mut Surfaces,
+    pub surfaces: &'m Surfaces,
     pub ntid: [u32; 3],
     pub ctaid: [u32; 3],
     pub nctaid: [u32; 3],

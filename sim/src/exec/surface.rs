@@ -21,10 +21,9 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Fl
             ..
         } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l).map_err(Cause::Surface)?;
+                let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .load(w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)
-                    .map_err(Cause::Surface)?;
+                    .load(cx.global, w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
             }
         }
         Op::Sust {
@@ -39,10 +38,9 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Fl
             ..
         } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l).map_err(Cause::Surface)?;
+                let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .store(w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp)
-                    .map_err(Cause::Surface)?;
+                    .store(cx.global, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp)?;
             }
         }
         Op::Sured {
@@ -56,16 +54,15 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Fl
             sclamp,
         } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l).map_err(Cause::Surface)?;
+                let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .reduce(w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp)
-                    .map_err(Cause::Surface)?;
+                    .reduce(cx.global, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp)?;
             }
         }
         Op::Suq { rd, rb, query } => {
             for l in lanes(mask) {
-                let s = crate::surface::target(w, rb, l).map_err(Cause::Surface)?;
-                let v = cx.surfaces.query(s, query).map_err(Cause::Surface)?;
+                let s = crate::surface::target(w, rb, l);
+                let v = cx.surfaces.query(cx.global, s, query)?;
                 w.w(rd, l, v);
             }
         }

@@ -93,7 +93,42 @@ pub fn generate(t: &Table, intro: &str) -> String {
         )
         .unwrap();
     }
+    abi(w, t);
     s
+}
+
+/// The hardware ABI's numbers and records, which docs/hw.md explains.
+fn abi(w: &mut String, t: &Table) {
+    writeln!(w, "\n## Hardware ABI\n").unwrap();
+    writeln!(
+        w,
+        "The numbers of the memory map, the limits and the records the hardware reads, as\n\
+         `sgpu_isa::abi` and `sgpu_isa_pkg` name them in capitals; docs/hw.md explains them.\n"
+    )
+    .unwrap();
+    writeln!(w, "| constant | value | what |").unwrap();
+    writeln!(w, "|---|---|---|").unwrap();
+    for c in &t.consts {
+        writeln!(
+            w,
+            "| `{}` | `{:#x}` ({}) | {} |",
+            c.name, c.value, c.value, c.doc
+        )
+        .unwrap();
+    }
+    for r in &t.records {
+        writeln!(w, "\n### `{}`: {}, {} words\n", r.name, r.doc, r.words).unwrap();
+        writeln!(w, "| member | word | bits | what |").unwrap();
+        writeln!(w, "|---|---|---|---|").unwrap();
+        for m in t.members.iter().filter(|m| m.record == r.name) {
+            writeln!(
+                w,
+                "| `{}.{}` | {} | {}:{} | {} |",
+                m.record, m.name, m.word, m.msb, m.lsb, m.doc
+            )
+            .unwrap();
+        }
+    }
 }
 
 /// `IADD{.NB}{.CC}{.X}{.SAT} rd, ra, rb|imm8`

@@ -150,7 +150,54 @@ pub fn generate(t: &Table) -> String {
     printer(w, t);
     parser(w, t);
     super::roles::rust(w, t);
+    abi(w, t);
     s
+}
+
+/// `pub mod abi`: the hardware ABI's numbers and the records' members (docs/hw.md).
+fn abi(w: &mut String, t: &Table) {
+    writeln!(
+        w,
+        "/// The hardware ABI's numbers and the fields of the records it reads from memory (docs/hw.md)."
+    )
+    .unwrap();
+    writeln!(w, "pub mod abi {{").unwrap();
+    writeln!(w, "    use crate::Member;").unwrap();
+    for c in &t.consts {
+        writeln!(w, "    /// {}", c.doc).unwrap();
+        writeln!(
+            w,
+            "    pub const {}: u64 = {:#x};",
+            c.name.to_uppercase(),
+            c.value
+        )
+        .unwrap();
+    }
+    for r in &t.records {
+        writeln!(w, "    /// Words of {}.", r.doc).unwrap();
+        writeln!(
+            w,
+            "    pub const {}_WORDS: usize = {};",
+            r.name.to_uppercase(),
+            r.words
+        )
+        .unwrap();
+        for m in t.members.iter().filter(|m| m.record == r.name) {
+            writeln!(w, "    /// {}", m.doc).unwrap();
+            writeln!(
+                w,
+                "    pub const {}: Member = Member {{ name: \"{}.{}\", word: {}, lsb: {}, bits: {} }};",
+                m.upper(),
+                m.record,
+                m.name,
+                m.word,
+                m.lsb,
+                m.msb - m.lsb + 1
+            )
+            .unwrap();
+        }
+    }
+    writeln!(w, "}}").unwrap();
 }
 
 fn fields(w: &mut String, t: &Table) {

@@ -91,6 +91,7 @@ pub fn generate(t: &Table) -> String {
         }
         writeln!(w, "  }} {}_e;", e.name).unwrap();
     }
+    abi(w, t);
     writeln!(w).unwrap();
     super::roles::sv(w, t);
     writeln!(w, "endpackage").unwrap();
@@ -165,4 +166,42 @@ fn slice(f: &Field) -> String {
 
 fn bound(f: &Field, end: &str) -> String {
     format!("{}_{end}", f.name.to_uppercase())
+}
+
+/// The hardware ABI (docs/hw.md): its numbers, and each record member's word and bits.
+fn abi(w: &mut String, t: &Table) {
+    writeln!(w).unwrap();
+    writeln!(w, "  // The hardware ABI (docs/hw.md).").unwrap();
+    for c in &t.consts {
+        writeln!(
+            w,
+            "  localparam longint unsigned {} = 64'h{:x};  // {}",
+            c.name.to_uppercase(),
+            c.value,
+            c.doc
+        )
+        .unwrap();
+    }
+    for r in &t.records {
+        writeln!(w).unwrap();
+        writeln!(
+            w,
+            "  // {}: word, least and most significant bit of each member.",
+            r.doc
+        )
+        .unwrap();
+        writeln!(
+            w,
+            "  localparam int unsigned {}_WORDS = {};",
+            r.name.to_uppercase(),
+            r.words
+        )
+        .unwrap();
+        for m in t.members.iter().filter(|m| m.record == r.name) {
+            let name = m.upper();
+            writeln!(w, "  localparam int unsigned {name}_WORD = {};", m.word).unwrap();
+            writeln!(w, "  localparam int unsigned {name}_LSB = {};", m.lsb).unwrap();
+            writeln!(w, "  localparam int unsigned {name}_MSB = {};", m.msb).unwrap();
+        }
+    }
 }

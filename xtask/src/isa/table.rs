@@ -127,6 +127,46 @@ pub struct Insn {
     pub line: usize,
 }
 
+/// A number of the hardware ABI (docs/hw.md): an address, a size, a limit, a code.
+#[derive(Debug)]
+pub struct Const {
+    pub name: String,
+    pub value: u64,
+    pub doc: String,
+    pub line: usize,
+}
+
+/// A record of 32-bit words the hardware reads from memory (a descriptor, the launch record).
+#[derive(Debug)]
+pub struct Record {
+    pub name: String,
+    pub words: u32,
+    pub doc: String,
+    pub line: usize,
+}
+
+/// A field of a record: bits `msb:lsb` of word `word`.
+#[derive(Debug)]
+pub struct Member {
+    pub record: String,
+    pub name: String,
+    pub word: u32,
+    pub msb: u32,
+    pub lsb: u32,
+    pub doc: String,
+    pub line: usize,
+}
+
+impl Member {
+    /// `surf.width` -> `SURF_WIDTH`, the name every backend gives it.
+    pub fn upper(&self) -> String {
+        format!("{}_{}", self.record, self.name).to_uppercase()
+    }
+    pub fn mask(&self) -> u32 {
+        (u32::MAX >> (31 - (self.msb - self.lsb))) << self.lsb
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Table {
     pub fields: Vec<Field>,
@@ -134,6 +174,9 @@ pub struct Table {
     pub insns: Vec<Insn>,
     pub widths: Vec<super::roles::Width>,
     pub roles: Vec<super::roles::Role>,
+    pub consts: Vec<Const>,
+    pub records: Vec<Record>,
+    pub members: Vec<Member>,
     /// The comment block at the top of the file, for the generated documents.
     pub preamble: Vec<String>,
 }
@@ -209,6 +252,9 @@ pub fn load(text: &str) -> Result<Table, Vec<TableError>> {
             Some(&"role") => {
                 super::roles::parse_role(&words[1..], line).map(|r| table.roles.push(r))
             }
+            Some(&"const") => parse_const(raw, line).map(|c| table.consts.push(c)),
+            Some(&"record") => parse_record(raw, line).map(|r| table.records.push(r)),
+            Some(&"member") => parse_member(raw, line).map(|m| table.members.push(m)),
             Some(other) => Err(format!("unknown directive `{other}`")),
         };
         if let Err(message) = result {
@@ -216,6 +262,7 @@ pub fn load(text: &str) -> Result<Table, Vec<TableError>> {
         }
     }
     errors.extend(check(&table));
+    errors.extend(check_abi(&table));
     if errors.is_empty() {
         // Roles refer to checked fields and instructions.
         let roles = super::roles::check(&table);
@@ -282,6 +329,87 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
         kind,
         display,
         align,
+        line,
+    })
+}
+
+/// The words of an ABI line and its trailing `# comment`, which documents it.
+fn with_doc(raw: &str) -> (Vec<&str>, String) {
+    let (body, doc) = raw.split_once('#').unwrap_or((raw, ""));
+    (
+        body.split_whitespace().skip(1).collect(),
+        doc.trim().to_string(),
+    )
+}
+
+/// A decimal or `0x` hexadecimal number; `_` separates digits.
+fn number(s: &str) -> Result<u64, String> {
+    let digits = s.replace('_', "");
+    match digits.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => digits.parse(),
+    }
+    .map_err(|_| format!("`{s}` is not a 64-bit number"))
+}
+
+fn parse_const(raw: &str, line: usize) -> Result<Const, String> {
+    let (words, doc) = with_doc(raw);
+    let [name, value] = words[..] else {
+        return Err("expected `const NAME VALUE [# what]`".into());
+    };
+    Ok(Const {
+        name: name.to_string(),
+        value: number(value)?,
+        doc,
+        line,
+    })
+}
+
+fn parse_record(raw: &str, line: usize) -> Result<Record, String> {
+    let (words, doc) = with_doc(raw);
+    let [name, count] = words[..] else {
+        return Err("expected `record NAME WORDS [# what]`".into());
+    };
+    let words = number(count)?;
+    Ok(Record {
+        name: name.to_string(),
+        words: u32::try_from(words)
+            .ok()
+            .filter(|&w| w > 0)
+            .ok_or_else(|| format!("record `{name}` of {words} words"))?,
+        doc,
+        line,
+    })
+}
+
+fn parse_member(raw: &str, line: usize) -> Result<Member, String> {
+    let (words, doc) = with_doc(raw);
+    let [path, word, bits] = words[..] else {
+        return Err("expected `member RECORD.NAME WORD MSB:LSB [# what]`".into());
+    };
+    let (record, name) = path
+        .split_once('.')
+        .ok_or_else(|| format!("`{path}` is not RECORD.NAME"))?;
+    let bit = |s: &str| {
+        s.parse::<u32>()
+            .map_err(|_| format!("`{s}` is not a bit number"))
+    };
+    let (msb, lsb) = match bits.split_once(':') {
+        Some((m, l)) => (bit(m)?, bit(l)?),
+        None => (bit(bits)?, bit(bits)?),
+    };
+    if msb < lsb || msb > 31 {
+        return Err(format!(
+            "bits `{bits}` are not MSB:LSB within a 32-bit word"
+        ));
+    }
+    Ok(Member {
+        record: record.to_string(),
+        name: name.to_string(),
+        word: u32::try_from(number(word)?).map_err(|_| format!("word `{word}` is too large"))?,
+        msb,
+        lsb,
+        doc,
         line,
     })
 }
@@ -390,6 +518,62 @@ fn parse_operand(text: &str) -> Result<Operand, String> {
         return Err(format!("operand `{text}` is not understood"));
     }
     Ok(Operand::Field(text.to_string()))
+}
+
+/// The ABI lines' rules: every name is written once (as the backends spell it, in capitals),
+/// every member lies inside its record's words, and no two members of a record share a bit.
+fn check_abi(t: &Table) -> Vec<TableError> {
+    let mut errors = Vec::new();
+    let mut err = |line: usize, message: String| errors.push(TableError { line, message });
+    let mut names: BTreeSet<String> = t.fields.iter().map(|f| f.name.to_uppercase()).collect();
+    let declared = t
+        .consts
+        .iter()
+        .map(|c| (c.name.to_uppercase(), c.line))
+        .chain(
+            t.records
+                .iter()
+                .map(|r| (format!("{}_WORDS", r.name.to_uppercase()), r.line)),
+        )
+        .chain(t.members.iter().map(|m| (m.upper(), m.line)));
+    for (name, line) in declared {
+        if !names.insert(name.clone()) {
+            err(line, format!("`{name}` is defined twice"));
+        }
+    }
+    for m in &t.members {
+        let Some(r) = t.records.iter().find(|r| r.name == m.record) else {
+            err(
+                m.line,
+                format!("`{}.{}`: no record `{}`", m.record, m.name, m.record),
+            );
+            continue;
+        };
+        if m.word >= r.words {
+            err(
+                m.line,
+                format!(
+                    "`{}.{}`: word {} is outside the record's {} words",
+                    m.record, m.name, m.word, r.words
+                ),
+            );
+        }
+    }
+    for (i, a) in t.members.iter().enumerate() {
+        let overlap = t.members[..i]
+            .iter()
+            .find(|b| b.record == a.record && b.word == a.word && b.mask() & a.mask() != 0);
+        if let Some(b) = overlap {
+            err(
+                a.line,
+                format!(
+                    "`{}.{}` and `{}.{}` claim the same bits",
+                    a.record, a.name, b.record, b.name
+                ),
+            );
+        }
+    }
+    errors
 }
 
 /// The table's consistency rules (STYLE.md, after riscv-opcodes): values fit their fields, no
@@ -719,6 +903,43 @@ mod tests {
         assert_eq!(
             e,
             ["A: `.A` could be `m` or `m2`, and `m` may print nothing"]
+        );
+    }
+
+    #[test]
+    fn abi_lines_are_read_with_their_documentation() {
+        let t = load(&format!(
+            "{BASE}const big 0x1_0000_0000 # four GiB\nrecord desc 2 # a record\n\
+             member desc.lo 0 15:0 # low half\nmember desc.flag 1 31\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            (t.consts[0].value, t.consts[0].doc.as_str()),
+            (1 << 32, "four GiB")
+        );
+        assert_eq!(t.records[0].words, 2);
+        assert_eq!(t.members[0].upper(), "DESC_LO");
+        assert_eq!(t.members[0].mask(), 0xffff);
+        assert_eq!((t.members[1].msb, t.members[1].lsb), (31, 31));
+    }
+
+    #[test]
+    fn bad_abi_lines_are_reported() {
+        let e = errors(
+            "const x 12z\nconst rd 1\nrecord r 2\nmember r.a 2 3:0\nmember r.b 1 40:0\n\
+             member r.c 0 7:0\nmember r.d 0 8:4\nmember q.e 0 1:0\nconst r_c 5\n",
+        );
+        assert_eq!(
+            e,
+            [
+                "`12z` is not a 64-bit number",
+                "bits `40:0` are not MSB:LSB within a 32-bit word",
+                "`RD` is defined twice",
+                "`R_C` is defined twice",
+                "`r.a`: word 2 is outside the record's 2 words",
+                "`q.e`: no record `q`",
+                "`r.d` and `r.c` claim the same bits",
+            ]
         );
     }
 
