@@ -317,8 +317,8 @@ fn the_record_holds_every_store_and_register_write() {
         assert_eq!(s.len, 16);
         assert_eq!(
             s.byte_mask(),
-            0xffff,
-            "aligned 16-byte stores fill their block"
+            0xffff << (s.address % 32),
+            "aligned 16 bytes"
         );
         let at = (s.address - base) as usize;
         assert_eq!(s.data(), &out[at..at + 16], "lane {}", s.lane);
@@ -348,6 +348,30 @@ fn the_record_holds_every_store_and_register_write() {
     assert_eq!(records.last().unwrap().next, None);
 }
 
+/// Surface stores are in the record too: each lane's element, at the surface's address in
+/// global memory, and together they are the surface's final bytes.
+#[test]
+fn surface_stores_are_in_the_record() {
+    let (path, source) = common::kernel("blend");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = common::read(&root.join("examples/blend.toml"));
+    let mut stores = Vec::new();
+    let p = assemble_and_observe(&source, &path, &manifest, |_, _, r| {
+        stores.extend(r.stores().iter().copied())
+    })
+    .unwrap();
+    let out = sgpu_sim::launch::dump(&p, "out").unwrap();
+    assert_eq!(stores.len(), 8, "one 4-byte element per pixel");
+    let base = stores.iter().map(|s| s.address).min().unwrap();
+    let mut image = vec![0u8; out.len()];
+    for s in &stores {
+        assert_eq!((s.space, s.len), (Space::Global, 4));
+        let at = (s.address - base) as usize;
+        image[at..at + 4].copy_from_slice(s.data());
+    }
+    assert_eq!(image, out);
+}
+
 #[test]
 fn a_partial_store_has_a_partial_byte_mask() {
     let s = sgpu_sim::record::Store {
@@ -362,6 +386,12 @@ fn a_partial_store_has_a_partial_byte_mask() {
         ..Default::default()
     };
     assert_eq!(s.byte_mask(), 0xff00);
+    let s = sgpu_sim::record::Store {
+        address: 0x1010,
+        len: 16,
+        ..Default::default()
+    };
+    assert_eq!(s.byte_mask(), 0xffff_0000);
 }
 
 /// A harness that picks the warp to step (as a co-simulation follows the RTL) gets the same

@@ -11,8 +11,10 @@ use sgpu_isa::Bred;
 /// The most registers one instruction writes: a four-element surface load of 64-bit elements
 /// (a word can encode it though PTX has no such form).
 pub const MAX_REG_WRITES: usize = 8;
-/// The most bytes one lane's store writes: `ST.128`, or a `.v4.b32` surface store.
-pub const MAX_STORE_BYTES: usize = 16;
+/// The most bytes one lane's store writes: a four-element surface store of 64-bit elements
+/// (a word can encode it though PTX has no such form); PTX's widest are 16 (`ST.128`,
+/// `sust.b.v4.b32`).
+pub const MAX_STORE_BYTES: usize = 32;
 
 /// One retired warp instruction and all it changed.
 #[derive(Clone, Debug)]
@@ -72,14 +74,14 @@ pub struct Store {
 }
 
 impl Store {
-    /// The bytes written, as a mask over the 16-byte aligned block holding the address
+    /// The bytes written, as a mask over the 32-byte aligned block holding the address
     /// (accesses are aligned to their size, so one store never straddles two blocks).
-    pub fn byte_mask(&self) -> u16 {
-        let first = (self.address % 16) as u32;
-        let ones = if self.len >= 16 {
-            u16::MAX
+    pub fn byte_mask(&self) -> u32 {
+        let first = (self.address % 32) as u32;
+        let ones = if self.len >= 32 {
+            u32::MAX
         } else {
-            (1u16 << self.len) - 1
+            (1u32 << self.len) - 1
         };
         ones << first
     }

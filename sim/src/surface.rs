@@ -9,6 +9,7 @@
 //! `.b` forms address x in bytes, `.p` forms in elements.
 
 use crate::memory::Global;
+use crate::record::{Retired, Space, MAX_STORE_BYTES};
 use crate::trap::{Cause, Fault};
 use crate::warp::Warp;
 use sgpu_isa::{abi, Dsize, Geom, Query, Reg, Sclamp, Sop, Sty, Surface as Operand, Vwidth};
@@ -319,8 +320,19 @@ impl Found {
         global.read(self.address(offset)?, out)
     }
 
-    fn write(&self, global: &mut Global, offset: u64, data: &[u8]) -> Result<(), Cause> {
-        global.write(self.address(offset)?, data)
+    /// Writes the bytes of one lane's access and notes the store in the record.
+    fn write(
+        &self,
+        global: &mut Global,
+        out: &mut Retired,
+        lane: usize,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<(), Cause> {
+        let address = self.address(offset)?;
+        global.write(address, data)?;
+        out.store(lane, Space::Global, address, data);
+        Ok(())
     }
 }
 
@@ -460,6 +472,7 @@ impl Surfaces {
     pub fn store(
         &self,
         global: &mut Global,
+        out: &mut Retired,
         w: &mut Warp,
         lane: usize,
         handle: u64,
@@ -477,6 +490,7 @@ impl Surfaces {
             let place = Self::place(&s, w, lane, ra, geom, false, 0, clamp)?;
             let Place::At(at) = place else { return Ok(()) };
             let f = s.d.format;
+            let mut element = [0u8; MAX_STORE_BYTES];
             for ch in 0..f.channels {
                 // Components the vector lacks are written as 0.
                 let v = if ch < n {
@@ -484,18 +498,16 @@ impl Surfaces {
                 } else {
                     0
                 };
-                let bytes = encode(v, f);
-                s.write(
-                    global,
-                    at + u64::from(ch * f.bytes),
-                    &bytes[..f.bytes as usize],
-                )?;
+                let from = (ch * f.bytes) as usize;
+                element[from..from + f.bytes as usize]
+                    .copy_from_slice(&encode(v, f)[..f.bytes as usize]);
             }
-            return Ok(());
+            return s.write(global, out, lane, at, &element[..f.esize() as usize]);
         }
         let eb = dsize_bytes(dsize);
         let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
         let Place::At(at) = place else { return Ok(()) };
+        let mut data = [0u8; MAX_STORE_BYTES];
         for i in 0..n {
             let r = crate::warp::reg_at(rc, (i * if eb == 8 { 2 } else { 1 }) as u8);
             let v = if eb == 8 {
@@ -503,13 +515,10 @@ impl Surfaces {
             } else {
                 u64::from(w.r(r, lane))
             };
-            s.write(
-                global,
-                at + u64::from(i * eb),
-                &v.to_le_bytes()[..eb as usize],
-            )?;
+            let from = (i * eb) as usize;
+            data[from..from + eb as usize].copy_from_slice(&v.to_le_bytes()[..eb as usize]);
         }
-        Ok(())
+        s.write(global, out, lane, at, &data[..(n * eb) as usize])
     }
 
     /// sured: an atomic reduction (the model runs one lane at a time, so each is atomic).
@@ -517,6 +526,7 @@ impl Surfaces {
     pub fn reduce(
         &self,
         global: &mut Global,
+        out: &mut Retired,
         w: &mut Warp,
         lane: usize,
         handle: u64,
@@ -582,7 +592,7 @@ impl Surfaces {
             Sop::And => old & b,
             Sop::Or => old | b,
         };
-        s.write(global, at, &new.to_le_bytes()[..n as usize])
+        s.write(global, out, lane, at, &new.to_le_bytes()[..n as usize])
     }
 
     pub fn query(&self, global: &Global, handle: u64, q: Query) -> Result<u32, Cause> {

@@ -85,7 +85,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<Option<
             Flow::Next
         }
         Unit::Mem => mem::exec(op, w, cx, e, out)?,
-        Unit::Surface => surface::exec(op, w, cx, e)?,
+        Unit::Surface => surface::exec(op, w, cx, e, out)?,
         Unit::Warp => warp_ops::exec(op, w, e)?,
         Unit::Video => {
             video::exec(op, w, e);

@@ -2,11 +2,18 @@
 //! (`surface.rs` has the layout, clamping and format rules).
 
 use super::{Ctx, Exec, Flow};
+use crate::record::Retired;
 use crate::trap::Cause;
 use crate::warp::{lanes, Warp};
 use sgpu_isa::Op;
 
-pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Flow, Cause> {
+pub(super) fn exec(
+    op: Op,
+    w: &mut Warp,
+    cx: &mut Ctx<'_>,
+    e: Exec,
+    out: &mut Retired,
+) -> Result<Flow, Cause> {
     let mask = e.mask;
     match op {
         Op::Suld {
@@ -39,8 +46,9 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Fl
         } => {
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
-                cx.surfaces
-                    .store(cx.global, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp)?;
+                cx.surfaces.store(
+                    cx.global, out, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp,
+                )?;
             }
         }
         Op::Sured {
@@ -55,8 +63,9 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &mut Ctx<'_>, e: Exec) -> Result<Fl
         } => {
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
-                cx.surfaces
-                    .reduce(cx.global, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp)?;
+                cx.surfaces.reduce(
+                    cx.global, out, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp,
+                )?;
             }
         }
         Op::Suq { rd, rb, query } => {
