@@ -394,8 +394,31 @@ fn a_partial_store_has_a_partial_byte_mask() {
     assert_eq!(s.byte_mask(), 0xffff_0000);
 }
 
+/// A harness's memory system: the model's own, every access also written down, as a
+/// co-simulation would watch them (or serve them from the RTL's memory).
+struct Watch<'m> {
+    inner: sgpu_sim::memory::Memories<'m>,
+    log: Vec<(bool, Space, u64, Vec<u8>)>,
+}
+
+impl sgpu_sim::memory::Memory for Watch<'_> {
+    fn read(&mut self, at: sgpu_sim::memory::Access, out: &mut [u8]) -> Result<(), Cause> {
+        self.inner.read(at, out)?;
+        self.log.push((false, at.space, at.address, out.to_vec()));
+        Ok(())
+    }
+    fn write(&mut self, at: sgpu_sim::memory::Access, data: &[u8]) -> Result<(), Cause> {
+        self.log.push((true, at.space, at.address, data.to_vec()));
+        self.inner.write(at, data)
+    }
+    fn start_cta(&mut self, shared: usize, threads: usize, local: usize) {
+        self.inner.start_cta(shared, threads, local);
+    }
+}
+
 /// A harness that picks the warp to step (as a co-simulation follows the RTL) gets the same
 /// results in another order: here always the highest-numbered ready warp, CTAs last first.
+/// Its own memory system sees every access.
 #[test]
 fn ctas_step_in_the_order_the_caller_chooses() {
     use sgpu_sim::cta::{Cta, Grid};
@@ -412,11 +435,15 @@ fn ctas_step_in_the_order_the_caller_chooses() {
     let mut p = sgpu_sim::launch::prepare(&manifest, std::path::Path::new("."), &program).unwrap();
     let kernel = program.function(&p.launch.kernel).unwrap();
     let shape = p.launch.check(kernel).unwrap();
+    let out_base = p.global.by_name("out").unwrap().base;
+    let mut watch = Watch {
+        inner: sgpu_sim::memory::Memories::new(&mut p.global, &p.launch.params, &program.constants),
+        log: Vec::new(),
+    };
     let mut g = Grid {
         program: &program,
-        global: &mut p.global,
+        memory: &mut watch,
         surfaces: &p.surfaces,
-        params: &p.launch.params,
         grid: p.launch.grid,
         block: p.launch.block,
         clock: 0,
@@ -424,7 +451,7 @@ fn ctas_step_in_the_order_the_caller_chooses() {
     let mut record = Retired::default();
     let mut orders = Vec::new();
     for x in [1, 0] {
-        let mut cta = Cta::new(kernel, &shape, p.launch.block, [x, 0, 0]);
+        let mut cta = Cta::new(kernel, &shape, [x, 0, 0], &mut g);
         let mut first_steps = Vec::new();
         while !cta.finished() {
             let ready = cta.ready();
@@ -439,11 +466,23 @@ fn ctas_step_in_the_order_the_caller_chooses() {
     }
     assert_eq!(orders[0], [7, 7, 7], "the highest warp ran first");
     // Stepping a warp that cannot issue is the harness's error, not a trap of the kernel.
-    let mut cta = Cta::new(kernel, &shape, p.launch.block, [0, 0, 0]);
+    let mut cta = Cta::new(kernel, &shape, [0, 0, 0], &mut g);
     for warp in [8, 99] {
         let e = cta.step(warp, &mut g, &mut record).unwrap_err();
         assert_eq!(e.cause, Cause::NotReady { warp: warp as u32 });
     }
+    // The harness saw every input word read from global memory, shared memory used for the
+    // reduction, and the two sums written to `out`.
+    let log = std::mem::take(&mut watch.log);
+    let global_reads = log.iter().filter(|a| !a.0 && a.1 == Space::Global).count();
+    assert_eq!(global_reads, 512);
+    assert!(log.iter().any(|a| a.0 && a.1 == Space::Shared));
+    let sums: Vec<(u64, Vec<u8>)> = log
+        .iter()
+        .filter(|a| a.0 && a.1 == Space::Global)
+        .map(|a| (a.2 - out_base, a.3.clone()))
+        .collect();
+    assert_eq!(sums.len(), 2, "{sums:?}");
     let want: Vec<u32> = input
         .chunks(256)
         .map(|c| c.iter().fold(0u32, |a, &x| a.wrapping_add(x)))

@@ -1,10 +1,10 @@
-//! One CTA: its warps, shared memory and barriers, and [`Cta::step`], which retires one
+//! One CTA: its warps and barriers, and [`Cta::step`], which retires one
 //! instruction of a warp the caller chooses. The order is the caller's: [`crate::run`] takes
 //! the warps in turn; a co-simulation steps the warp the RTL retired.
 
 use crate::barrier::Barriers;
 use crate::exec::{self, Ctx};
-use crate::memory::Global;
+use crate::memory::Memory;
 use crate::program::{Function, Program};
 use crate::record::Retired;
 use crate::surface::Surfaces;
@@ -12,12 +12,12 @@ use crate::trap::{Cause, Trap};
 use crate::warp::{self, lanes, State, Warp, LANES};
 use crate::Shape;
 
-/// What every CTA of a launch shares: the program, memories, and the grid's shape.
+/// What every CTA of a launch shares: the program, the memory system (which holds the
+/// running CTA's shared and local memory too), and the grid's shape.
 pub struct Grid<'m> {
     pub program: &'m Program,
-    pub global: &'m mut Global,
+    pub memory: &'m mut dyn Memory,
     pub surfaces: &'m Surfaces,
-    pub params: &'m [u8],
     pub grid: [u32; 3],
     pub block: [u32; 3],
     /// Warp instructions retired so far in the launch: `%clock`.
@@ -27,15 +27,19 @@ pub struct Grid<'m> {
 pub struct Cta {
     pub index: [u32; 3],
     pub warps: Vec<Warp>,
-    pub shared: Vec<u8>,
     pub barriers: Barriers,
 }
 
 impl Cta {
-    /// CTA `index` of a launch of `kernel` in CTAs of `block` threads, sized as the launch's
-    /// check worked out, every warp at the kernel's first instruction.
-    pub fn new(kernel: &Function, shape: &Shape, block: [u32; 3], index: [u32; 3]) -> Cta {
-        let [bx, by, _] = block;
+    /// Starts CTA `index` of a launch of `kernel`, sized as the launch's check worked out:
+    /// every warp at the kernel's first instruction, its shared and local memory zero.
+    pub fn new(kernel: &Function, shape: &Shape, index: [u32; 3], g: &mut Grid<'_>) -> Cta {
+        let [bx, by, _] = g.block;
+        g.memory.start_cta(
+            shape.shared as usize,
+            shape.threads as usize,
+            shape.local as usize,
+        );
         let warps = (0..shape.warps)
             .map(|wi| {
                 let tid = std::array::from_fn(|l| {
@@ -49,7 +53,6 @@ impl Cta {
         Cta {
             index,
             warps,
-            shared: vec![0; shape.shared as usize],
             barriers: Barriers::default(),
         }
     }
@@ -82,9 +85,7 @@ impl Cta {
         let pc = w.pc();
         let mut cx = Ctx {
             program: g.program,
-            global: &mut *g.global,
-            shared: &mut self.shared,
-            params: g.params,
+            memory: &mut *g.memory,
             surfaces: g.surfaces,
             ntid: g.block,
             ctaid: self.index,

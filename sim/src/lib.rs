@@ -29,7 +29,7 @@ pub mod video;
 pub mod warp;
 
 use cta::{Cta, Grid};
-use memory::Global;
+use memory::{Global, Memories};
 use program::{Function, Program};
 use record::Retired;
 use sgpu_isa::abi;
@@ -169,11 +169,11 @@ pub fn run(
         location: String::new(),
         instruction: String::new(),
     })?;
+    let mut memory = Memories::new(global, &launch.params, &program.constants);
     let mut g = Grid {
         program,
-        global,
+        memory: &mut memory,
         surfaces,
-        params: &launch.params,
         grid: launch.grid,
         block: launch.block,
         clock: 0,
@@ -185,7 +185,7 @@ pub fn run(
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
-                let mut cta = Cta::new(kernel, &shape, launch.block, [x, y, z]);
+                let mut cta = Cta::new(kernel, &shape, [x, y, z], &mut g);
                 cta.run(&mut g, launch.max_instructions, &mut retired, |_, w, r| {
                     stats.warp_instructions += 1;
                     stats.thread_instructions += u64::from(r.mask.count_ones());

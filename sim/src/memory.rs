@@ -1,5 +1,9 @@
-//! The memories of the machine: global memory as separate allocations, the generic address
-//! map with its windows, and the faults an access can raise.
+//! The memories of the machine behind one interface, [`Memory`]: every load, store, atomic,
+//! constant read and surface access of a warp instruction is a [`Memory::read`] or
+//! [`Memory::write`] of one space. [`Memories`] is the model's own; a co-simulation harness
+//! can put its own in its place, to serve the accesses from the RTL's memory or to watch
+//! them. Also here: global memory as separate allocations, and the generic address map with
+//! its windows.
 
 use crate::record::Space;
 use crate::trap::Cause;
@@ -100,4 +104,142 @@ fn outside(space: Space, address: u64, len: usize) -> Cause {
         address,
         size: len as u8,
     }
+}
+
+/// One access of a thread: the space, the address within it (a generic address already
+/// resolved through its window; a local address counts from the thread's local memory, its
+/// frame added), and the thread (its index in the CTA), which picks its local memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub space: Space,
+    pub address: u64,
+    pub thread: u32,
+}
+
+/// The memory system a warp instruction reaches. Accesses are aligned to their size (the
+/// units check that first) and at most 32 bytes; an access outside a space's memory is an
+/// `OutOfBounds` trap.
+pub trait Memory {
+    /// Reads `out.len()` bytes.
+    fn read(&mut self, at: Access, out: &mut [u8]) -> Result<(), Cause>;
+    /// Writes `data`. Constant memory and parameters refuse writes.
+    fn write(&mut self, at: Access, data: &[u8]) -> Result<(), Cause>;
+    /// A CTA starts: `shared` bytes of shared memory and `threads` local memories of
+    /// `local` bytes, all zero.
+    fn start_cta(&mut self, shared: usize, threads: usize, local: usize);
+}
+
+/// The model's memories: global memory, the parameters (constant bank 0) and the module's
+/// constants (bank 1), and the running CTA's shared memory and its threads' local memories.
+pub struct Memories<'m> {
+    pub global: &'m mut Global,
+    pub params: &'m [u8],
+    pub constants: &'m [u8],
+    pub shared: Vec<u8>,
+    /// Every thread's local memory, `local_size` bytes apiece, thread by thread.
+    pub local: Vec<u8>,
+    pub local_size: usize,
+}
+
+impl<'m> Memories<'m> {
+    pub fn new(global: &'m mut Global, params: &'m [u8], constants: &'m [u8]) -> Memories<'m> {
+        Memories {
+            global,
+            params,
+            constants,
+            shared: Vec::new(),
+            local: Vec::new(),
+            local_size: 0,
+        }
+    }
+
+    /// Where an access to shared, local, constant or parameter memory starts in that
+    /// space's bytes.
+    fn place(&self, at: Access, len: usize) -> Result<usize, Cause> {
+        let memory: &[u8] = match at.space {
+            Space::Shared => &self.shared,
+            Space::Constant => self.constants,
+            Space::Param => self.params,
+            // Global accesses go to `Global`, never here.
+            Space::Global => return Err(outside(at.space, at.address, len)),
+            Space::Local => {
+                // The thread's own local memory: `local_size` bytes from its slot.
+                let inside = at
+                    .address
+                    .checked_add(len as u64)
+                    .is_some_and(|end| end <= self.local_size as u64);
+                let start = at.thread as usize * self.local_size + at.address as usize;
+                if !inside || start + len > self.local.len() {
+                    return Err(outside(at.space, at.address, len));
+                }
+                return Ok(start);
+            }
+        };
+        range(memory, at.space, at.address, len).map(|r| r.start)
+    }
+}
+
+impl Memory for Memories<'_> {
+    fn read(&mut self, at: Access, out: &mut [u8]) -> Result<(), Cause> {
+        if at.space == Space::Global {
+            return Global::read(self.global, at.address, out);
+        }
+        let i = self.place(at, out.len())?;
+        let memory: &[u8] = match at.space {
+            Space::Shared => &self.shared,
+            Space::Local => &self.local,
+            Space::Constant => self.constants,
+            _ => self.params,
+        };
+        out.copy_from_slice(&memory[i..i + out.len()]);
+        Ok(())
+    }
+
+    fn write(&mut self, at: Access, data: &[u8]) -> Result<(), Cause> {
+        match at.space {
+            Space::Global => return Global::write(self.global, at.address, data),
+            Space::Constant | Space::Param => {
+                return Err(Cause::ConstantWrite {
+                    address: at.address,
+                })
+            }
+            Space::Shared | Space::Local => {}
+        }
+        let i = self.place(at, data.len())?;
+        let memory = if at.space == Space::Shared {
+            &mut self.shared
+        } else {
+            &mut self.local
+        };
+        memory[i..i + data.len()].copy_from_slice(data);
+        Ok(())
+    }
+
+    fn start_cta(&mut self, shared: usize, threads: usize, local: usize) {
+        self.shared.clear();
+        self.shared.resize(shared, 0);
+        self.local.clear();
+        self.local.resize(threads * local, 0);
+        self.local_size = local;
+    }
+}
+
+/// Global memory alone serves global accesses (the surface unit's, or a harness's); other
+/// spaces are outside it.
+impl Memory for Global {
+    fn read(&mut self, at: Access, out: &mut [u8]) -> Result<(), Cause> {
+        match at.space {
+            Space::Global => Global::read(self, at.address, out),
+            space => Err(outside(space, at.address, out.len())),
+        }
+    }
+
+    fn write(&mut self, at: Access, data: &[u8]) -> Result<(), Cause> {
+        match at.space {
+            Space::Global => Global::write(self, at.address, data),
+            space => Err(outside(space, at.address, data.len())),
+        }
+    }
+
+    fn start_cta(&mut self, _shared: usize, _threads: usize, _local: usize) {}
 }

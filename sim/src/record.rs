@@ -98,7 +98,10 @@ pub enum Space {
     Global,
     Shared,
     Local,
+    /// Constant bank 1: the module's `.const` data.
     Constant,
+    /// Constant bank 0: the kernel's parameters.
+    Param,
 }
 
 /// A warp's arrival at a barrier, and what completing the barrier did.

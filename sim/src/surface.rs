@@ -8,7 +8,7 @@
 //! (a surface has depth or layers, never both), esize being channels times channel bytes.
 //! `.b` forms address x in bytes, `.p` forms in elements.
 
-use crate::memory::Global;
+use crate::memory::{Access, Memory};
 use crate::record::{Retired, Space, MAX_STORE_BYTES};
 use crate::trap::{Cause, Fault};
 use crate::warp::Warp;
@@ -299,6 +299,15 @@ enum Place {
     Dropped,
 }
 
+/// A surface unit access to global memory (descriptors and data).
+fn global(address: u64) -> Access {
+    Access {
+        space: Space::Global,
+        address,
+        thread: 0,
+    }
+}
+
 /// The surface an access found: its descriptor and handle.
 struct Found {
     d: Descriptor,
@@ -316,21 +325,21 @@ impl Found {
             }))
     }
 
-    fn read(&self, global: &Global, offset: u64, out: &mut [u8]) -> Result<(), Cause> {
-        global.read(self.address(offset)?, out)
+    fn read(&self, mem: &mut dyn Memory, offset: u64, out: &mut [u8]) -> Result<(), Cause> {
+        mem.read(global(self.address(offset)?), out)
     }
 
     /// Writes the bytes of one lane's access and notes the store in the record.
     fn write(
         &self,
-        global: &mut Global,
+        mem: &mut dyn Memory,
         out: &mut Retired,
         lane: usize,
         offset: u64,
         data: &[u8],
     ) -> Result<(), Cause> {
         let address = self.address(offset)?;
-        global.write(address, data)?;
+        mem.write(global(address), data)?;
         out.store(lane, Space::Global, address, data);
         Ok(())
     }
@@ -338,7 +347,7 @@ impl Found {
 
 impl Surfaces {
     /// Reads handle `handle`'s descriptor from the table, as the surface unit does.
-    fn find(&self, global: &Global, handle: u64) -> Result<Found, Cause> {
+    fn find(&self, mem: &mut dyn Memory, handle: u64) -> Result<Found, Cause> {
         let unbound = || Cause::Surface(Fault::Unbound { handle });
         // A handle past the table's end is not bound (the table's length is in the launch
         // record).
@@ -347,7 +356,7 @@ impl Surfaces {
         }
         let mut bytes = [0u8; abi::SURF_WORDS * 4];
         let at = self.table + handle * bytes.len() as u64;
-        global.read(at, &mut bytes)?;
+        mem.read(global(at), &mut bytes)?;
         let words = std::array::from_fn(|i| {
             u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().expect("four bytes"))
         });
@@ -432,7 +441,7 @@ impl Surfaces {
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &self,
-        global: &Global,
+        mem: &mut dyn Memory,
         w: &mut Warp,
         lane: usize,
         handle: u64,
@@ -449,12 +458,12 @@ impl Surfaces {
         }
         let n = elements(vec);
         let eb = dsize_bytes(dsize);
-        let s = self.find(global, handle)?;
+        let s = self.find(mem, handle)?;
         let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
         for i in 0..n {
             let mut buf = [0u8; 8];
             if let Place::At(at) = place {
-                s.read(global, at + u64::from(i * eb), &mut buf[..eb as usize])?;
+                s.read(mem, at + u64::from(i * eb), &mut buf[..eb as usize])?;
             }
             let value = u64::from_le_bytes(buf);
             let r = crate::warp::reg_at(rd, (i * if eb == 8 { 2 } else { 1 }) as u8);
@@ -471,7 +480,7 @@ impl Surfaces {
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
-        global: &mut Global,
+        mem: &mut dyn Memory,
         out: &mut Retired,
         w: &mut Warp,
         lane: usize,
@@ -485,7 +494,7 @@ impl Surfaces {
         clamp: Sclamp,
     ) -> Result<(), Cause> {
         let n = elements(vec);
-        let s = self.find(global, handle)?;
+        let s = self.find(mem, handle)?;
         if p {
             let place = Self::place(&s, w, lane, ra, geom, false, 0, clamp)?;
             let Place::At(at) = place else { return Ok(()) };
@@ -502,7 +511,7 @@ impl Surfaces {
                 element[from..from + f.bytes as usize]
                     .copy_from_slice(&encode(v, f)[..f.bytes as usize]);
             }
-            return s.write(global, out, lane, at, &element[..f.esize() as usize]);
+            return s.write(mem, out, lane, at, &element[..f.esize() as usize]);
         }
         let eb = dsize_bytes(dsize);
         let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
@@ -518,14 +527,14 @@ impl Surfaces {
             let from = (i * eb) as usize;
             data[from..from + eb as usize].copy_from_slice(&v.to_le_bytes()[..eb as usize]);
         }
-        s.write(global, out, lane, at, &data[..(n * eb) as usize])
+        s.write(mem, out, lane, at, &data[..(n * eb) as usize])
     }
 
     /// sured: an atomic reduction (the model runs one lane at a time, so each is atomic).
     #[allow(clippy::too_many_arguments)]
     pub fn reduce(
         &self,
-        global: &mut Global,
+        mem: &mut dyn Memory,
         out: &mut Retired,
         w: &mut Warp,
         lane: usize,
@@ -538,7 +547,7 @@ impl Surfaces {
         ty: Sty,
         clamp: Sclamp,
     ) -> Result<(), Cause> {
-        let s = self.find(global, handle)?;
+        let s = self.find(mem, handle)?;
         let wide = matches!(ty, Sty::U64 | Sty::S64 | Sty::B64);
         let n = if wide { 8 } else { 4 };
         // .b32/.b64 take their signedness from the format.
@@ -557,7 +566,7 @@ impl Surfaces {
             return Err(Cause::Surface(Fault::PastEnd { handle: s.handle }));
         }
         let mut buf = [0u8; 8];
-        s.read(global, at, &mut buf[..n as usize])?;
+        s.read(mem, at, &mut buf[..n as usize])?;
         let old = u64::from_le_bytes(buf);
         let b = if wide {
             w.r64(rc, lane)
@@ -592,11 +601,11 @@ impl Surfaces {
             Sop::And => old & b,
             Sop::Or => old | b,
         };
-        s.write(global, out, lane, at, &new.to_le_bytes()[..n as usize])
+        s.write(mem, out, lane, at, &new.to_le_bytes()[..n as usize])
     }
 
-    pub fn query(&self, global: &Global, handle: u64, q: Query) -> Result<u32, Cause> {
-        let d = self.find(global, handle)?.d;
+    pub fn query(&self, mem: &mut dyn Memory, handle: u64, q: Query) -> Result<u32, Cause> {
+        let d = self.find(mem, handle)?.d;
         let arrayed = matches!(d.geom, Geom::A1d | Geom::A2d);
         Ok(match q {
             Query::Width => d.width,
@@ -657,6 +666,7 @@ fn encode(v: u32, f: Format) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::Global;
 
     fn rgba8() -> Format {
         Format::parse("rgba8_unorm").unwrap()
@@ -712,17 +722,17 @@ mod tests {
                 }),
             ],
         };
-        assert_eq!(surfaces.query(&global, 1, Query::Width), Ok(4));
+        assert_eq!(surfaces.query(&mut global, 1, Query::Width), Ok(4));
         assert_eq!(
-            surfaces.query(&global, 0, Query::Width),
+            surfaces.query(&mut global, 0, Query::Width),
             Err(Cause::Surface(Fault::Unbound { handle: 0 }))
         );
         assert_eq!(
-            surfaces.query(&global, 2, Query::Width),
+            surfaces.query(&mut global, 2, Query::Width),
             Err(Cause::Surface(Fault::Unbound { handle: 2 }))
         );
         assert_eq!(
-            surfaces.query(&global, u64::MAX, Query::Width),
+            surfaces.query(&mut global, u64::MAX, Query::Width),
             Err(Cause::Surface(Fault::Unbound { handle: u64::MAX }))
         );
     }

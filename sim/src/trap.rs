@@ -179,6 +179,7 @@ fn space_name(s: Space) -> &'static str {
         Space::Shared => "shared",
         Space::Local => "local",
         Space::Constant => "constant",
+        Space::Param => "parameter",
     }
 }
 

@@ -6,7 +6,7 @@
 //! entry into a reconvergence entry and pushes one entry per path; an entry whose next
 //! instruction is its reconvergence point, or whose lanes have all left, is popped.
 
-use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
+use crate::memory::{Access, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
 use crate::record::Space;
 use crate::trap::Cause;
 use sgpu_isa::{Bred, Pred, PredSrc, Reg, RegOrImm};
@@ -67,8 +67,7 @@ pub struct Warp {
     pub state: State,
     /// The reduction this warp brought to the barrier it waits at, if it came by `BARRED`.
     pub reduction: Option<Reduction>,
-    /// Each lane's local memory, `local_size` bytes apiece.
-    pub local: Vec<u8>,
+    /// Bytes of each lane's local memory (it lives in the memory system, `memory.rs`).
     pub local_size: usize,
 }
 
@@ -119,7 +118,6 @@ impl Warp {
             tid,
             state: State::Running,
             reduction: None,
-            local: vec![0; local_size * LANES],
             local_size,
         }
     }
@@ -196,19 +194,30 @@ impl Warp {
         }
     }
 
-    /// A lane's local memory, and where a generic or local address lands in it.
-    pub fn local_range(&self, lane: usize, address: u64, len: usize) -> Result<usize, Cause> {
+    /// A lane's local access: the address in its thread's local memory (the frame added),
+    /// and the thread.
+    pub fn local_access(&self, lane: usize, address: u64, len: usize) -> Result<Access, Cause> {
         let at = u64::from(self.frame[lane]).checked_add(address);
-        match at.and_then(|at| at.checked_add(len as u64)) {
-            Some(end) if end <= self.local_size as u64 => {
-                Ok(lane * self.local_size + (end as usize - len))
-            }
-            _ => Err(Cause::OutOfBounds {
+        match at.filter(|at| {
+            at.checked_add(len as u64)
+                .is_some_and(|e| e <= self.local_size as u64)
+        }) {
+            Some(at) => Ok(Access {
+                space: Space::Local,
+                address: at,
+                thread: self.thread(lane),
+            }),
+            None => Err(Cause::OutOfBounds {
                 space: Space::Local,
                 address,
                 size: len as u8,
             }),
         }
+    }
+
+    /// Lane `lane`'s thread: its index in the CTA.
+    pub fn thread(&self, lane: usize) -> u32 {
+        self.id * LANES as u32 + lane as u32
     }
 
     /// Moves the warp on after an instruction at `pc` that did not branch: pops entries that

@@ -4,7 +4,7 @@
 
 use super::{Ctx, Exec, Flow};
 use crate::lane;
-use crate::memory::{self, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use crate::memory::{Access, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::record::{Retired, Space};
 use crate::trap::Cause;
 use crate::warp::{lanes, reg_at, Warp};
@@ -59,15 +59,23 @@ pub(super) fn exec(
             msize,
         } => {
             let n = bytes(msize);
+            let space = match cbank {
+                0 => Space::Param,
+                1 => Space::Constant,
+                bank if mask != 0 => return Err(Cause::NoConstantBank { bank }),
+                _ => return Ok(Flow::Next),
+            };
             for l in lanes(mask) {
-                let at = (i64::from(w.r(ra, l)) + i64::from(off24)) as u64;
-                let bank: &[u8] = match cbank {
-                    0 => cx.params,
-                    1 => &cx.program.constants,
-                    bank => return Err(Cause::NoConstantBank { bank }),
+                let address = (i64::from(w.r(ra, l)) + i64::from(off24)) as u64;
+                aligned(address, n)?;
+                let at = Access {
+                    space,
+                    address,
+                    thread: w.thread(l),
                 };
-                let r = memory::range(bank, Space::Constant, at, n)?;
-                store_reg(w, rd, l, &bank[r], msize);
+                let mut buf = [0u8; 16];
+                cx.memory.read(at, &mut buf[..n])?;
+                store_reg(w, rd, l, &buf[..n], msize);
             }
         }
         Op::Atom {
@@ -165,40 +173,45 @@ fn aligned(address: u64, n: usize) -> Result<(), Cause> {
     Ok(())
 }
 
+/// Lane `l`'s access at `address` of `space`, as the memory system takes it: generic
+/// addresses resolved through their windows, local ones moved by the lane's frame.
+fn access(
+    w: &Warp,
+    l: usize,
+    space: sgpu_isa::Space,
+    address: u64,
+    n: usize,
+) -> Result<Access, Cause> {
+    let (space, at) = resolve(space, address);
+    aligned(address, n)?;
+    if space == Space::Local {
+        return w.local_access(l, at, n);
+    }
+    Ok(Access {
+        space,
+        address: at,
+        thread: w.thread(l),
+    })
+}
+
 /// Reads `n` (at most 16) bytes; the result is the first `n` of the buffer.
 fn read(
     w: &Warp,
-    cx: &Ctx<'_>,
+    cx: &mut Ctx<'_>,
     l: usize,
     space: sgpu_isa::Space,
     address: u64,
     n: usize,
 ) -> Result<[u8; 16], Cause> {
-    let (space, at) = resolve(space, address);
-    aligned(address, n)?;
+    let at = access(w, l, space, address, n)?;
     let mut buf = [0u8; 16];
-    let data = &mut buf[..n];
-    match space {
-        Space::Global => cx.global.read(at, data)?,
-        Space::Shared => {
-            data.copy_from_slice(&cx.shared[memory::range(cx.shared, space, at, n)?]);
-        }
-        Space::Local => {
-            let i = w.local_range(l, at, n)?;
-            data.copy_from_slice(&w.local[i..i + n]);
-        }
-        // Constant bank 1 through its window.
-        Space::Constant => {
-            let bank = &cx.program.constants;
-            data.copy_from_slice(&bank[memory::range(bank, space, at, n)?]);
-        }
-    }
+    cx.memory.read(at, &mut buf[..n])?;
     Ok(buf)
 }
 
 /// Writes lane `l`'s bytes and notes the store in the record.
 fn write(
-    w: &mut Warp,
+    w: &Warp,
     cx: &mut Ctx<'_>,
     out: &mut Retired,
     l: usize,
@@ -206,22 +219,9 @@ fn write(
     address: u64,
     data: &[u8],
 ) -> Result<(), Cause> {
-    let n = data.len();
-    let (space, at) = resolve(space, address);
-    aligned(address, n)?;
-    match space {
-        Space::Global => cx.global.write(at, data)?,
-        Space::Shared => {
-            let r = memory::range(cx.shared, space, at, n)?;
-            cx.shared[r].copy_from_slice(data);
-        }
-        Space::Local => {
-            let i = w.local_range(l, at, n)?;
-            w.local[i..i + n].copy_from_slice(data);
-        }
-        Space::Constant => return Err(Cause::ConstantWrite { address }),
-    }
-    out.store(l, space, at, data);
+    let at = access(w, l, space, address, data.len())?;
+    cx.memory.write(at, data)?;
+    out.store(l, at.space, at.address, data);
     Ok(())
 }
 

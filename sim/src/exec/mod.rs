@@ -15,7 +15,7 @@ mod video;
 mod warp_ops;
 
 use crate::barrier::Arrival;
-use crate::memory::Global;
+use crate::memory::Memory;
 use crate::program::Decoded;
 use crate::program::Program;
 use crate::record::Retired;
@@ -27,10 +27,8 @@ use sgpu_isa::{Pred, Reg, Unit};
 /// What a warp instruction sees beyond its warp.
 pub struct Ctx<'m> {
     pub program: &'m Program,
-    pub global: &'m mut Global,
-    pub shared: &'m mut [u8],
-    /// Constant bank 0: the kernel's parameters.
-    pub params: &'m [u8],
+    /// Every memory access goes here.
+    pub memory: &'m mut dyn Memory,
     pub surfaces: &'m Surfaces,
     pub ntid: [u32; 3],
     pub ctaid: [u32; 3],

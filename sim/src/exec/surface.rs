@@ -30,7 +30,7 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .load(cx.global, w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
+                    .load(cx.memory, w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
             }
         }
         Op::Sust {
@@ -47,7 +47,7 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
                 cx.surfaces.store(
-                    cx.global, out, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp,
+                    cx.memory, out, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp,
                 )?;
             }
         }
@@ -64,14 +64,14 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
                 cx.surfaces.reduce(
-                    cx.global, out, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp,
+                    cx.memory, out, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp,
                 )?;
             }
         }
         Op::Suq { rd, rb, query } => {
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
-                let v = cx.surfaces.query(cx.global, s, query)?;
+                let v = cx.surfaces.query(cx.memory, s, query)?;
                 w.w(rd, l, v);
             }
         }
