@@ -51,14 +51,14 @@ impl Format {
 /// of `sig` when any dropped bit was set (a sticky bit) and keeps at least `frac + 3` bits
 /// above it, so the sticky bit lies below the round bit of any result.
 #[derive(Clone, Copy, Debug)]
-pub struct Exact {
-    pub neg: bool,
-    pub sig: u128,
-    pub exp: i32,
+struct Exact {
+    neg: bool,
+    sig: u128,
+    exp: i32,
 }
 
 /// Rounds `x` to `to` by `mode` and returns its bits. A zero `sig` gives a zero of `x`'s sign.
-pub fn round(x: Exact, to: Format, mode: Rnd) -> u32 {
+fn round(x: Exact, to: Format, mode: Rnd) -> u32 {
     let sign = if x.neg { to.sign() } else { 0 };
     if x.sig == 0 {
         return sign;

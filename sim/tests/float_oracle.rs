@@ -183,23 +183,12 @@ fn sqrt_is_correct(a: u32, r: u32, mode: Rnd, ftz: bool) -> bool {
 }
 
 fn check(op: Op, x: [u32; 3], mode: Rnd, ftz: bool, sat: bool) {
-    let got = sat_bits(model(op, x, mode, ftz), sat);
+    let raw = model(op, x, mode, ftz);
+    let got = sat_bits(raw, sat);
+    let context = format!("{op:?} {x:08x?} {mode:?} ftz={ftz} sat={sat}: got {got:#010x}");
     match reference(op, x, mode, ftz) {
-        Some(want) => {
-            let want = sat_bits(want, sat);
-            assert_eq!(
-                got, want,
-                "{op:?} {x:08x?} {mode:?} ftz={ftz} sat={sat}: got {got:#010x}, want {want:#010x}"
-            );
-        }
-        None => {
-            let raw = model(op, x, mode, ftz);
-            assert!(
-                sqrt_is_correct(x[0], raw, mode, ftz),
-                "{op:?} {:#010x} {mode:?} ftz={ftz}: got {raw:#010x}",
-                x[0]
-            );
-        }
+        Some(want) => assert_eq!(got, sat_bits(want, sat), "{context}"),
+        None => assert!(sqrt_is_correct(x[0], raw, mode, ftz), "{context}"),
     }
 }
 
@@ -276,6 +265,23 @@ fn issue_regressions() {
     assert_eq!(cvt(-3.0, Fcvt::F16, Rnd::Rn, true), 0);
     assert_eq!(cvt(f32::NAN, Fcvt::F16, Rnd::Rn, true), 0);
     assert_eq!(cvt(f32::NAN, Fcvt::F16, Rnd::Rn, false), 0x7fff);
+}
+
+/// FMNMX's NaN and `.sat`'s zero follow the same canonical rules.
+#[test]
+fn min_max_nan_and_saturated_zero() {
+    let payload = f32::from_bits(0xffc1_2345);
+    for max in [false, true] {
+        assert_eq!(
+            lane::fminmax(payload, payload, max, false).to_bits(),
+            CANONICAL
+        );
+        assert_eq!(lane::fminmax(1.0, payload, max, true).to_bits(), CANONICAL);
+        assert_eq!(lane::fminmax(payload, 2.0, max, false), 2.0);
+    }
+    assert_eq!(lane::saturate(-0.0, true).to_bits(), 0);
+    assert_eq!(lane::saturate(payload, true).to_bits(), 0);
+    assert_eq!(lane::saturate(-0.0, false).to_bits(), 0x8000_0000);
 }
 
 // ---- conversions -------------------------------------------------------------------------
