@@ -129,6 +129,29 @@ fn what_sgpu_cannot_run_is_reported_at_its_line() {
 }
 
 #[test]
+fn conversion_modifiers_sgpu_cannot_carry_are_reported() {
+    let dir = temp_dir();
+    let elf = dir.path().join("k.elf");
+    let out = ptxas_rs(&[
+        &fixture("unsupported/cvt_modifiers.ptx"),
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    for (line, what) in [
+        (13, "`cvt.rn.relu.f16.f32`: `.relu`"),
+        (14, "`cvt.rz.satfinite.bf16.f32`: `.satfinite`"),
+        (15, "`cvt.rna.tf32.f32`: `.rna`"),
+        (16, "`cvt.rni.f16.f32`: integer rounding between sizes"),
+    ] {
+        let want = format!("cvt_modifiers.ptx:{line}:2: error: unsupported on sgpu: {what}");
+        assert!(err.contains(&want), "{want} not in {err}");
+    }
+    assert!(!elf.exists());
+}
+
+#[test]
 fn disasm_rejects_what_is_not_an_sgpu_elf() {
     let out = ptxas_rs(&["disasm", &fixture("ok/statements.ptx")]);
     assert_eq!(out.status.code(), Some(1));

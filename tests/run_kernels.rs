@@ -173,6 +173,89 @@ fn f32_arithmetic_is_ieee() {
     }
 }
 
+/// cvt to f16 and bf16 in each rounding mode (and `.sat`) and back, against `rustc_apfloat`:
+/// ties, values between halves, overflow (which `.rz` keeps finite), subnormals, and NaNs,
+/// which give the canonical NaN (never infinity).
+#[test]
+fn half_and_bfloat_conversions_round_by_their_modifier() {
+    use rustc_apfloat::ieee::{BFloat, Half, Single};
+    use rustc_apfloat::{Float, FloatConvert, Round};
+    fn narrow<T: Float>(a: u32, round: Round) -> u32
+    where
+        Single: FloatConvert<T>,
+    {
+        let v: T = Single::from_bits(u128::from(a))
+            .convert_r(round, &mut false)
+            .value;
+        if v.is_nan() {
+            0x7fff
+        } else {
+            v.to_bits() as u32
+        }
+    }
+    let inputs: [u32; 16] = [
+        0x3f80_3000, // 1 + 3 x 2^-12: between two halves, above the midpoint
+        0xbf80_1000, // -(1 + 2^-11): an f16 tie, to even
+        0x3f80_8000, // 1 + 2^-8: a bf16 tie
+        0x477f_f000, // 65520: f16 overflow, except toward zero
+        0xc77f_f000, // -65520
+        0x7f7f_ffff, // f32's largest: bf16 overflow
+        0x3340_0000, // 1.5 x 2^-25: under f16's smallest subnormal
+        0x0000_0001, // f32's smallest subnormal
+        0x4040_0000, // 3: saturates to 1
+        0xbe80_0000, // -0.25: saturates to +0
+        0x8000_0000, // -0
+        0x7f80_0000, // infinity
+        0x7fc0_0000, // NaN
+        0xffff_ffff, // NaN with every payload bit
+        0x7f80_0001, // a signalling NaN
+        0x3eaa_aaab, // 1/3
+    ];
+    let manifest = in_out(inputs.len(), "u32", inputs, 24 * inputs.len());
+    let p = run("halfcvt", &manifest);
+    let out = u32s(&p, "out");
+    let (rn, rz, rm, rp) = (
+        Round::NearestTiesToEven,
+        Round::TowardZero,
+        Round::TowardNegative,
+        Round::TowardPositive,
+    );
+    for (i, &a) in inputs.iter().enumerate() {
+        let x = f32::from_bits(a);
+        let saturated = if x.is_nan() || x <= 0.0 {
+            0.0
+        } else {
+            x.min(1.0)
+        };
+        let halves = [
+            narrow::<Half>(a, rn),
+            narrow::<Half>(a, rz),
+            narrow::<Half>(a, rm),
+            narrow::<Half>(a, rp),
+            narrow::<Half>(saturated.to_bits(), rn),
+            narrow::<BFloat>(a, rn),
+            narrow::<BFloat>(a, rz),
+            narrow::<BFloat>(a, rp),
+        ];
+        let widen = |h: Single| {
+            if h.is_nan() {
+                0x7fff_ffff
+            } else {
+                h.to_bits() as u32
+            }
+        };
+        let f16_rz: Single = Half::from_bits(u128::from(halves[1]))
+            .convert(&mut false)
+            .value;
+        let bf16_rn: Single = BFloat::from_bits(u128::from(halves[5]))
+            .convert(&mut false)
+            .value;
+        let mut want: Vec<u32> = halves.chunks(2).map(|p| p[0] | p[1] << 16).collect();
+        want.extend([widen(f16_rz), widen(bf16_rn)]);
+        assert_eq!(out[6 * i..6 * i + 6], want, "thread {i}: {a:#010x}");
+    }
+}
+
 #[test]
 fn warp_shuffle_and_ballot() {
     let input: Vec<u32> = (0..32u32).map(|i| i * i + 7).collect();

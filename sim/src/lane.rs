@@ -4,7 +4,7 @@
 //! rounding (`float.rs`) are beside this file.
 
 use crate::float;
-use sgpu_isa::{Aop, Aty, Bop, Fcmp, Icmp, Ity, Lop2, Pmode, Rnd};
+use sgpu_isa::{Aop, Aty, Bop, Fcmp, Fcvt, Icmp, Ity, Lop2, Pmode, Rnd};
 
 /// add, sub, addc, subc: "d = a + b"; sub is a + ~b + 1. With `.cc` the carry out goes to
 /// the carry bit (CC.CF); with `.x` (addc/subc) the carry in replaces the + 0 / + 1.
@@ -190,7 +190,7 @@ pub fn bfind(a: u32, sgn: bool, shamt: bool) -> u32 {
 pub fn fminmax(a: f32, b: f32, max: bool, nan: bool) -> f32 {
     if a.is_nan() || b.is_nan() {
         if nan || (a.is_nan() && b.is_nan()) {
-            f32::NAN
+            float::nan()
         } else if a.is_nan() {
             b
         } else {
@@ -229,7 +229,8 @@ pub fn atom(old: u64, b: u64, c: u64, aop: Aop, aty: Aty, n: usize) -> u64 {
     };
     let new = match (aop, aty) {
         (Aop::Add, Aty::F32) => {
-            u64::from((f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits())
+            let (x, y) = (f32::from_bits(old as u32), f32::from_bits(b as u32));
+            u64::from(float::add(x, y, Rnd::Rn, false).to_bits())
         }
         (Aop::Add, _) => old.wrapping_add(b),
         (Aop::Min, Aty::S32 | Aty::S64) => {
@@ -436,14 +437,15 @@ pub fn ftz_in(x: f32, ftz: bool) -> f32 {
     }
 }
 
-/// `.sat` on floats: "clamps the result to [0.0, 1.0]. NaN results are flushed to +0.0f".
+/// `.sat` on floats: "clamps the result to [0.0, 1.0]. NaN results are flushed to +0.0f";
+/// -0.0 gives +0.0 too (the clamp is max(x, +0.0) with -0.0 below +0.0, then min(x, 1.0)).
 pub fn saturate(x: f32, sat: bool) -> f32 {
     if !sat {
         x
-    } else if x.is_nan() {
+    } else if x.is_nan() || x <= 0.0 {
         0.0
     } else {
-        x.clamp(0.0, 1.0)
+        x.min(1.0)
     }
 }
 
@@ -484,76 +486,41 @@ pub fn float_to_int(x: f32, to: Ity, rnd: Rnd) -> u64 {
 
 /// cvt from an integer to f32, rounded by the mode (`.rn` default).
 pub fn int_to_float(v: i128, rnd: Rnd) -> f32 {
-    let nearest = v as f32;
-    let back = nearest as f64 as i128;
-    let err = (v - back).signum() as i32;
-    match (rnd, err) {
-        (Rnd::Rn, _) | (_, 0) => nearest,
-        (Rnd::Rz, e) if (nearest > 0.0 && e < 0) || (nearest < 0.0 && e > 0) => {
-            if nearest > 0.0 {
-                nearest.next_down()
-            } else {
-                nearest.next_up()
-            }
-        }
-        (Rnd::Rm, e) if e < 0 => nearest.next_down(),
-        (Rnd::Rp, e) if e > 0 => nearest.next_up(),
-        _ => nearest,
+    float::from_int(v, rnd)
+}
+
+/// cvt between float formats (F2F): f32 to f32 (with `rint`, rounded to an integral value,
+/// `.rni` and its kin), f32 to f16 or bf16 rounded by `rnd`, f16 or bf16 to f32 exactly.
+/// `.ftz` flushes f32 subnormal sources and results, never f16 or bf16 ones; `.sat` clamps
+/// as [`saturate`], which commutes with the monotonic rounding, so it is applied to the f32
+/// side. With `rint` on a narrowing, the f32 value is made integral first (what the narrow
+/// format then holds is integral too). NaN gives the destination's canonical NaN.
+pub fn convert_float(a: u32, fcvt: Fcvt, rint: bool, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
+    let source = match fcvt {
+        Fcvt::F32 | Fcvt::F16 | Fcvt::Bf16 => ftz_in(f32::from_bits(a), ftz),
+        Fcvt::FromF16 => float::widen(a & 0xffff, float::F16),
+        Fcvt::FromBf16 => float::widen(a & 0xffff, float::BF16),
+    };
+    let x = if rint {
+        round_integral(source, rnd)
+    } else {
+        source
+    };
+    let x = saturate(x, sat);
+    match fcvt {
+        Fcvt::F16 => float::narrow(x, float::F16, rnd),
+        Fcvt::Bf16 => float::narrow(x, float::BF16, rnd),
+        Fcvt::F32 | Fcvt::FromF16 | Fcvt::FromBf16 => canonical(ftz_in(x, ftz)).to_bits(),
     }
 }
 
-/// cvt.f32.f16: exact.
-pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = u32::from(h >> 15) << 31;
-    let exp = u32::from(h >> 10 & 0x1f);
-    let man = u32::from(h & 0x3ff);
-    let bits = match (exp, man) {
-        (0, 0) => sign,
-        (0, m) => {
-            // A half denormal is a normal f32.
-            let v = m as f32 * 2f32.powi(-24);
-            return if sign != 0 { -v } else { v };
-        }
-        (0x1f, 0) => sign | 0x7f80_0000,
-        (0x1f, m) => sign | 0x7fc0_0000 | m << 13,
-        (e, m) => sign | (e + 112) << 23 | m << 13,
-    };
-    f32::from_bits(bits)
-}
-
-/// cvt.rn.f16.f32: rounding to nearest even; overflow gives infinity.
-pub fn f32_to_f16(x: f32) -> u16 {
-    let bits = x.to_bits();
-    let sign = (bits >> 16 & 0x8000) as u16;
+/// `x`, with any NaN made the canonical one.
+fn canonical(x: f32) -> f32 {
     if x.is_nan() {
-        return sign | 0x7e00;
-    }
-    let a = x.abs();
-    if a >= 65520.0 {
-        return sign | 0x7c00;
-    }
-    // Scale so the half's last place is an integer, and round to nearest even.
-    let (scaled, exp) = if a < 2f32.powi(-14) {
-        (f64::from(a) * 2f64.powi(24), 0u32)
+        float::nan()
     } else {
-        let e = a.log2().floor() as i32;
-        let e = e.clamp(-14, 15);
-        (f64::from(a) * 2f64.powi(10 - e), (e + 15) as u32)
-    };
-    let m = scaled.round_ties_even() as u32;
-    if exp == 0 {
-        return sign | m as u16;
+        x
     }
-    // m may have rounded up to 2048: the next binade.
-    let (m, exp) = if m >= 2048 {
-        (m / 2, exp + 1)
-    } else {
-        (m, exp)
-    };
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    sign | (exp << 10 | (m & 0x3ff)) as u16
 }
 
 /// prmt: picks bytes of the 64-bit {b, a} by the selector c (default mode: four 4-bit
@@ -723,8 +690,6 @@ mod tests {
         assert_eq!(float_to_int(f32::NAN, Ity::U32, Rnd::Rz), 0);
         assert_eq!(int_to_float(16_777_217, Rnd::Rz), 16_777_216.0);
         assert_eq!(int_to_float(16_777_217, Rnd::Rp), 16_777_218.0);
-        assert_eq!(f32_to_f16(65520.0), 0x7c00);
-        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
         assert_eq!(
             permute(0x4433_2211, 0x8877_6655, 0x3210, Pmode::Default),
             0x4433_2211

@@ -8,11 +8,12 @@
 //! (a surface has depth or layers, never both), esize being channels times channel bytes.
 //! `.b` forms address x in bytes, `.p` forms in elements.
 
+use crate::float;
 use crate::memory::{Access, Memory};
 use crate::record::{Retired, Space, MAX_STORE_BYTES};
 use crate::trap::{Cause, Fault};
 use crate::warp::Warp;
-use sgpu_isa::{abi, Dsize, Geom, Query, Reg, Sclamp, Sop, Sty, Surface as Operand, Vwidth};
+use sgpu_isa::{abi, Dsize, Geom, Query, Reg, Rnd, Sclamp, Sop, Sty, Surface as Operand, Vwidth};
 
 /// How a channel is stored; the discriminants are the descriptor's `surf.kind` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -657,7 +658,7 @@ fn encode(v: u32, f: Format) -> [u8; 4] {
             let scale = f64::from((1u32 << (bits - 1)) - 1);
             ((f64::from(c) * scale).round_ties_even() as i32) as u32 & ((1u32 << bits) - 1)
         }
-        Kind::Float if bits == 16 => u32::from(crate::lane::f32_to_f16(x)),
+        Kind::Float if bits == 16 => float::narrow(x, float::F16, Rnd::Rn),
         Kind::Float => v,
     };
     raw.to_le_bytes()

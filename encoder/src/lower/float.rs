@@ -331,6 +331,12 @@ impl<'a> FnLower<'a, '_> {
         to: Type,
         from: Type,
     ) {
+        // F2F, I2F and F2I carry the four IEEE modes, FTZ and SAT, nothing more.
+        for m in [".relu", ".satfinite", ".rna", ".rs"] {
+            if self.has(m) {
+                return self.unsupported(format!("`{}`: `{m}`", ins.mnemonic.text));
+            }
+        }
         let (rnd, integral) = rounding(ins);
         let ftz = self.has(".ftz");
         let sat = self.has(".sat");
@@ -354,8 +360,15 @@ impl<'a> FnLower<'a, '_> {
                     ("f32", "f32") => Fcvt::F32,
                     ("f16", "f32") => Fcvt::F16,
                     ("f32", "f16") => Fcvt::FromF16,
+                    ("bf16", "f32") => Fcvt::Bf16,
+                    ("f32", "bf16") => Fcvt::FromBf16,
                     _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
                 };
+                // PTX rounds to an integral value only in same-size conversions.
+                if integral && fcvt != Fcvt::F32 {
+                    let what = format!("`{}`: integer rounding between sizes", ins.mnemonic.text);
+                    return self.unsupported(what);
+                }
                 let ra = self.r(lo);
                 self.emit(
                     Op::F2f {

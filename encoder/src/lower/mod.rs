@@ -319,6 +319,10 @@ fn flag_bit(m: &str) -> Option<u32> {
         ".v2" => 28,
         ".v4" => 29,
         ".p" => 30,
+        ".relu" => 31,
+        ".satfinite" => 32,
+        ".rna" => 33,
+        ".rs" => 34,
         _ => return None,
     })
 }
@@ -1084,10 +1088,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
         if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
             return self.unsupported(format!("`{}`: f64 arithmetic", ins.mnemonic.text));
         }
-        if tys
-            .iter()
-            .any(|t| t.name.contains("16x2") || t.name.starts_with("bf16"))
-        {
+        // Scalar bf16 is only converted (F2F), never computed on.
+        let bf16_arithmetic = opcode != "cvt" && tys.iter().any(|t| t.name == "bf16");
+        if bf16_arithmetic || tys.iter().any(|t| t.name.contains("16x2")) {
             return self.unsupported(format!(
                 "`{}`: packed or bf16 arithmetic",
                 ins.mnemonic.text

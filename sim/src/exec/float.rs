@@ -153,24 +153,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) {
             ftz,
             sat,
         } => each(w, mask, rd, |w, l| {
-            let a = w.r(ra, l);
-            let v = match fcvt {
-                Fcvt::F32 => {
-                    let x = lane::ftz_in(f(a), ftz);
-                    if rint {
-                        lane::round_integral(x, rnd)
-                    } else {
-                        x
-                    }
-                }
-                Fcvt::FromF16 => lane::f16_to_f32(a as u16),
-                Fcvt::F16 => return u32::from(lane::f32_to_f16(lane::ftz_in(f(a), ftz))),
-                Fcvt::Bf16 => {
-                    return (f(a).to_bits() + 0x7fff + ((f(a).to_bits() >> 16) & 1)) >> 16
-                }
-                Fcvt::FromBf16 => f32::from_bits(a << 16),
-            };
-            lane::saturate(v, sat).to_bits()
+            lane::convert_float(w.r(ra, l), fcvt, rint, rnd, ftz, sat)
         }),
         _ => unreachable!("exec::step gives the f32 unit only f32 instructions"),
     }
