@@ -816,6 +816,8 @@ package sgpu_isa_pkg;
   localparam longint unsigned GRID_MAX_X = 64'h7fffffff;  // most CTAs along x of a grid
   localparam longint unsigned GRID_MAX_Y = 64'hffff;  // most CTAs along y of a grid
   localparam longint unsigned GRID_MAX_Z = 64'hffff;  // most CTAs along z of a grid
+  localparam longint unsigned STACK_DEPTH = 64'h40;  // entries of a warp's reconvergence stack, calls included
+  localparam longint unsigned BARRIERS = 64'h10;  // named barriers per CTA
   localparam longint unsigned SURF_SLOTS = 64'h100;  // surfaces a kernel can name by slot (the 8-bit rb field)
   localparam longint unsigned SURF_KIND_UINT = 64'h0;  // surf.kind: unsigned integer channels
   localparam longint unsigned SURF_KIND_SINT = 64'h1;  // surf.kind: signed integer channels

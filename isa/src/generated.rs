@@ -9044,6 +9044,10 @@ pub mod abi {
     pub const GRID_MAX_Y: u64 = 0xffff;
     /// most CTAs along z of a grid
     pub const GRID_MAX_Z: u64 = 0xffff;
+    /// entries of a warp's reconvergence stack, calls included
+    pub const STACK_DEPTH: u64 = 0x40;
+    /// named barriers per CTA
+    pub const BARRIERS: u64 = 0x10;
     /// surfaces a kernel can name by slot (the 8-bit rb field)
     pub const SURF_SLOTS: u64 = 0x100;
     /// surf.kind: unsigned integer channels

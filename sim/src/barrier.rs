@@ -14,8 +14,8 @@ use crate::trap::Cause;
 use crate::warp::{lanes, Reduction, State, Warp, LANES};
 use sgpu_isa::Bred;
 
-/// Barriers per CTA.
-pub const BARRIERS: usize = 16;
+/// Barriers per CTA (`barriers` of the ABI).
+pub const BARRIERS: usize = sgpu_isa::abi::BARRIERS as usize;
 
 /// A warp's arrival, as the control unit decodes it from `BAR` or `BARRED`.
 #[derive(Clone, Copy, Debug)]

@@ -13,9 +13,9 @@ use sgpu_isa::{Bred, Pred, PredSrc, Reg, RegOrImm};
 
 pub const LANES: usize = 32;
 /// Entries of a warp's reconvergence stack, calls included: a hardware parameter (the stack
-/// is a fixed memory per warp); a branch or call that needs more traps with
-/// [`Cause::StackOverflow`].
-pub const STACK_DEPTH: usize = 64;
+/// is a fixed memory per warp, `stack_depth` of the ABI); a branch or call that needs more
+/// traps with [`Cause::StackOverflow`].
+pub const STACK_DEPTH: usize = sgpu_isa::abi::STACK_DEPTH as usize;
 /// No reconvergence point: paths end only by exiting.
 pub const NEVER: u32 = u32::MAX;
 
