@@ -62,7 +62,11 @@ impl fmt::Display for Cause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Cause::*;
         match self {
-            PcOutsideCode { pc } => write!(f, "the program counter {:#x} is outside the code", pc * 8),
+            PcOutsideCode { pc } => write!(
+                f,
+                "the program counter {:#x} is outside the code",
+                u64::from(*pc) * 8
+            ),
             InvalidInstruction(e) => write!(f, "an invalid instruction word: {e}"),
             TrapInstruction => f.write_str("trap instruction"),
             Misaligned { address, size } => {
@@ -211,5 +215,46 @@ impl fmt::Display for Trap {
             "{} (CTA ({x}, {y}, {z}), warp {})",
             self.cause, self.warp
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every cause prints, with the extreme values a random word can give, without
+    /// overflowing.
+    #[test]
+    fn causes_print_at_their_extremes() {
+        let causes = [
+            Cause::PcOutsideCode { pc: u32::MAX },
+            Cause::Misaligned {
+                address: u64::MAX,
+                size: 16,
+            },
+            Cause::OutOfBounds {
+                space: Space::Param,
+                address: u64::MAX,
+                size: u8::MAX,
+            },
+            Cause::FrameOverflow {
+                lane: 31,
+                frame: u64::MAX,
+            },
+            Cause::BarrierId { id: u32::MAX },
+            Cause::Surface(Fault::OutOfBounds {
+                handle: u64::MAX,
+                coordinate: "x",
+                value: i64::MIN,
+                max: i64::MAX,
+            }),
+            Cause::InstructionLimit { limit: u64::MAX },
+        ];
+        let texts: Vec<String> = causes.iter().map(|c| c.to_string()).collect();
+        assert_eq!(
+            texts[0],
+            "the program counter 0x7fffffff8 is outside the code"
+        );
+        assert!(texts.iter().all(|t| !t.is_empty()));
     }
 }
