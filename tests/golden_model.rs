@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assemble_and_observe, assemble_and_run, list, u32s};
+use common::{assemble_and_observe, assemble_and_run, list, u32s, xorshift};
 use sgpu_sim::launch::Prepared;
 use sgpu_sim::record::{Retired, Space};
 use sgpu_sim::{Cause, Trap};
@@ -20,16 +20,6 @@ fn trap(result: Result<Prepared, Trap>) -> Cause {
     match result {
         Ok(_) => panic!("the kernel finished; it should have trapped"),
         Err(t) => t.cause,
-    }
-}
-
-/// A xorshift sequence: test inputs that are the same on every run.
-fn xorshift(mut x: u64) -> impl FnMut() -> u32 {
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 16) as u32
     }
 }
 
@@ -129,7 +119,8 @@ fn warp_ops_expected(values: &[u32; 32], lane: usize) -> [u32; 8] {
 
 #[test]
 fn warp_operations_see_only_their_member_mask() {
-    let mut next = xorshift(0x5eed);
+    let mut next64 = xorshift(0x5eed);
+    let mut next = move || (next64() >> 16) as u32;
     // Few distinct values, so that lanes match; the second half all equal (match.all true,
     // vote.all of odd values true).
     let cases: Vec<[u32; 32]> = (0..6)
@@ -194,7 +185,8 @@ fn shfl_expected(mode: usize, lane: u32, b: u32, c: u32) -> (u32, bool) {
 
 #[test]
 fn shuffles_slice_lane_and_clamp_operands() {
-    let mut next = xorshift(0xabcdef);
+    let mut next64 = xorshift(0xabcdef);
+    let mut next = move || (next64() >> 16) as u32;
     let mut operand_sets: Vec<[u32; 8]> = vec![
         // Lane operands of 32 and more, all ones, and clamps with high bits set.
         [33, 0x1f, 34, 0, 0xffff_ffff, 0x1f, 32, 0xffff_e01f],

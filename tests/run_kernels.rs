@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assemble_and_run, assert_checks, list, u32s, u64s};
+use common::{assemble_and_run, assert_checks, list, u32s, u64s, xorshift};
 use sgpu_sim::launch::{self, Prepared};
 
 /// Assembles `tests/kernels/NAME.ptx` (or `examples/NAME.ptx`), runs it with `manifest`, and
@@ -26,16 +26,6 @@ fn in_out<T: std::fmt::Display>(
          [buffers.in]\n{kind} = [{}]\n[buffers.out]\nsize = {out_bytes}\n",
         list(values)
     )
-}
-
-/// A xorshift sequence from `seed`: test inputs that are the same on every run.
-fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
 }
 
 #[test]

@@ -462,16 +462,11 @@ fn integer_conversions() {
 
 // ---- random operands ---------------------------------------------------------------------
 
-struct Rng(u64);
+mod common;
+
+use common::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }

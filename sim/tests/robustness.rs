@@ -8,16 +8,9 @@ use sgpu_sim::program::{Function, Program};
 use sgpu_sim::surface::Surfaces;
 use sgpu_sim::Launch;
 
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use common::Rng;
 
 #[test]
 fn random_programs_trap_or_finish_without_panicking() {

@@ -122,3 +122,13 @@ pub fn list<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// A xorshift sequence from `seed`: test inputs that are the same on every run.
+pub fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
