@@ -2,7 +2,7 @@
 # Runs every test of ptxas-rs: formatting, lints, generated-file drift, RTL lint, unit,
 # corpus, snapshot, generated-form, robustness and CLI tests, and a build of the fuzz target.
 # Needs Rust (rustup's stable toolchain with rustfmt and clippy), the reference material in
-# ../shared, and Verilator, which it installs with apt-get when it is missing.
+# ../shared, and Verilator, g++ and make, which it installs with apt-get when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,14 +17,19 @@ for component in rustfmt clippy; do
     fi
 done
 
-if ! command -v verilator >/dev/null; then
-    echo "test-all: installing Verilator" >&2
+# The RTL tests build with Verilator, which compiles its C++ with g++ and make.
+missing=()
+for tool in verilator:verilator g++:g++ make:make; do
+    command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "test-all: installing ${missing[*]}" >&2
     if [ "$(id -u)" -ne 0 ]; then
-        echo "test-all: Verilator is missing and installing it needs root (apt-get install verilator)" >&2
+        echo "test-all: ${missing[*]} missing, and installing needs root (apt-get install ${missing[*]})" >&2
         exit 1
     fi
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 cargo fmt --all --check
