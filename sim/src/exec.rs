@@ -444,7 +444,7 @@ pub fn step(w: &mut Warp, cx: &mut Ctx<'_>, out: &mut Retired) -> Result<(), Str
             out.preds = [pd.0, pq.0];
         }
         Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, out, |w, l| {
-            float::approx(mufu, f(w.r(ra, l)), ftz).to_bits()
+            crate::mufu::eval(mufu, f(w.r(ra, l)), ftz).to_bits()
         }),
         Op::Fdiv {
             rd,

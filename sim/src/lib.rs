@@ -2,7 +2,7 @@
 //! ELF file and defines what every instruction does: `lane.rs` a function per instruction
 //! for what it computes in one lane, each quoting its PTX rule; `exec.rs` the warp-level
 //! parts (control, memory, warp operations); the video ALU in `video.rs`, the surface unit in
-//! `surface.rs`, IEEE rounding in `float.rs`.
+//! `surface.rs`, IEEE rounding in `float.rs`, the special functions in `mufu.rs`.
 //! [`exec::step`] runs one warp instruction and reports what it retired, so that the RTL's
 //! co-simulation can drive the model in the RTL's own issue order; [`run`] runs a grid.
 
@@ -11,6 +11,7 @@ pub mod float;
 pub mod lane;
 pub mod launch;
 pub mod memory;
+pub mod mufu;
 pub mod program;
 pub mod surface;
 pub mod video;
