@@ -15,16 +15,19 @@ use std::fmt::Write;
 /// The scale of every coefficient: values are integers in units of 2^-32.
 const SCALE: f64 = 4_294_967_296.0;
 
-/// One table: `segments` quadratics, the `s`-th fitting `value(s, t)` for `t ∈ [0, 1]`.
+/// One table: `segments` quadratics, the `s`-th fitting `value(s, t)` for `t ∈ [0, 1]`,
+/// indexed by `bits` leading bits of the reduced argument (and more bits above them when
+/// there are more segments: the exponent's parity, a binade).
 struct Table {
     name: &'static str,
     doc: &'static str,
+    bits: u32,
     segments: usize,
     value: fn(usize, f64) -> f64,
 }
 
-/// Segments of the leading fraction bits (the constants say how many bits index each table;
-/// `sim/src/mufu.rs` has the same counts).
+/// How many leading bits index each table (written into the tables' file for
+/// `sim/src/mufu.rs`).
 const RCP_BITS: u32 = 7;
 const SQRT_BITS: u32 = 6;
 const RSQRT_BITS: u32 = 7;
@@ -45,30 +48,35 @@ fn tables() -> Vec<Table> {
     vec![
         Table {
             name: "RCP",
+            bits: RCP_BITS,
             doc: "1/x for x in [1, 2).",
             segments: 1 << RCP_BITS,
             value: |s, t| 1.0 / (1.0 + frac(RCP_BITS, s, t)),
         },
         Table {
             name: "SQRT",
+            bits: SQRT_BITS,
             doc: "sqrt(x) for x in [1, 2), then for x in [2, 4).",
             segments: 2 << SQRT_BITS,
             value: |s, t| sqrt_arg(SQRT_BITS, s, t).sqrt(),
         },
         Table {
             name: "RSQRT",
+            bits: RSQRT_BITS,
             doc: "1/sqrt(x) for x in [1, 2), then for x in [2, 4).",
             segments: 2 << RSQRT_BITS,
             value: |s, t| 1.0 / sqrt_arg(RSQRT_BITS, s, t).sqrt(),
         },
         Table {
             name: "EX2",
+            bits: EX2_BITS,
             doc: "2^x for x in [0, 1).",
             segments: 1 << EX2_BITS,
             value: |s, t| exp(frac(EX2_BITS, s, t) * LN_2),
         },
         Table {
             name: "LG2",
+            bits: LG2_BITS,
             doc: "log2(1 + u) / u for a significand f in [1, 2) (fraction bits `s`): \
                   u = f - 1 below 1.5, u = f/2 - 1 from 1.5.",
             segments: 1 << LG2_BITS,
@@ -80,12 +88,14 @@ fn tables() -> Vec<Table> {
         },
         Table {
             name: "SIN",
+            bits: SIN_BITS,
             doc: "sin(pi/2 · x) for x in [0, 1): a quarter turn.",
             segments: 1 << SIN_BITS,
             value: |s, t| sin(PI / 2.0 * frac(SIN_BITS, s, t)),
         },
         Table {
             name: "TANH",
+            bits: TANH_BITS,
             doc: "tanh(x) / 2^e for x in each binade [2^e, 2^(e+1)), e from -12 to 3.",
             segments: ((TANH_END_EXP - TANH_MIN_EXP) as usize) << TANH_BITS,
             value: |s, t| {
@@ -203,6 +213,12 @@ pub fn generate() -> String {
          //! the bits of c0, c1 and c2 as two's complement fields.\n\n\
          use super::Quad;\n",
     );
+    let _ = write!(
+        out,
+        "\n/// `TANH` covers the binades [2^{0}, 2^{1}).\npub const TANH_MIN_EXP: i32 = {0};\n\
+         pub const TANH_END_EXP: i32 = {1};\n",
+        TANH_MIN_EXP, TANH_END_EXP
+    );
     for table in tables() {
         let coefficients: Vec<[i64; 3]> = (0..table.segments)
             .map(|s| fit(|t| (table.value)(s, t)))
@@ -211,6 +227,11 @@ pub fn generate() -> String {
             .map(|i| signed_bits(coefficients.iter().map(|c| c[i])))
             .collect();
         let entry: u32 = widths.iter().sum();
+        let _ = write!(
+            out,
+            "\n/// The leading bits that index `{0}`.\npub const {0}_BITS: u32 = {1};\n",
+            table.name, table.bits
+        );
         let _ = write!(
             out,
             "\n/// {}\n///\n/// ROM: {} x ({} + {} + {}) = {} bits.\npub const {}: [Quad; {}] = [\n",

@@ -5,6 +5,13 @@
 
 use super::Quad;
 
+/// `TANH` covers the binades [2^-12, 2^4).
+pub const TANH_MIN_EXP: i32 = -12;
+pub const TANH_END_EXP: i32 = 4;
+
+/// The leading bits that index `RCP`.
+pub const RCP_BITS: u32 = 7;
+
 /// 1/x for x in [1, 2).
 ///
 /// ROM: 128 x (33 + 26 + 19) = 9984 bits.
@@ -139,6 +146,9 @@ pub const RCP: [Quad; 128] = [
     Quad::new(2155905148, -8454457, 32961),
 ];
 
+/// The leading bits that index `SQRT`.
+pub const SQRT_BITS: u32 = 6;
+
 /// sqrt(x) for x in [1, 2), then for x in [2, 4).
 ///
 /// ROM: 128 x (34 + 27 + 19) = 10240 bits.
@@ -272,6 +282,9 @@ pub const SQRT: [Quad; 128] = [
     Quad::new(8522561524, 33819540, -66705),
     Quad::new(8556314375, 33686131, -65922),
 ];
+
+/// The leading bits that index `RSQRT`.
+pub const RSQRT_BITS: u32 = 7;
 
 /// 1/sqrt(x) for x in [1, 2), then for x in [2, 4).
 ///
@@ -535,6 +548,9 @@ pub const RSQRT: [Quad; 256] = [
     Quad::new(2151690279, -4218978, 12348),
 ];
 
+/// The leading bits that index `EX2`.
+pub const EX2_BITS: u32 = 6;
+
 /// 2^x for x in [0, 1).
 ///
 /// ROM: 64 x (34 + 28 + 20) = 5248 bits.
@@ -604,6 +620,9 @@ pub const EX2: [Quad; 64] = [
     Quad::new(8405870063, 91038137, 495674),
     Quad::new(8497403986, 92029477, 501072),
 ];
+
+/// The leading bits that index `LG2`.
+pub const LG2_BITS: u32 = 7;
 
 /// log2(1 + u) / u for a significand f in [1, 2) (fraction bits `s`): u = f - 1 below 1.5, u = f/2 - 1 from 1.5.
 ///
@@ -739,6 +758,9 @@ pub const LG2: [Quad; 128] = [
     Quad::new(6208461828, -12165461, 31655),
 ];
 
+/// The leading bits that index `SIN`.
+pub const SIN_BITS: u32 = 7;
+
 /// sin(pi/2 · x) for x in [0, 1): a quarter turn.
 ///
 /// ROM: 128 x (33 + 27 + 20) = 10240 bits.
@@ -872,6 +894,9 @@ pub const SIN: [Quad; 128] = [
     Quad::new(4293673731, 1293514, -323352),
     Quad::new(4294643893, 646804, -323400),
 ];
+
+/// The leading bits that index `TANH`.
+pub const TANH_BITS: u32 = 5;
 
 /// tanh(x) / 2^e for x in each binade [2^e, 2^(e+1)), e from -12 to 3.
 ///
