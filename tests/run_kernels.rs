@@ -198,8 +198,9 @@ fn special_functions_run_on_the_mufu() {
     );
     let out = u32s(&p, "out");
     let flush = |x: f32| if x.is_subnormal() { 0.0 } else { x };
-    // (function, .ftz, exact, tolerance, relative): outputs 0 to 7 of each thread.
-    let functions: [(Mufu, bool, fn(f64) -> f64, f64, bool); 8] = [
+    /// (function, .ftz, exact, tolerance, whether relative): outputs 0 to 7 of each thread.
+    type Expected = (Mufu, bool, fn(f64) -> f64, f64, bool);
+    let functions: [Expected; 8] = [
         (Sin, false, f64::sin, 2f64.powf(-20.9), false),
         (Cos, false, f64::cos, 2f64.powf(-20.9), false),
         (Ex2, true, f64::exp2, 2f64.powi(-22), true),

@@ -16,7 +16,7 @@ mod tables;
 use sgpu_isa::Mufu;
 
 /// One segment's quadratic `c0 + c1·t + c2·t²`, `t ∈ [0, 1)`, in units of 2^-32.
-pub struct Quad {
+pub(crate) struct Quad {
     c0: i64,
     c1: i64,
     c2: i64,
