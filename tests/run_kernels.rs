@@ -246,6 +246,69 @@ fn half_and_bfloat_conversions_round_by_their_modifier() {
     }
 }
 
+/// The special functions and `div.approx` run on the model's MUFU (bit for bit what
+/// `sgpu_sim::mufu` computes, with the `.ftz` the PTX asked for) and land within PTX's error
+/// bounds of the exact functions.
+#[test]
+fn special_functions_run_on_the_mufu() {
+    use sgpu_isa::Mufu::{self, *};
+    let inputs: [f32; 9] = [0.5, 1.0, 3.0, 10.5, 1e-3, 100.0, 1e20, 2.5e-39, -2.0];
+    let p = run(
+        "special",
+        &in_out(
+            inputs.len(),
+            "u32",
+            inputs.map(f32::to_bits),
+            48 * inputs.len(),
+        ),
+    );
+    let out = u32s(&p, "out");
+    let flush = |x: f32| if x.is_subnormal() { 0.0 } else { x };
+    /// (function, .ftz, exact, tolerance, whether relative): outputs 0 to 7 of each thread.
+    type Expected = (Mufu, bool, fn(f64) -> f64, f64, bool);
+    let functions: [Expected; 8] = [
+        (Sin, false, f64::sin, 2f64.powf(-20.9), false),
+        (Cos, false, f64::cos, 2f64.powf(-20.9), false),
+        (Ex2, true, f64::exp2, 2f64.powi(-22), true),
+        (Lg2, false, f64::log2, 2f64.powi(-22), true),
+        (Rcp, false, |x| 1.0 / x, 2f64.powi(-23), true),
+        (Rsqrt, true, |x| 1.0 / x.sqrt(), 2f64.powf(-22.9), true),
+        (Sqrt, false, f64::sqrt, 2f64.powi(-23), true),
+        (Tanh, false, f64::tanh, 2f64.powf(-10.987), true),
+    ];
+    for (i, &a) in inputs.iter().enumerate() {
+        let got = &out[12 * i..12 * i + 9];
+        for (k, &(f, ftz, exact, tolerance, relative)) in functions.iter().enumerate() {
+            let r = f32::from_bits(got[k]);
+            let model = sgpu_sim::mufu::eval(f, a, ftz);
+            assert_eq!(
+                r.to_bits(),
+                model.to_bits(),
+                "{f:?} of {a:e}: {r:e}, model {model:e}"
+            );
+            let x = f64::from(if ftz { flush(a) } else { a });
+            let e = exact(x);
+            // NaN, or beyond f32's range: the same, exactly.
+            if !(e as f32).is_finite() {
+                let same = r.is_nan() && e.is_nan() || r == e as f32;
+                assert!(same, "{f:?} of {a:e}: {r:e}, exact {e:e}");
+                continue;
+            }
+            let bound = if relative {
+                tolerance * e.abs()
+            } else {
+                tolerance
+            };
+            assert!(
+                (f64::from(r) - e).abs() <= bound,
+                "{f:?} of {a:e}: {r:e}, exact {e:e}"
+            );
+        }
+        let third = a * sgpu_sim::mufu::eval(Rcp, 3.0, false);
+        assert_eq!(got[8], third.to_bits(), "{a:e} / 3 by div.approx");
+    }
+}
+
 #[test]
 fn warp_shuffle_and_ballot() {
     let input: Vec<u32> = (0..32u32).map(|i| i * i + 7).collect();

@@ -378,21 +378,3 @@ pub fn sqrt(a: f32, mode: Rnd, ftz: bool) -> f32 {
     };
     ftz_in(r, ftz)
 }
-
-/// The approximate functions: computed in f64 and rounded, a deterministic stand-in for a
-/// hardware unit's few-ulp approximations.
-pub fn approx(f: sgpu_isa::Mufu, a: f32, ftz: bool) -> f32 {
-    use sgpu_isa::Mufu::*;
-    let x = f64::from(ftz_in(a, ftz));
-    let r = match f {
-        Rcp => 1.0 / x,
-        Sqrt => x.sqrt(),
-        Rsqrt => 1.0 / x.sqrt(),
-        Ex2 => x.exp2(),
-        Lg2 => x.log2(),
-        Sin => x.sin(),
-        Cos => x.cos(),
-        Tanh => x.tanh(),
-    };
-    ftz_in(r as f32, ftz)
-}

@@ -5,7 +5,7 @@
 //! - `exec/` executes one warp instruction, a file per unit (control, integer, f32, memory,
 //!   surface, warp operations, video); `lane.rs` is what each instruction computes in one
 //!   lane, quoting its PTX rule; the video ALU is `video.rs`, the surface unit `surface.rs`,
-//!   IEEE rounding `float.rs`.
+//!   IEEE rounding `float.rs`, the special functions `mufu.rs`.
 //! - `warp.rs` is a warp's state and reconvergence stack, `barrier.rs` a CTA's named
 //!   barriers, `cta.rs` a CTA and [`cta::Cta::step`], which retires one instruction of the
 //!   warp its caller names, so a co-simulation can follow the RTL's issue order.
@@ -21,6 +21,7 @@ pub mod float;
 pub mod lane;
 pub mod launch;
 pub mod memory;
+pub mod mufu;
 pub mod program;
 pub mod record;
 pub mod surface;

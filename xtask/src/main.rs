@@ -1,7 +1,9 @@
 //! `cargo xtask codegen [--check]`: generates the Rust, SystemVerilog and Markdown views of
-//! the ISA table (`isa/sgpu.isa`), or with `--check` fails if a committed file is stale.
+//! the ISA table (`isa/sgpu.isa`) and the special function unit's coefficient tables, or with
+//! `--check` fails if a committed file is stale.
 
 mod isa;
+mod mufu;
 
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -49,6 +51,7 @@ fn codegen(check: bool) -> Result<()> {
         ),
         ("hw/sgpu_isa_pkg.sv", isa::sv::generate(&table)),
         ("docs/isa.md", isa::doc::generate(&table, &intro)),
+        ("sim/src/mufu/tables.rs", rustfmt(&mufu::generate())?),
     ];
     let mut stale = Vec::new();
     for (path, text) in outputs {

@@ -101,7 +101,7 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) {
             w.set_p(pq, mask, lane::logic(bop, !t, other));
         }
         Op::Mufu { rd, ra, mufu, ftz } => each(w, mask, rd, |w, l| {
-            float::approx(mufu, f(w.r(ra, l)), ftz).to_bits()
+            crate::mufu::eval(mufu, f(w.r(ra, l)), ftz).to_bits()
         }),
         Op::Fdiv {
             rd,
