@@ -1255,4 +1255,299 @@ package sgpu_isa_pkg;
     endcase
   endfunction
 
+  function automatic logic [3:0] width_msize(logic [2:0] v);
+    case (v)
+      3'd5: width_msize = 4'd2;
+      3'd6: width_msize = 4'd4;
+      default: width_msize = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_e(logic [0:0] v);
+    case (v)
+      1'd1: width_e = 4'd2;
+      default: width_e = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_aty(logic [2:0] v);
+    case (v)
+      3'd2: width_aty = 4'd2;
+      3'd3: width_aty = 4'd2;
+      3'd6: width_aty = 4'd2;
+      default: width_aty = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_sty(logic [2:0] v);
+    case (v)
+      3'd2: width_sty = 4'd2;
+      3'd3: width_sty = 4'd2;
+      3'd5: width_sty = 4'd2;
+      default: width_sty = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_ito(logic [2:0] v);
+    case (v)
+      3'd6: width_ito = 4'd2;
+      3'd7: width_ito = 4'd2;
+      default: width_ito = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_ity(logic [2:0] v);
+    case (v)
+      3'd6: width_ity = 4'd2;
+      3'd7: width_ity = 4'd2;
+      default: width_ity = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_w64(logic [0:0] v);
+    case (v)
+      1'd1: width_w64 = 4'd2;
+      default: width_w64 = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_vec(logic [1:0] v);
+    case (v)
+      2'd1: width_vec = 4'd2;
+      2'd2: width_vec = 4'd4;
+      default: width_vec = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_dsize(logic [1:0] v);
+    case (v)
+      2'd3: width_dsize = 4'd2;
+      default: width_dsize = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_geom(logic [2:0] v);
+    case (v)
+      3'd1: width_geom = 4'd2;
+      3'd2: width_geom = 4'd4;
+      3'd3: width_geom = 4'd2;
+      3'd4: width_geom = 4'd4;
+      default: width_geom = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] width_sreg(logic [5:0] v);
+    case (v)
+      6'd20: width_sreg = 4'd2;
+      default: width_sreg = 4'd1;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] regs_rd(logic [63:0] instr);
+    unique case (instr[OP_MSB:OP_LSB])
+      OP_BARRED: regs_rd = 4'd1;
+      OP_MOV: regs_rd = 4'd1;
+      OP_MOV32I: regs_rd = 4'd1;
+      OP_S2R: regs_rd = 4'd1 * width_sreg(instr[SREG_MSB:SREG_LSB]);
+      OP_SEL: regs_rd = 4'd1;
+      OP_IADD: regs_rd = 4'd1;
+      OP_IADD32I: regs_rd = 4'd1;
+      OP_IMUL: regs_rd = 4'd1;
+      OP_IMUL32I: regs_rd = 4'd1;
+      OP_IMAD: regs_rd = 4'd1;
+      OP_IMNMX: regs_rd = 4'd1;
+      OP_IABS: regs_rd = 4'd1;
+      OP_LOP3: regs_rd = 4'd1;
+      OP_LOP32I: regs_rd = 4'd1;
+      OP_SHL: regs_rd = 4'd1;
+      OP_SHR: regs_rd = 4'd1;
+      OP_SHF: regs_rd = 4'd1;
+      OP_BFE: regs_rd = 4'd1;
+      OP_BFI: regs_rd = 4'd1;
+      OP_POPC: regs_rd = 4'd1;
+      OP_CLZ: regs_rd = 4'd1;
+      OP_FLO: regs_rd = 4'd1;
+      OP_BREV: regs_rd = 4'd1;
+      OP_PRMT: regs_rd = 4'd1;
+      OP_PRMTI: regs_rd = 4'd1;
+      OP_I2I: regs_rd = 4'd1;
+      OP_IDIV: regs_rd = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      OP_FADD: regs_rd = 4'd1;
+      OP_FADD32I: regs_rd = 4'd1;
+      OP_FMUL: regs_rd = 4'd1;
+      OP_FMUL32I: regs_rd = 4'd1;
+      OP_FFMA: regs_rd = 4'd1;
+      OP_FMNMX: regs_rd = 4'd1;
+      OP_MUFU: regs_rd = 4'd1;
+      OP_FDIV: regs_rd = 4'd1;
+      OP_FSQRT: regs_rd = 4'd1;
+      OP_FRCP: regs_rd = 4'd1;
+      OP_F2I: regs_rd = 4'd1 * width_ito(instr[ITO_MSB:ITO_LSB]);
+      OP_I2F: regs_rd = 4'd1;
+      OP_F2F: regs_rd = 4'd1;
+      OP_LD: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
+      OP_ST: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
+      OP_LDC: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
+      OP_ATOM: regs_rd = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      OP_SULD: regs_rd = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
+      OP_SUQ: regs_rd = 4'd1;
+      OP_SHFL: regs_rd = 4'd1;
+      OP_VOTE: regs_rd = 4'd1;
+      OP_REDUX: regs_rd = 4'd1;
+      OP_MATCH: regs_rd = 4'd1;
+      OP_VADD: regs_rd = 4'd1;
+      OP_VSUB: regs_rd = 4'd1;
+      OP_VABSDIFF: regs_rd = 4'd1;
+      OP_VMIN: regs_rd = 4'd1;
+      OP_VMAX: regs_rd = 4'd1;
+      OP_VSHL: regs_rd = 4'd1;
+      OP_VSHR: regs_rd = 4'd1;
+      OP_VMAD: regs_rd = 4'd1;
+      OP_VSET: regs_rd = 4'd1;
+      default: regs_rd = 4'd0;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] regs_ra(logic [63:0] instr);
+    unique case (instr[OP_MSB:OP_LSB])
+      OP_WARPSYNC: regs_ra = 4'd1;
+      OP_MOV: regs_ra = 4'd1;
+      OP_SEL: regs_ra = 4'd1;
+      OP_IADD: regs_ra = 4'd1;
+      OP_IADD32I: regs_ra = 4'd1;
+      OP_IMUL: regs_ra = 4'd1;
+      OP_IMUL32I: regs_ra = 4'd1;
+      OP_IMAD: regs_ra = 4'd1;
+      OP_IMNMX: regs_ra = 4'd1;
+      OP_IABS: regs_ra = 4'd1;
+      OP_ISETP: regs_ra = 4'd1;
+      OP_LOP3: regs_ra = 4'd1;
+      OP_LOP32I: regs_ra = 4'd1;
+      OP_SHL: regs_ra = 4'd1;
+      OP_SHR: regs_ra = 4'd1;
+      OP_SHF: regs_ra = 4'd1;
+      OP_BFE: regs_ra = 4'd1;
+      OP_BFI: regs_ra = 4'd1;
+      OP_POPC: regs_ra = 4'd1;
+      OP_CLZ: regs_ra = 4'd1;
+      OP_FLO: regs_ra = 4'd1;
+      OP_BREV: regs_ra = 4'd1;
+      OP_PRMT: regs_ra = 4'd1;
+      OP_PRMTI: regs_ra = 4'd1;
+      OP_I2I: regs_ra = 4'd1;
+      OP_IDIV: regs_ra = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      OP_FADD: regs_ra = 4'd1;
+      OP_FADD32I: regs_ra = 4'd1;
+      OP_FMUL: regs_ra = 4'd1;
+      OP_FMUL32I: regs_ra = 4'd1;
+      OP_FFMA: regs_ra = 4'd1;
+      OP_FMNMX: regs_ra = 4'd1;
+      OP_FSETP: regs_ra = 4'd1;
+      OP_MUFU: regs_ra = 4'd1;
+      OP_FDIV: regs_ra = 4'd1;
+      OP_FSQRT: regs_ra = 4'd1;
+      OP_FRCP: regs_ra = 4'd1;
+      OP_F2I: regs_ra = 4'd1;
+      OP_I2F: regs_ra = 4'd1 * width_ity(instr[ITY_MSB:ITY_LSB]);
+      OP_F2F: regs_ra = 4'd1;
+      OP_LD: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      OP_ST: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      OP_LDC: regs_ra = 4'd1;
+      OP_ATOM: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      OP_RED: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      OP_SULD: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      OP_SUST: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      OP_SURED: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      OP_SHFL: regs_ra = 4'd1;
+      OP_REDUX: regs_ra = 4'd1;
+      OP_MATCH: regs_ra = 4'd1;
+      OP_VADD: regs_ra = 4'd1;
+      OP_VSUB: regs_ra = 4'd1;
+      OP_VABSDIFF: regs_ra = 4'd1;
+      OP_VMIN: regs_ra = 4'd1;
+      OP_VMAX: regs_ra = 4'd1;
+      OP_VSHL: regs_ra = 4'd1;
+      OP_VSHR: regs_ra = 4'd1;
+      OP_VMAD: regs_ra = 4'd1;
+      OP_VSET: regs_ra = 4'd1;
+      default: regs_ra = 4'd0;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] regs_rb(logic [63:0] instr);
+    unique case (instr[OP_MSB:OP_LSB])
+      OP_BAR: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_BARRED: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_SEL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_IADD: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_IMUL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_IMAD: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_IMNMX: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_ISETP: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_LOP3: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_SHL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_SHR: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_SHF: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_BFE: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_BFI: regs_rb = 4'd1;
+      OP_PRMT: regs_rb = 4'd1;
+      OP_PRMTI: regs_rb = 4'd1;
+      OP_IDIV: regs_rb = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      OP_FADD: regs_rb = 4'd1;
+      OP_FMUL: regs_rb = 4'd1;
+      OP_FFMA: regs_rb = 4'd1;
+      OP_FMNMX: regs_rb = 4'd1;
+      OP_FSETP: regs_rb = 4'd1;
+      OP_FDIV: regs_rb = 4'd1;
+      OP_ATOM: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      OP_RED: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      OP_SULD: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      OP_SUST: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      OP_SURED: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      OP_SUQ: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      OP_SHFL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      OP_VOTE: regs_rb = 4'd1;
+      OP_REDUX: regs_rb = 4'd1;
+      OP_MATCH: regs_rb = 4'd1;
+      OP_VADD: regs_rb = 4'd1;
+      OP_VSUB: regs_rb = 4'd1;
+      OP_VABSDIFF: regs_rb = 4'd1;
+      OP_VMIN: regs_rb = 4'd1;
+      OP_VMAX: regs_rb = 4'd1;
+      OP_VSHL: regs_rb = 4'd1;
+      OP_VSHR: regs_rb = 4'd1;
+      OP_VMAD: regs_rb = 4'd1;
+      OP_VSET: regs_rb = 4'd1;
+      default: regs_rb = 4'd0;
+    endcase
+  endfunction
+
+  function automatic logic [3:0] regs_rc(logic [63:0] instr);
+    unique case (instr[OP_MSB:OP_LSB])
+      OP_BAR: regs_rc = 4'd1;
+      OP_BARRED: regs_rc = 4'd1;
+      OP_IMAD: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      OP_LOP3: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      OP_SHF: regs_rc = 4'd1;
+      OP_BFE: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      OP_BFI: regs_rc = 4'd1;
+      OP_PRMT: regs_rc = 4'd1;
+      OP_FFMA: regs_rc = 4'd1;
+      OP_ATOM: regs_rc = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      OP_SUST: regs_rc = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
+      OP_SURED: regs_rc = 4'd1 * width_sty(instr[STY_MSB:STY_LSB]);
+      OP_SHFL: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      OP_VADD: regs_rc = 4'd1;
+      OP_VSUB: regs_rc = 4'd1;
+      OP_VABSDIFF: regs_rc = 4'd1;
+      OP_VMIN: regs_rc = 4'd1;
+      OP_VMAX: regs_rc = 4'd1;
+      OP_VSHL: regs_rc = 4'd1;
+      OP_VSHR: regs_rc = 4'd1;
+      OP_VMAD: regs_rc = 4'd1;
+      OP_VSET: regs_rc = 4'd1;
+      default: regs_rc = 4'd0;
+    endcase
+  endfunction
+
 endpackage

@@ -3,7 +3,9 @@
 // field past its values, a branch target that is not a multiple of 8), which the core turns
 // into a trap. Combinational: every field sits at a place the ISA table fixes, and the
 // checks, generated from the table into sgpu_isa_pkg::illegal_word, are exactly those of the
-// Rust decoder (rtl-tests/ feeds both the same words).
+// Rust decoder (rtl-tests/ feeds both the same words). It also says, from the table's operand
+// roles, which unit executes the instruction, which register fields it writes, and how many
+// registers each register field spans, for the scoreboard.
 module sgpu_predecode
   import sgpu_isa_pkg::*;
 (
@@ -17,7 +19,15 @@ module sgpu_predecode
   output logic [7:0]  rc_o,
   output logic        b_imm_o,
   output logic        c_imm_o,
-  output logic        illegal_o
+  output logic        illegal_o,
+  output unit_e       unit_o,
+  // Register fields written, one bit each: rc, rb, ra, rd (rd lowest).
+  output logic [3:0]  writes_o,
+  // Registers each field spans (0: it names none, or holds an immediate or a slot).
+  output logic [3:0]  rd_regs_o,
+  output logic [3:0]  ra_regs_o,
+  output logic [3:0]  rb_regs_o,
+  output logic [3:0]  rc_regs_o
 );
 
   assign opcode_o     = instr_i[OP_MSB:OP_LSB];
@@ -31,5 +41,11 @@ module sgpu_predecode
   assign c_imm_o      = instr_i[CI_LSB];
 
   assign illegal_o    = illegal_word(instr_i);
+  assign unit_o       = unit_of(opcode_o);
+  assign writes_o     = reg_writes(opcode_o);
+  assign rd_regs_o    = regs_rd(instr_i);
+  assign ra_regs_o    = regs_ra(instr_i);
+  assign rb_regs_o    = regs_rb(instr_i);
+  assign rc_regs_o    = regs_rc(instr_i);
 
 endmodule

@@ -79,7 +79,10 @@ pub fn generate(t: &Table, intro: &str) -> String {
         "The unit that executes each instruction, whether its latency is fixed, and the registers, \
          predicates and carry it reads and writes (`role` and `width` lines of the table): the \
          encoder's allocator, the model's record and the RTL's scoreboard take them from here. \
-         An operand holding an immediate, RZ or a descriptor slot reads or writes nothing.\n"
+         An operand holding an immediate, RZ or a descriptor slot reads or writes nothing. \
+         Generated as `Op::unit`, `Op::fixed_latency` and `Op::roles` in Rust, and as \
+         `unit_of`, `fixed_latency`, `reg_writes`, `reg_reads` and `regs_rd`..`regs_rc` (the \
+         registers each field spans) in `sgpu_isa_pkg`, which `sgpu_predecode` outputs.\n"
     )
     .unwrap();
     writeln!(w, "| instruction | roles |").unwrap();

@@ -430,6 +430,87 @@ pub fn sv(w: &mut String, t: &Table) {
     sv_case(w, t, "logic [3:0]", "reg_reads", "4'b0", |r| {
         mask(r, false, &["rd", "ra", "rb", "rc"])
     });
+    for wd in &t.widths {
+        sv_width(w, t, wd);
+    }
+    for field in ["rd", "ra", "rb", "rc"] {
+        sv_reg_count(w, t, field);
+    }
+}
+
+/// `width_msize(v)`: a `width` line as a function of the field's bits.
+fn sv_width(w: &mut String, t: &Table, wd: &Width) {
+    let f = t.field(&wd.field);
+    writeln!(
+        w,
+        "  function automatic logic [3:0] width_{}(logic [{}:0] v);",
+        wd.field,
+        f.width() - 1
+    )
+    .unwrap();
+    writeln!(w, "    case (v)").unwrap();
+    for (value, n) in &wd.cases {
+        let bits = match &f.kind {
+            Kind::Enum(e) => t.enum_(e).values.iter().position(|v| v == value),
+            _ => Some(1),
+        }
+        .expect("width values name the field's values (the table was checked)");
+        writeln!(
+            w,
+            "      {}'d{bits}: width_{} = 4'd{n};",
+            f.width(),
+            wd.field
+        )
+        .unwrap();
+    }
+    writeln!(w, "      default: width_{} = 4'd{};", wd.field, wd.default).unwrap();
+    writeln!(w, "    endcase\n  endfunction\n").unwrap();
+}
+
+/// `regs_rd(instr)`: how many registers from the one `rd` names the instruction reads or
+/// writes (`reg_writes` says which): 0 where the field holds an immediate or a descriptor
+/// slot, the role's condition is false, or the instruction has no such operand. RZ is the
+/// scoreboard's own business.
+fn sv_reg_count(w: &mut String, t: &Table, field: &str) {
+    let slice = |name: &str| {
+        let up = name.to_uppercase();
+        format!("instr[{up}_MSB:{up}_LSB]")
+    };
+    writeln!(
+        w,
+        "  function automatic logic [3:0] regs_{field}(logic [63:0] instr);"
+    )
+    .unwrap();
+    writeln!(w, "    unique case (instr[OP_MSB:OP_LSB])").unwrap();
+    for insn in &t.insns {
+        let Some(a) = role_of(t, insn).accesses.iter().find(|a| a.target == field) else {
+            continue;
+        };
+        let mut count = format!("4'd{}", a.count);
+        for p in &a.per {
+            count = format!("{count} * width_{p}({})", slice(p));
+        }
+        // An operand that may be an immediate or a slot instead: its flag says which.
+        let mut conditions: Vec<String> = Vec::new();
+        for o in &insn.operands {
+            match o {
+                Operand::RegImm { reg, flag } if reg == field => {
+                    conditions.push(format!("!{}", slice(flag)))
+                }
+                Operand::Surface { reg, flag } if reg == field => conditions.push(slice(flag)),
+                _ => {}
+            }
+        }
+        conditions.extend(a.when.iter().map(|flag| slice(flag)));
+        let value = if conditions.is_empty() {
+            count
+        } else {
+            format!("({}) ? {count} : 4'd0", conditions.join(" && "))
+        };
+        writeln!(w, "      OP_{}: regs_{field} = {value};", insn.mnemonic).unwrap();
+    }
+    writeln!(w, "      default: regs_{field} = 4'd0;").unwrap();
+    writeln!(w, "    endcase\n  endfunction\n").unwrap();
 }
 
 /// A 4-bit mask over rc, rb, ra, rd (rd lowest): the fields the role writes (or reads).
