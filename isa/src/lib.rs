@@ -304,7 +304,7 @@ impl Field {
     /// `value` as the field's bits, or why it has none. One compare and branch for the range
     /// (and one for the alignment of branch targets): the encoder runs this for every field
     /// of every instruction, in release builds too.
-    #[inline]
+    #[inline(always)]
     pub fn bits(self, value: i64) -> Result<u64, FieldError> {
         // Alignments are powers of two (the table checker sees to it): a mask, not a division.
         let misaligned = value & (i64::from(self.align) - 1) != 0;
@@ -384,7 +384,7 @@ impl std::error::Error for FieldError {}
 /// Writes `value` into `field` of an encoded word: how the assembler fills in registers,
 /// branch targets and frame offsets once they are known. A value the field cannot hold is an
 /// error, never truncated.
-#[inline]
+#[inline(always)]
 pub fn set_field(word: &mut u64, field: Field, value: i64) -> Result<(), FieldError> {
     let bits = field.bits(value)?;
     put(word, usize::from(field.lsb), usize::from(field.msb), bits);
