@@ -855,3 +855,23 @@ fn a_call_from_a_frame_near_the_local_memory_limit() {
     let manifest = "block = [1]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n";
     assert_eq!(u32s(&run("farcall", manifest), "out"), [10]);
 }
+
+/// cp.async copies at once (zero fill with a source size of 0), its waits order nothing more,
+/// and isspacep tells each window from global memory.
+#[test]
+fn async_copies_and_space_tests() {
+    let input: Vec<u32> = (0..256u32)
+        .map(|i| i.wrapping_mul(0x9E37_79B9) | 1)
+        .collect();
+    let p = run("asyncspace", &in_out(32, "u32", &input, 48 * 32));
+    let out = u32s(&p, "out");
+    // isspacep: global of a buffer, shared of shared data, local of local, const of const.
+    let spaces = 1 | 8 | 16 | 64;
+    for t in 0..32 {
+        let i = &input[8 * t..8 * t + 8];
+        let want = [
+            i[0], i[1], i[2], i[3], i[4], i[5], i[6], 0, spaces, t as u32, 0, 0,
+        ];
+        assert_eq!(out[12 * t..12 * t + 12], want, "thread {t}");
+    }
+}

@@ -2,7 +2,8 @@
 
 use super::*;
 use ptx_grammar::ast::{AddressPart, Operand as O};
-use sgpu_isa::{Aop, Aty, Cop, Msize, Space};
+use sgpu_isa::abi::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use sgpu_isa::{Aop, Aty, Bop, Cop, Icmp, Msize, Space};
 
 /// Where an address points, once resolved.
 enum Address {
@@ -264,46 +265,7 @@ impl<'a> FnLower<'a, '_> {
             },
             _ => return self.unsupported("this destination"),
         };
-        let rd = target;
-        match addr {
-            Address::Const { bank, base, offset } => {
-                let (ra, off24) = self.fit_offset(base, false, offset);
-                self.emit(
-                    Op::Ldc {
-                        rd: rd.reg,
-                        cbank: bank,
-                        ra: ra.reg,
-                        off24: off24 as i32,
-                        msize: size,
-                    },
-                    &[wide(def(fields::RD, rd), words), use_(fields::RA, ra)],
-                );
-            }
-            Address::Reg {
-                base,
-                wide: w,
-                offset,
-                outgoing,
-            } => {
-                let (ra, off24) = self.fit_offset(base, w, offset);
-                let at = self.emit(
-                    Op::Ld {
-                        rd: rd.reg,
-                        ra: ra.reg,
-                        off24: off24 as i32,
-                        space,
-                        msize: size,
-                        cop: cache_op(ins),
-                        e: w,
-                    },
-                    &[
-                        wide(def(fields::RD, rd), words),
-                        wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
-                    ],
-                );
-                self.code[at].outgoing = outgoing;
-            }
-        }
+        self.emit_load(target, addr, space, (size, words), cache_op(ins));
         if let Some((t, items)) = gather {
             let ty = self.tys.last().copied().expect("checked by access_size");
             let per = words / n as u8;
@@ -398,6 +360,68 @@ impl<'a> FnLower<'a, '_> {
             }
             _ => return self.unsupported("this value"),
         };
+        self.emit_store(addr, value, space, (size, words), cache_op(ins));
+    }
+
+    /// `LD` (or `LDC` for a constant bank) of `words` registers of `size` into `rd`.
+    fn emit_load(
+        &mut self,
+        rd: R,
+        addr: Address,
+        space: Space,
+        (size, words): (Msize, u8),
+        cop: Cop,
+    ) {
+        match addr {
+            Address::Const { bank, base, offset } => {
+                let (ra, off24) = self.fit_offset(base, false, offset);
+                self.emit(
+                    Op::Ldc {
+                        rd: rd.reg,
+                        cbank: bank,
+                        ra: ra.reg,
+                        off24: off24 as i32,
+                        msize: size,
+                    },
+                    &[wide(def(fields::RD, rd), words), use_(fields::RA, ra)],
+                );
+            }
+            Address::Reg {
+                base,
+                wide: w,
+                offset,
+                outgoing,
+            } => {
+                let (ra, off24) = self.fit_offset(base, w, offset);
+                let at = self.emit(
+                    Op::Ld {
+                        rd: rd.reg,
+                        ra: ra.reg,
+                        off24: off24 as i32,
+                        space,
+                        msize: size,
+                        cop,
+                        e: w,
+                    },
+                    &[
+                        wide(def(fields::RD, rd), words),
+                        wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
+                    ],
+                );
+                self.code[at].outgoing = outgoing;
+            }
+        }
+    }
+
+    /// `ST` of `words` registers from `value`, of `size`.
+    fn emit_store(
+        &mut self,
+        addr: Address,
+        value: R,
+        space: Space,
+        (size, words): (Msize, u8),
+        cop: Cop,
+    ) {
         let Address::Reg {
             base,
             wide: w,
@@ -415,7 +439,7 @@ impl<'a> FnLower<'a, '_> {
                 rd: value.reg,
                 space,
                 msize: size,
-                cop: cache_op(ins),
+                cop,
                 e: w,
             },
             &[
@@ -424,6 +448,114 @@ impl<'a> FnLower<'a, '_> {
             ],
         );
         self.code[at].outgoing = outgoing;
+    }
+
+    /// `isspacep.space p, a`: whether generic address `a` is in `space`. Shared, local and
+    /// constant bank 1 memory are windows below 4 GiB (docs/hw.md): `a` is in one when its
+    /// high word is zero and its low word less the window's base is below the window's size;
+    /// an address in no window is global. sgpu has no generic addresses of kernel parameters
+    /// (`.param`), which are refused.
+    pub(super) fn is_space(&mut self, ins: &PtxInstruction<'a>) {
+        let has = |m: &str| ins.modifiers().any(|x| x == m);
+        let (base, size, inside) = if has(".global") {
+            // Every window, as one range: they are adjacent.
+            let span = CONST_WINDOW + WINDOW_SIZE - SHARED_WINDOW;
+            (SHARED_WINDOW, span, false)
+        } else if has(".shared") || has(".shared::cta") || has(".shared::cluster") {
+            (SHARED_WINDOW, WINDOW_SIZE, true)
+        } else if has(".local") {
+            (LOCAL_WINDOW, WINDOW_SIZE, true)
+        } else if has(".const") {
+            (CONST_WINDOW, WINDOW_SIZE, true)
+        } else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        let (Some(Src::Pred(d, _)), Some(a)) = (self.operand(ins, 0), self.operand(ins, 1)) else {
+            return self.unsupported("these operands of `isspacep`");
+        };
+        let wide = matches!(a, Src::Reg { ty, .. } if ty.bits == 64);
+        let Some(lo) = self.lane(a, false) else {
+            return;
+        };
+        let offset = self.new32();
+        self.add(offset, 0, lo, Lane::Imm((base as u32).wrapping_neg()));
+        let below = self.is(
+            Icmp::Lt,
+            false,
+            Lane::Reg(offset, 0),
+            Lane::Imm(size as u32),
+        );
+        let in_window = if wide {
+            let Some(hi) = self.lane(a, true) else { return };
+            let p = self.vregs.new_reg(Class::Pred);
+            let c = Some((below, false));
+            self.icmp32(
+                p,
+                None,
+                Icmp::Eq,
+                false,
+                hi,
+                Lane::Imm(0),
+                c,
+                Bop::And,
+                false,
+            );
+            p
+        } else {
+            below
+        };
+        self.plop(d, Some((in_window, !inside)), None, Bop::And);
+    }
+
+    /// `cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, policy}`:
+    /// sgpu copies at once, a load and a store, so `cp.async.commit_group`, `wait_group` and
+    /// `wait_all` find every copy done and are no instructions; program order is kept. A
+    /// source size of 0 stores zeros (PTX's zero fill); other partial sizes, `ignore-src`
+    /// predicates and the bulk and mbarrier forms are not supported.
+    pub(super) fn copy_async(&mut self, ins: &PtxInstruction<'a>) {
+        let has = |m: &str| ins.modifiers().any(|x| x == m);
+        if !has(".async") || has(".bulk") || has(".mbarrier") {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        }
+        if has(".commit_group") || has(".wait_group") || has(".wait_all") {
+            return;
+        }
+        let Some(Src::Imm(bytes)) = self.operand(ins, 2) else {
+            return self.unsupported("`cp.async` with a copy size that is not a constant");
+        };
+        let size = match bytes {
+            4 => Msize::B32,
+            8 => Msize::B64,
+            16 => Msize::B128,
+            _ => return self.unsupported(format!("`cp.async` of {bytes} bytes")),
+        };
+        let words = (bytes / 4) as u8;
+        let zero_fill = match ins.operands.get(3).map(|_| self.operand(ins, 3)) {
+            None => false,
+            Some(Some(Src::Imm(n))) if n == bytes => false,
+            Some(Some(Src::Imm(0))) => true,
+            // A cache policy (`.L2::cache_hint`) in the fourth place: no source size.
+            Some(Some(Src::Reg { .. })) if has(".L2::cache_hint") && ins.operands.len() == 4 => {
+                false
+            }
+            _ => return self.unsupported("`cp.async` with a partial source size or `ignore-src`"),
+        };
+        let mut dst_space = Space::Shared;
+        let Some(dst) = self.address(&ins.operands[0], &mut dst_space, false) else {
+            return;
+        };
+        let value = if zero_fill {
+            R::ZERO
+        } else {
+            let mut src_space = Space::Global;
+            let Some(src) = self.address(&ins.operands[1], &mut src_space, false) else {
+                return;
+            };
+            let t = R::of(self.vregs.new_reg(Class::Gpr { size: words }), 0);
+            self.emit_load(t, src, src_space, (size, words), cache_op(ins));
+            t
+        };
+        self.emit_store(dst, value, dst_space, (size, words), Cop::default());
     }
 
     fn atomic(&mut self, ins: &PtxInstruction<'a>, mut space: Space) {

@@ -1109,6 +1109,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
             "ld" | "ldu" | "st" | "atom" | "red" | "prefetch" | "prefetchu" | "createpolicy" => {
                 self.memory(ins)
             }
+            "cp" => self.copy_async(ins),
+            "isspacep" => self.is_space(ins),
             "bra" | "ret" | "exit" | "trap" | "brkpt" | "bar" | "barrier" | "membar" | "fence"
             | "nanosleep" | "call" => self.control(ins),
             "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vmad" | "vset" => {
