@@ -875,3 +875,24 @@ fn async_copies_and_space_tests() {
         assert_eq!(out[12 * t..12 * t + 12], want, "thread {t}");
     }
 }
+
+/// `.global` and `.const` variables declared inside functions: two functions' statics of
+/// one name are two variables, and a block's constant table is read by its name.
+#[test]
+fn variables_declared_inside_functions() {
+    let p = run(
+        "statics",
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 128\n",
+    );
+    let out = u32s(&p, "out");
+    let mut firsts: Vec<u32> = (0..8).map(|t| out[4 * t]).collect();
+    let mut seconds: Vec<u32> = (0..8).map(|t| out[4 * t + 1]).collect();
+    firsts.sort_unstable();
+    seconds.sort_unstable();
+    // Every thread's atomic saw the count before it: each value once.
+    assert_eq!(firsts, (0..8).collect::<Vec<u32>>());
+    assert_eq!(seconds, (0..8).map(|k| 100 + 2 * k).collect::<Vec<u32>>());
+    for t in 0..8u32 {
+        assert_eq!(out[4 * t as usize + 2], (t % 4) * (t % 4), "thread {t}");
+    }
+}

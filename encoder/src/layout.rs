@@ -2,7 +2,9 @@
 //! every `.surfref` lives, and the initial images of global and constant memory.
 
 use crate::diag::Diags;
-use ptx_grammar::ast::{DeclSpec, Expr, Init, Item, Linkage, Module, StateSpace, VarDecl};
+use ptx_grammar::ast::{
+    Block, DeclSpec, Expr, Init, Item, Linkage, Module, StateSpace, Statement, VarDecl,
+};
 use ptx_grammar::check::decl::{declared_type, Opaque};
 use rustc_hash::FxHashMap;
 
@@ -50,6 +52,10 @@ pub struct GlobalVar<'a> {
 #[derive(Debug, Default)]
 pub struct Layout<'a> {
     pub places: FxHashMap<&'a str, Place>,
+    /// `.global` and `.const` variables declared inside functions, by where their name
+    /// starts in the source (names may repeat across functions): module storage all the
+    /// same, seen only from their block.
+    pub scoped: FxHashMap<u32, Place>,
     pub globals: Vec<GlobalVar<'a>>,
     /// The initial contents of global memory, all `.global` variables in declaration order.
     pub global_image: Vec<u8>,
@@ -157,18 +163,34 @@ impl<'a> Layout<'a> {
                     };
                     l.places.insert(f.name.text, Place::Function { index });
                     l.signatures.insert(f.name.text, signature(f));
-                    if f.body.is_some() {
+                    if let Some(body) = &f.body {
                         l.defined.insert(f.name.text);
+                        l.scoped_variables(body, diags);
                     }
                 }
-                Item::Var(v) => l.variable(v, diags),
+                Item::Var(v) => l.variable(v, false, diags),
                 _ => {}
             }
         }
         l
     }
 
-    fn variable(&mut self, v: &VarDecl<'a>, diags: &mut Diags) {
+    /// The `.global` and `.const` variables of a function's blocks, placed as module ones.
+    fn scoped_variables(&mut self, block: &Block<'a>, diags: &mut Diags) {
+        for s in &block.statements {
+            match s {
+                Statement::Var(v) if matches!(v.space, StateSpace::Global | StateSpace::Const) => {
+                    self.variable(v, true, diags)
+                }
+                Statement::Block(inner) => self.scoped_variables(inner, diags),
+                _ => {}
+            }
+        }
+    }
+
+    /// Places a variable: module-scope ones by name, `scoped` ones (inside a function) by
+    /// where their name starts.
+    fn variable(&mut self, v: &VarDecl<'a>, scoped: bool, diags: &mut Diags) {
         let Ok(info) = declared_type(v) else { return };
         if let Some(opaque) = info.opaque {
             for d in &v.declarators {
@@ -268,7 +290,11 @@ impl<'a> Layout<'a> {
                 }
                 _ => continue,
             };
-            self.places.insert(d.name.text, place);
+            if scoped {
+                self.scoped.insert(d.name.span.start, place);
+            } else {
+                self.places.insert(d.name.text, place);
+            }
         }
     }
 }

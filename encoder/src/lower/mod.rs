@@ -635,6 +635,13 @@ impl<'a, 'l> FnLower<'a, 'l> {
                         }
                     }
                 }
+                StateSpace::Global | StateSpace::Const => {
+                    // Placed with the module's variables (layout.rs), if it could be.
+                    match self.layout.scoped.get(&d.name.span.start) {
+                        Some(&place) => LocalDecl::Var(place),
+                        None => continue,
+                    }
+                }
                 _ => {
                     self.diags.unsupported(
                         d.name.span,
