@@ -896,3 +896,15 @@ fn variables_declared_inside_functions() {
         assert_eq!(out[4 * t as usize + 2], (t % 4) * (t % 4), "thread {t}");
     }
 }
+
+/// Initializers holding addresses: the loader fills in a global variable's address (plus
+/// its offset) in `.global` and `.const` data; `generic` of a `.const` variable is its
+/// address in the constant window.
+#[test]
+fn initializers_holding_addresses() {
+    let p = run(
+        "addrinit",
+        "params = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 16\n",
+    );
+    assert_eq!(u32s(&p, "out"), [10, 30, 40, 6]);
+}

@@ -12,7 +12,8 @@ use object::Endianness;
 use std::collections::HashMap;
 
 pub use sgpu_isa::elf::{
-    EF_SGPU_ISA_1, EM_SGPU, INFO_VERSION, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_CALL,
+    EF_SGPU_ISA_1, EM_SGPU, INFO_VERSION, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_ABS64,
+    R_SGPU_CALL,
 };
 
 pub struct Input<'i, 'a> {
@@ -98,12 +99,43 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
         });
     }
     // Constant bank 1.
+    let constants = sections.len();
     sections.push(Section::progbits(
         ".sgpu.const".into(),
         u64::from(elf::SHF_ALLOC),
         8,
         layout.const_image.clone(),
     ));
+    // Addresses of global variables in the two images' initializers.
+    for (constant, target, name) in [
+        (false, data, ".rela.data"),
+        (true, constants, ".rela.sgpu.const"),
+    ] {
+        let rels: Vec<Rel> = layout
+            .data_relocs
+            .iter()
+            .filter(|r| r.constant == constant)
+            .map(|r| Rel {
+                r_offset: u64::from(r.offset),
+                // Symbols are numbered from one here; the data symbols come first.
+                r_sym: r.symbol + 1,
+                r_type: R_SGPU_ABS64,
+                r_addend: r.addend,
+            })
+            .collect();
+        if !rels.is_empty() {
+            sections.push(Section {
+                name: name.into(),
+                sh_type: elf::SHT_RELA,
+                flags: u64::from(elf::SHF_INFO_LINK),
+                align: 8,
+                data: Vec::new(),
+                size: 0,
+                info: Some(target),
+                rels,
+            });
+        }
+    }
     // Surface slots: one symbol per `.surfref`, its value the slot.
     if !layout.surfaces.is_empty() {
         let surf = sections.len();

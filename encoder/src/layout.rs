@@ -62,6 +62,8 @@ pub struct Layout<'a> {
     pub global_align: u32,
     /// Constant bank 1.
     pub const_image: Vec<u8>,
+    /// Addresses of global variables in initializers, which the loader fills in.
+    pub data_relocs: Vec<DataReloc>,
     /// Bytes of module-scope `.shared` and `.local` variables.
     pub shared_size: u32,
     pub local_size: u32,
@@ -72,6 +74,16 @@ pub struct Layout<'a> {
     pub signatures: FxHashMap<&'a str, Signature>,
     /// The functions with a body in this module.
     pub defined: rustc_hash::FxHashSet<&'a str>,
+}
+
+/// A 64-bit word of `.data` (or, with `constant`, of `.sgpu.const`) at `offset` that holds
+/// the address of global variable `symbol` (an index of [`Layout::globals`]) plus `addend`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataReloc {
+    pub constant: bool,
+    pub offset: u32,
+    pub symbol: u32,
+    pub addend: i64,
 }
 
 /// The byte size of a declaration's scalar type, and its vector width. An opaque
@@ -248,7 +260,7 @@ impl<'a> Layout<'a> {
                     self.global_image.resize(offset as usize, 0);
                     let mut bytes = vec![0u8; size as usize];
                     if let Some(init) = &d.init {
-                        initialize(&mut bytes, init, scalar, diags);
+                        self.initialize(&mut bytes, (false, offset), init, scalar, diags);
                     }
                     self.global_image.extend_from_slice(&bytes);
                     self.global_align = self.global_align.max(align);
@@ -267,7 +279,7 @@ impl<'a> Layout<'a> {
                     self.const_image.resize(offset as usize, 0);
                     let mut bytes = vec![0u8; size as usize];
                     if let Some(init) = &d.init {
-                        initialize(&mut bytes, init, scalar, diags);
+                        self.initialize(&mut bytes, (true, offset), init, scalar, diags);
                     }
                     self.const_image.extend_from_slice(&bytes);
                     Place::Const { offset }
@@ -299,35 +311,133 @@ impl<'a> Layout<'a> {
     }
 }
 
-/// Writes an initializer into `bytes`, element by element (little-endian).
-fn initialize(bytes: &mut [u8], init: &Init<'_>, element: u32, diags: &mut Diags) {
-    let mut values = Vec::new();
-    flatten(init, &mut values);
-    for (i, e) in values.into_iter().enumerate() {
-        let at = i * element as usize;
-        if at + element as usize > bytes.len() {
-            break;
-        }
-        let value = match e {
-            Expr::Int { value, .. } => *value,
-            Expr::F32(bits, _) => u64::from(*bits),
-            Expr::F64(bits, _) if element == 4 => {
-                u64::from((f64::from_bits(*bits) as f32).to_bits())
+impl<'a> Layout<'a> {
+    /// Writes an initializer into `bytes` (which go at `offset` of `.data`, or of
+    /// `.sgpu.const` when `constant`), element by element (little-endian). An element may be
+    /// the address of a variable declared before: a global one is a relocation the loader
+    /// fills in (64-bit elements only: global addresses are above 4 GiB); a constant one is
+    /// its offset in constant bank 1, or with `generic(...)` its address in the window.
+    fn initialize(
+        &mut self,
+        bytes: &mut [u8],
+        (constant, offset): (bool, u32),
+        init: &Init<'a>,
+        element: u32,
+        diags: &mut Diags,
+    ) {
+        let mut values = Vec::new();
+        flatten(init, &mut values);
+        for (i, e) in values.into_iter().enumerate() {
+            let at = i * element as usize;
+            if at + element as usize > bytes.len() {
+                break;
             }
-            Expr::F64(bits, _) => *bits,
-            Expr::Node(n) => match crate::lower::fold(e) {
-                Some(v) => v as u64,
-                None => {
-                    diags.unsupported(n.span, "an initializer that is not a constant number");
-                    return;
+            let value = match e {
+                Expr::Int { value, .. } => *value,
+                Expr::F32(bits, _) => u64::from(*bits),
+                Expr::F64(bits, _) if element == 4 => {
+                    u64::from((f64::from_bits(*bits) as f32).to_bits())
                 }
-            },
-            other => {
-                diags.unsupported(other.span(), "an initializer that is not a constant number");
-                return;
-            }
+                Expr::F64(bits, _) => *bits,
+                other => match crate::lower::fold(other) {
+                    Some(v) => v as u64,
+                    None => {
+                        let word = (constant, offset + at as u32, element);
+                        match self.address_value(other, word, diags) {
+                            Some(v) => v,
+                            None => return,
+                        }
+                    }
+                },
+            };
+            bytes[at..at + element as usize]
+                .copy_from_slice(&value.to_le_bytes()[..element as usize]);
+        }
+    }
+
+    /// The value of an initializer element that names a variable (`x`, `generic(x)`, either
+    /// plus or minus a constant), for the word `(constant, offset, bytes)`: a number, or 0
+    /// with a relocation for a global variable's address. `None` after reporting why not.
+    fn address_value(
+        &mut self,
+        e: &Expr<'a>,
+        (constant, offset, bytes): (bool, u32, u32),
+        diags: &mut Diags,
+    ) -> Option<u64> {
+        let not_address = |diags: &mut Diags| {
+            diags.unsupported(
+                e.span(),
+                "an initializer that is neither a constant number nor a variable's address",
+            );
+            None
         };
-        bytes[at..at + element as usize].copy_from_slice(&value.to_le_bytes()[..element as usize]);
+        let Some((name, generic, addend)) = address_expr(e) else {
+            return not_address(diags);
+        };
+        let window = |base: u64| if generic { base } else { 0 };
+        let place = self.places.get(name.text).copied();
+        let value = match place {
+            Some(Place::Global { symbol }) if bytes == 8 => {
+                self.data_relocs.push(DataReloc {
+                    constant,
+                    offset,
+                    symbol,
+                    addend,
+                });
+                return Some(0);
+            }
+            Some(Place::Global { .. }) => {
+                diags.unsupported(
+                    e.span(),
+                    "a global variable's address in a 32-bit initializer (it is above 4 GiB)",
+                );
+                return None;
+            }
+            Some(Place::Const { offset }) => {
+                window(sgpu_isa::abi::CONST_WINDOW) + u64::from(offset)
+            }
+            Some(Place::Shared { .. } | Place::Local { .. }) => {
+                diags.unsupported(
+                    e.span(),
+                    "an initializer naming a `.shared` or `.local` variable (PTX allows only \
+                     `.global` and `.const` ones)",
+                );
+                return None;
+            }
+            _ => return not_address(diags),
+        };
+        Some(value.wrapping_add(addend as u64))
+    }
+}
+
+/// `x`, `generic(x)`, `x + k`, `k + x`, `x - k` (and nested): the name, whether generic,
+/// and the constant added.
+fn address_expr<'e, 'a>(e: &'e Expr<'a>) -> Option<(&'e ptx_grammar::ast::Ident<'a>, bool, i64)> {
+    use ptx_grammar::ast::{BinaryOp, NodeKind};
+    match e {
+        Expr::Name(id) => Some((id, false, 0)),
+        Expr::Node(n) => match &n.kind {
+            NodeKind::Call(f, inner) if f.text == "generic" => {
+                let (id, _, addend) = address_expr(inner)?;
+                Some((id, true, addend))
+            }
+            NodeKind::Paren(inner) => address_expr(inner),
+            NodeKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) => {
+                let k = |x: &Expr<'_>| crate::lower::fold(x).map(|v| v as i64);
+                match (address_expr(a), k(b), k(a), address_expr(b)) {
+                    (Some((id, g, add)), Some(k), _, _) => {
+                        let k = if *op == BinaryOp::Sub { -k } else { k };
+                        Some((id, g, add.wrapping_add(k)))
+                    }
+                    (_, _, Some(k), Some((id, g, add))) if *op == BinaryOp::Add => {
+                        Some((id, g, add.wrapping_add(k)))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

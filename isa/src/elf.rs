@@ -11,6 +11,9 @@ pub const R_SGPU_ABS32_LO: u32 = 1;
 pub const R_SGPU_ABS32_HI: u32 = 2;
 /// On the `target` field (bits 63:32): the callee's address relative to the next instruction.
 pub const R_SGPU_CALL: u32 = 3;
+/// On the 64-bit little-endian word at `r_offset` of `.data` or `.sgpu.const`: a global
+/// variable's address (an initializer such as `{generic(x), x+8}`).
+pub const R_SGPU_ABS64: u32 = 4;
 /// The layout version of `.sgpu.info.NAME`.
 pub const INFO_VERSION: u32 = 1;
 

@@ -4,7 +4,7 @@
 
 use object::read::elf::{ElfFile64, FileHeader};
 use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget};
-use sgpu_isa::elf::{Info, EM_SGPU, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_CALL};
+use sgpu_isa::elf::{Info, EM_SGPU, R_SGPU_ABS32_HI, R_SGPU_ABS32_LO, R_SGPU_ABS64, R_SGPU_CALL};
 use sgpu_isa::{Instruction, Op, Pred, Reg, Sreg, Unit};
 use std::collections::HashMap;
 
@@ -189,7 +189,34 @@ impl Program {
                 _ => {}
             }
         }
-        // Relocations.
+        // Relocations: global addresses in the data images, then in code.
+        for section in file.sections() {
+            let image = match section.name() {
+                Ok(".data") => &mut p.data,
+                Ok(".sgpu.const") => &mut p.constants,
+                _ => continue,
+            };
+            for (offset, rel) in section.relocations() {
+                let object::RelocationFlags::Elf {
+                    r_type: R_SGPU_ABS64,
+                } = rel.flags()
+                else {
+                    return Err("a data relocation other than R_SGPU_ABS64".into());
+                };
+                let RelocationTarget::Symbol(sym) = rel.target() else {
+                    return Err("a relocation without a symbol".into());
+                };
+                let sym = file.symbol_by_index(sym).map_err(|e| e.to_string())?;
+                let address = data_base
+                    .wrapping_add(sym.address())
+                    .wrapping_add(rel.addend() as u64);
+                let word = usize::try_from(offset)
+                    .ok()
+                    .and_then(|at| image.get_mut(at..at.checked_add(8)?))
+                    .ok_or("a data relocation outside its section")?;
+                word.copy_from_slice(&address.to_le_bytes());
+            }
+        }
         for section in file.sections() {
             let Some(&start) = section_start.get(&section.index()) else {
                 continue;
