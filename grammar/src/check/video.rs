@@ -29,7 +29,11 @@ pub fn is_simd(opcode: &str) -> bool {
 /// The digits after `.h` (2 elements) or `.b` (4), each below `limit`.
 fn simd_digits(s: &str, elements: u32, limit: u8) -> Option<Vec<u8>> {
     let prefix = if elements == 2 { ".h" } else { ".b" };
-    let digits: Vec<u8> = s.strip_prefix(prefix)?.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+    let digits: Vec<u8> = s
+        .strip_prefix(prefix)?
+        .bytes()
+        .map(|b| b.wrapping_sub(b'0'))
+        .collect();
     digits.iter().all(|&d| d < limit).then_some(digits)
 }
 
@@ -58,7 +62,10 @@ pub fn check_simd(ins: &Instruction<'_>) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let (mask_help, selector_help) = if elements == 2 {
-        ("`.h0`, `.h1` or `.h10`", "`.h` and two half-words of 0..3, as `.h10`")
+        (
+            "`.h0`, `.h1` or `.h10`",
+            "`.h` and two half-words of 0..3, as `.h10`",
+        )
     } else {
         (
             "`.b` and elements of 3..0 in descending order, as `.b31`",
