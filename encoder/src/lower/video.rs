@@ -227,18 +227,18 @@ impl<'a> FnLower<'a, '_> {
         let [(rd, dmask), (ra, asel), (rb, bsel), (rc, _)] = regs[..] else {
             unreachable!("four operands pushed")
         };
-        let (Some(pa), Some(pb)) = (
+        // The sources after their selectors.
+        let (Some(sa), Some(sb)) = (
             self.simd_source(ra, rb, asel, elements, A_IN_PLACE),
             self.simd_source(ra, rb, bsel, elements, B_IN_PLACE),
         ) else {
             return self.unsupported(format!("`{opcode}` with this selector"));
         };
-        let (ra, rb) = (pa, pb);
         let mask = dmask.map(|m| m[1..].to_uppercase());
         let mask = mask.as_deref();
         let (vacc, vsat) = (self.has(".add"), self.has(".sat"));
         let vcmp = isa_modifier(ins, Icmp::from_name);
-        let (d, a, b, c) = (rd.reg, ra.reg, rb.reg, rc.reg);
+        let (d, a, b, c) = (rd.reg, sa.reg, sb.reg, rc.reg);
         let op = match (elements, Vop::from_name(&base.to_uppercase()), vcmp) {
             (2, Some(vop), _) => mask_field(mask, Vmask2::from_name).map(|vm2| Op::Vop2 {
                 rd: d,
@@ -296,7 +296,7 @@ impl<'a> FnLower<'a, '_> {
                 ins.mnemonic.text
             ));
         };
-        let binds = ternary(rd, ra, rb, rc);
+        let binds = ternary(rd, sa, sb, rc);
         self.emit(op, &binds);
     }
 
