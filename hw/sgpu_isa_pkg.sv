@@ -184,6 +184,14 @@ package sgpu_isa_pkg;
   localparam int unsigned VSCALE_MSB = 57;
   localparam int unsigned PO_LSB = 58;
   localparam int unsigned PO_MSB = 58;
+  localparam int unsigned VOP_LSB = 47;
+  localparam int unsigned VOP_MSB = 49;
+  localparam int unsigned VACC_LSB = 54;
+  localparam int unsigned VACC_MSB = 54;
+  localparam int unsigned VM2_LSB = 55;
+  localparam int unsigned VM2_MSB = 56;
+  localparam int unsigned VM4_LSB = 55;
+  localparam int unsigned VM4_MSB = 58;
 
   // Opcodes.
   typedef enum logic [7:0] {
@@ -262,7 +270,11 @@ package sgpu_isa_pkg;
     OP_VSHL = 8'h75,
     OP_VSHR = 8'h76,
     OP_VMAD = 8'h77,
-    OP_VSET = 8'h78
+    OP_VSET = 8'h78,
+    OP_VOP2 = 8'h79,
+    OP_VOP4 = 8'h7a,
+    OP_VSET2 = 8'h7b,
+    OP_VSET4 = 8'h7c
   } opcode_e;
 
   // The bits each instruction uses.
@@ -342,6 +354,10 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_VSHR = 64'h1fffbfffffffffff;
   localparam logic [63:0] USED_VMAD = 64'h07ffffffffffffff;
   localparam logic [63:0] USED_VSET = 64'h7fdfefffffffffff;
+  localparam logic [63:0] USED_VOP2 = 64'h01e3ffffffffffff;
+  localparam logic [63:0] USED_VOP4 = 64'h07e3ffffffffffff;
+  localparam logic [63:0] USED_VSET2 = 64'h71c06fffffffffff;
+  localparam logic [63:0] USED_VSET4 = 64'h77c06fffffffffff;
 
   // Whether a word is no instruction: an opcode no instruction has, a bit the instruction
   // does not use set, an enumerated field past its last value, or an immediate that is
@@ -501,6 +517,18 @@ package sgpu_isa_pkg;
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      OP_VOP2: illegal_word = (instr & ~USED_VOP2) != 64'h0
+          || instr[VOP_MSB:VOP_LSB] > 3'd5
+          || instr[VM2_MSB:VM2_LSB] > 2'd2;
+      OP_VOP4: illegal_word = (instr & ~USED_VOP4) != 64'h0
+          || instr[VOP_MSB:VOP_LSB] > 3'd5
+          || instr[VM4_MSB:VM4_LSB] > 4'd14;
+      OP_VSET2: illegal_word = (instr & ~USED_VSET2) != 64'h0
+          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
+          || instr[VM2_MSB:VM2_LSB] > 2'd2;
+      OP_VSET4: illegal_word = (instr & ~USED_VSET4) != 64'h0
+          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
+          || instr[VM4_MSB:VM4_LSB] > 4'd14;
       default: illegal_word = 1'b1;
     endcase
   endfunction
@@ -798,6 +826,39 @@ package sgpu_isa_pkg;
     VSCALE_SHR15 = 2'd2
   } vscale_e;
 
+  typedef enum logic [2:0] {
+    VOP_ADD = 3'd0,
+    VOP_SUB = 3'd1,
+    VOP_AVRG = 3'd2,
+    VOP_ABSDIFF = 3'd3,
+    VOP_MIN = 3'd4,
+    VOP_MAX = 3'd5
+  } vop_e;
+
+  typedef enum logic [1:0] {
+    VMASK2_H10 = 2'd0,
+    VMASK2_H1 = 2'd1,
+    VMASK2_H0 = 2'd2
+  } vmask2_e;
+
+  typedef enum logic [3:0] {
+    VMASK4_B3210 = 4'd0,
+    VMASK4_B321 = 4'd1,
+    VMASK4_B320 = 4'd2,
+    VMASK4_B32 = 4'd3,
+    VMASK4_B310 = 4'd4,
+    VMASK4_B31 = 4'd5,
+    VMASK4_B30 = 4'd6,
+    VMASK4_B3 = 4'd7,
+    VMASK4_B210 = 4'd8,
+    VMASK4_B21 = 4'd9,
+    VMASK4_B20 = 4'd10,
+    VMASK4_B2 = 4'd11,
+    VMASK4_B10 = 4'd12,
+    VMASK4_B1 = 4'd13,
+    VMASK4_B0 = 4'd14
+  } vmask4_e;
+
   // The hardware ABI (docs/hw.md).
   localparam longint unsigned SHARED_WINDOW = 64'h10000000;  // generic address of shared memory's window
   localparam longint unsigned LOCAL_WINDOW = 64'h20000000;  // generic address of local memory's window
@@ -1005,6 +1066,10 @@ package sgpu_isa_pkg;
       8'h76: unit_of = UNIT_VIDEO;
       8'h77: unit_of = UNIT_VIDEO;
       8'h78: unit_of = UNIT_VIDEO;
+      8'h79: unit_of = UNIT_VIDEO;
+      8'h7a: unit_of = UNIT_VIDEO;
+      8'h7b: unit_of = UNIT_VIDEO;
+      8'h7c: unit_of = UNIT_VIDEO;
       default: unit_of = UNIT_CONTROL;
     endcase
   endfunction
@@ -1087,6 +1152,10 @@ package sgpu_isa_pkg;
       8'h76: fixed_latency = 1'b1;
       8'h77: fixed_latency = 1'b1;
       8'h78: fixed_latency = 1'b1;
+      8'h79: fixed_latency = 1'b1;
+      8'h7a: fixed_latency = 1'b1;
+      8'h7b: fixed_latency = 1'b1;
+      8'h7c: fixed_latency = 1'b1;
       default: fixed_latency = 1'b0;
     endcase
   endfunction
@@ -1169,6 +1238,10 @@ package sgpu_isa_pkg;
       8'h76: reg_writes = 4'b0001;
       8'h77: reg_writes = 4'b0001;
       8'h78: reg_writes = 4'b0001;
+      8'h79: reg_writes = 4'b0001;
+      8'h7a: reg_writes = 4'b0001;
+      8'h7b: reg_writes = 4'b0001;
+      8'h7c: reg_writes = 4'b0001;
       default: reg_writes = 4'b0;
     endcase
   endfunction
@@ -1251,6 +1324,10 @@ package sgpu_isa_pkg;
       8'h76: reg_reads = 4'b1110;
       8'h77: reg_reads = 4'b1110;
       8'h78: reg_reads = 4'b1110;
+      8'h79: reg_reads = 4'b1110;
+      8'h7a: reg_reads = 4'b1110;
+      8'h7b: reg_reads = 4'b1110;
+      8'h7c: reg_reads = 4'b1110;
       default: reg_reads = 4'b0;
     endcase
   endfunction
@@ -1404,6 +1481,10 @@ package sgpu_isa_pkg;
       OP_VSHR: regs_rd = 4'd1;
       OP_VMAD: regs_rd = 4'd1;
       OP_VSET: regs_rd = 4'd1;
+      OP_VOP2: regs_rd = 4'd1;
+      OP_VOP4: regs_rd = 4'd1;
+      OP_VSET2: regs_rd = 4'd1;
+      OP_VSET4: regs_rd = 4'd1;
       default: regs_rd = 4'd0;
     endcase
   endfunction
@@ -1470,6 +1551,10 @@ package sgpu_isa_pkg;
       OP_VSHR: regs_ra = 4'd1;
       OP_VMAD: regs_ra = 4'd1;
       OP_VSET: regs_ra = 4'd1;
+      OP_VOP2: regs_ra = 4'd1;
+      OP_VOP4: regs_ra = 4'd1;
+      OP_VSET2: regs_ra = 4'd1;
+      OP_VSET4: regs_ra = 4'd1;
       default: regs_ra = 4'd0;
     endcase
   endfunction
@@ -1518,6 +1603,10 @@ package sgpu_isa_pkg;
       OP_VSHR: regs_rb = 4'd1;
       OP_VMAD: regs_rb = 4'd1;
       OP_VSET: regs_rb = 4'd1;
+      OP_VOP2: regs_rb = 4'd1;
+      OP_VOP4: regs_rb = 4'd1;
+      OP_VSET2: regs_rb = 4'd1;
+      OP_VSET4: regs_rb = 4'd1;
       default: regs_rb = 4'd0;
     endcase
   endfunction
@@ -1546,6 +1635,10 @@ package sgpu_isa_pkg;
       OP_VSHR: regs_rc = 4'd1;
       OP_VMAD: regs_rc = 4'd1;
       OP_VSET: regs_rc = 4'd1;
+      OP_VOP2: regs_rc = 4'd1;
+      OP_VOP4: regs_rc = 4'd1;
+      OP_VSET2: regs_rc = 4'd1;
+      OP_VSET4: regs_rc = 4'd1;
       default: regs_rc = 4'd0;
     endcase
   endfunction

@@ -1,4 +1,4 @@
-//! Every form of suld, sust, sured, suq and the scalar video instructions, generated: each
+//! Every form of suld, sust, sured, suq and the scalar and SIMD video instructions, generated: each
 //! valid combination must check cleanly, and each invalid one must get an error on its own
 //! line. The generated modules were also fed to NVIDIA ptxas 12.9 (`PTXAS_RS_DUMP=1 cargo test
 //! --test surface_video_forms` writes them to target/): it accepts every line accepted here and
@@ -342,4 +342,115 @@ fn every_scalar_video_form() {
     }
     g.bad("\tvset.u32.u32.lo %r0, %r1, %r2;".into());
     g.verify("video");
+}
+
+/// Two-way and four-way SIMD video: every opcode, type, `.sat`/`.add` and destination mask,
+/// every element selector digit in every place, and the misplaced or malformed selectors,
+/// immediates and modifiers ptxas rejects.
+#[test]
+fn every_simd_video_form() {
+    let mut g = Gen::new();
+    let arith = ["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"];
+    for n in [2usize, 4] {
+        let (masks, sels): (Vec<String>, Vec<String>) = if n == 2 {
+            let masks = ["", ".h0", ".h1", ".h10"].map(String::from).to_vec();
+            let sels = (0..16).map(|k| format!(".h{}{}", k / 4, k % 4)).collect();
+            (masks, sels)
+        } else {
+            // Every subset of the four bytes, written in descending order.
+            let masks = (0..16u32)
+                .map(|m| match m {
+                    0 => String::new(),
+                    m => format!(
+                        ".b{}",
+                        (0..4)
+                            .rev()
+                            .filter(|i| m >> i & 1 != 0)
+                            .map(|i| i.to_string())
+                            .collect::<String>()
+                    ),
+                })
+                .collect();
+            // Each digit 0..7 in each place, with a spread of the others.
+            let sels = (0..32)
+                .map(|k: usize| {
+                    format!(
+                        ".b{}{}{}{}",
+                        k % 8,
+                        (k / 4) % 8,
+                        (k * 3 + 1) % 8,
+                        (k * 5 + 2) % 8
+                    )
+                })
+                .collect();
+            (masks, sels)
+        };
+        let mut k = 0;
+        let mut next_sel = || {
+            k += 1;
+            (
+                sels[k % sels.len()].clone(),
+                sels[(k * 7 + 3) % sels.len()].clone(),
+            )
+        };
+        for op in arith {
+            for d in SIGNS {
+                for a in SIGNS {
+                    for b in SIGNS {
+                        for fin in ["", ".sat", ".add"] {
+                            for mask in &masks {
+                                let (asel, bsel) = next_sel();
+                                g.ok(format!("\t{op}{n}.{d}.{a}.{b}{fin} %r0{mask}, %r1{asel}, %r2{bsel}, %r3;"));
+                            }
+                        }
+                    }
+                }
+            }
+            let ty = format!("{op}{n}.u32.u32.u32");
+            g.bad(format!("\t{ty}.sat.add %r0, %r1, %r2, %r3;"));
+            g.bad(format!("\t{ty}.min %r0, %r1, %r2, %r3;"));
+            g.bad(format!("\t{ty} %r0, %r1, %r2;"));
+            g.bad(format!("\t{ty} %r0, -%r1, %r2, %r3;"));
+            g.bad(format!("\t{ty} %r0, %r1, %r2, 5;"));
+            g.bad(format!("\t{ty} %r0, 7, %r2, %r3;"));
+            g.bad(format!("\t{op}{n}.u32.u32 %r0, %r1, %r2, %r3;"));
+        }
+        for a in SIGNS {
+            for b in SIGNS {
+                for cmp in ["eq", "ne", "lt", "le", "gt", "ge"] {
+                    for fin in ["", ".add"] {
+                        for mask in &masks {
+                            let (asel, bsel) = next_sel();
+                            g.ok(format!("\tvset{n}.{a}.{b}.{cmp}{fin} %r0{mask}, %r1{asel}, %r2{bsel}, %r3;"));
+                        }
+                    }
+                }
+            }
+        }
+        g.bad(format!("\tvset{n}.u32.u32.lt.sat %r0, %r1, %r2, %r3;"));
+        g.bad(format!("\tvset{n}.u32.u32.lt.max %r0, %r1, %r2, %r3;"));
+        g.bad(format!("\tvset{n}.u32.u32.u32.lt %r0, %r1, %r2, %r3;"));
+        g.bad(format!("\tvset{n}.u32.u32 %r0, %r1, %r2, %r3;"));
+    }
+    // Destination masks: ascending, repeated, out of range, of the other width.
+    for dm in [".h01", ".h2", ".h11", ".b10", ".h"] {
+        g.bad(format!("\tvadd2.u32.u32.u32 %r0{dm}, %r1, %r2, %r3;"));
+    }
+    for dm in [
+        ".b01", ".b00", ".b4", ".b2100", ".b3211", ".h10", ".b", ".b43210",
+    ] {
+        g.bad(format!("\tvmax4.u32.u32.u32 %r0{dm}, %r1, %r2, %r3;"));
+    }
+    // Source selectors: too short, too long, out of range, of the other width; none on c.
+    for sel in [".h1", ".h123", ".h4", ".h40", ".b3210", ".b10"] {
+        g.bad(format!("\tvsub2.s32.s32.s32 %r0, %r1{sel}, %r2, %r3;"));
+        g.bad(format!("\tvset2.s32.s32.ne %r0, %r1, %r2{sel}, %r3;"));
+    }
+    for sel in [".b321", ".b76543", ".b8765", ".b3290", ".h10", ".b0"] {
+        g.bad(format!("\tvavrg4.s32.s32.s32 %r0, %r1{sel}, %r2, %r3;"));
+        g.bad(format!("\tvset4.s32.s32.ne %r0, %r1, %r2{sel}, %r3;"));
+    }
+    g.bad("\tvadd2.u32.u32.u32 %r0, %r1, %r2, %r3.h0;".into());
+    g.bad("\tvadd4.u32.u32.u32.add %r0, %r1, %r2, %r3.b3210;".into());
+    g.verify("simd_video");
 }

@@ -633,14 +633,42 @@ pub mod fields {
         signed: false,
         align: 1,
     };
+    pub const VOP: Field = Field {
+        name: "vop",
+        lsb: 47,
+        msb: 49,
+        signed: false,
+        align: 1,
+    };
+    pub const VACC: Field = Field {
+        name: "vacc",
+        lsb: 54,
+        msb: 54,
+        signed: false,
+        align: 1,
+    };
+    pub const VM2: Field = Field {
+        name: "vm2",
+        lsb: 55,
+        msb: 56,
+        signed: false,
+        align: 1,
+    };
+    pub const VM4: Field = Field {
+        name: "vm4",
+        lsb: 55,
+        msb: 58,
+        signed: false,
+        align: 1,
+    };
     /// Every field, in the table's order.
-    pub const ALL: [Field; 89] = [
+    pub const ALL: [Field; 93] = [
         OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, PD, PQ,
         PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX, NAN,
         ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT, MUFU,
         SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC, DSIZE, SCLAMP, SFMT,
         SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN, BSGN, ASEL, BSEL, VSAT,
-        VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO,
+        VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
     ];
 }
 
@@ -722,6 +750,10 @@ pub mod opcodes {
     pub const VSHR: u8 = 0x76;
     pub const VMAD: u8 = 0x77;
     pub const VSET: u8 = 0x78;
+    pub const VOP2: u8 = 0x79;
+    pub const VOP4: u8 = 0x7a;
+    pub const VSET2: u8 = 0x7b;
+    pub const VSET4: u8 = 0x7c;
 }
 
 /// The `bop` values of the table.
@@ -1973,6 +2005,145 @@ impl Vscale {
     }
 }
 
+/// The `vop` values of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Vop {
+    Add = 0,
+    Sub = 1,
+    Avrg = 2,
+    Absdiff = 3,
+    Min = 4,
+    Max = 5,
+}
+
+impl Vop {
+    pub const ALL: [Vop; 6] = [
+        Vop::Add,
+        Vop::Sub,
+        Vop::Avrg,
+        Vop::Absdiff,
+        Vop::Min,
+        Vop::Max,
+    ];
+    pub fn from_bits(bits: u64) -> Option<Vop> {
+        Vop::ALL.get(usize::try_from(bits).ok()?).copied()
+    }
+    /// The printed name, in capitals; empty for the default that prints nothing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vop::Add => "ADD",
+            Vop::Sub => "SUB",
+            Vop::Avrg => "AVRG",
+            Vop::Absdiff => "ABSDIFF",
+            Vop::Min => "MIN",
+            Vop::Max => "MAX",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Vop> {
+        Vop::ALL
+            .into_iter()
+            .find(|v| !v.name().is_empty() && v.name() == name)
+    }
+}
+
+/// The `vmask2` values of the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Vmask2 {
+    #[default]
+    H10 = 0,
+    H1 = 1,
+    H0 = 2,
+}
+
+impl Vmask2 {
+    pub const ALL: [Vmask2; 3] = [Vmask2::H10, Vmask2::H1, Vmask2::H0];
+    pub fn from_bits(bits: u64) -> Option<Vmask2> {
+        Vmask2::ALL.get(usize::try_from(bits).ok()?).copied()
+    }
+    /// The printed name, in capitals; empty for the default that prints nothing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vmask2::H10 => "",
+            Vmask2::H1 => "H1",
+            Vmask2::H0 => "H0",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Vmask2> {
+        Vmask2::ALL
+            .into_iter()
+            .find(|v| !v.name().is_empty() && v.name() == name)
+    }
+}
+
+/// The `vmask4` values of the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Vmask4 {
+    #[default]
+    B3210 = 0,
+    B321 = 1,
+    B320 = 2,
+    B32 = 3,
+    B310 = 4,
+    B31 = 5,
+    B30 = 6,
+    B3 = 7,
+    B210 = 8,
+    B21 = 9,
+    B20 = 10,
+    B2 = 11,
+    B10 = 12,
+    B1 = 13,
+    B0 = 14,
+}
+
+impl Vmask4 {
+    pub const ALL: [Vmask4; 15] = [
+        Vmask4::B3210,
+        Vmask4::B321,
+        Vmask4::B320,
+        Vmask4::B32,
+        Vmask4::B310,
+        Vmask4::B31,
+        Vmask4::B30,
+        Vmask4::B3,
+        Vmask4::B210,
+        Vmask4::B21,
+        Vmask4::B20,
+        Vmask4::B2,
+        Vmask4::B10,
+        Vmask4::B1,
+        Vmask4::B0,
+    ];
+    pub fn from_bits(bits: u64) -> Option<Vmask4> {
+        Vmask4::ALL.get(usize::try_from(bits).ok()?).copied()
+    }
+    /// The printed name, in capitals; empty for the default that prints nothing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vmask4::B3210 => "",
+            Vmask4::B321 => "B321",
+            Vmask4::B320 => "B320",
+            Vmask4::B32 => "B32",
+            Vmask4::B310 => "B310",
+            Vmask4::B31 => "B31",
+            Vmask4::B30 => "B30",
+            Vmask4::B3 => "B3",
+            Vmask4::B210 => "B210",
+            Vmask4::B21 => "B21",
+            Vmask4::B20 => "B20",
+            Vmask4::B2 => "B2",
+            Vmask4::B10 => "B10",
+            Vmask4::B1 => "B1",
+            Vmask4::B0 => "B0",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Vmask4> {
+        Vmask4::ALL
+            .into_iter()
+            .find(|v| !v.name().is_empty() && v.name() == name)
+    }
+}
+
 /// Every sgpu instruction with its operands and modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
@@ -2542,10 +2713,62 @@ pub enum Op {
         vcmp: Icmp,
         vsec: Vsec,
     },
+    /// two-way SIMD video operation
+    Vop2 {
+        rd: Reg,
+        vm2: Vmask2,
+        ra: Reg,
+        rb: Reg,
+        rc: Reg,
+        vop: Vop,
+        dsgn: bool,
+        asgn: bool,
+        bsgn: bool,
+        vsat: bool,
+        vacc: bool,
+    },
+    /// four-way SIMD video operation
+    Vop4 {
+        rd: Reg,
+        vm4: Vmask4,
+        ra: Reg,
+        rb: Reg,
+        rc: Reg,
+        vop: Vop,
+        dsgn: bool,
+        asgn: bool,
+        bsgn: bool,
+        vsat: bool,
+        vacc: bool,
+    },
+    /// two-way SIMD video compare
+    Vset2 {
+        rd: Reg,
+        vm2: Vmask2,
+        ra: Reg,
+        rb: Reg,
+        rc: Reg,
+        asgn: bool,
+        bsgn: bool,
+        vcmp: Icmp,
+        vacc: bool,
+    },
+    /// four-way SIMD video compare
+    Vset4 {
+        rd: Reg,
+        vm4: Vmask4,
+        ra: Reg,
+        rb: Reg,
+        rc: Reg,
+        asgn: bool,
+        bsgn: bool,
+        vcmp: Icmp,
+        vacc: bool,
+    },
 }
 
 /// Each instruction: its mnemonic, opcode and the bits it uses.
-pub const INSTRUCTIONS: [(&str, u8, u64); 76] = [
+pub const INSTRUCTIONS: [(&str, u8, u64); 80] = [
     ("NOP", 0x00, 0x0000000000000fff),
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
@@ -2622,6 +2845,10 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 76] = [
     ("VSHR", 0x76, 0x1fffbfffffffffff),
     ("VMAD", 0x77, 0x07ffffffffffffff),
     ("VSET", 0x78, 0x7fdfefffffffffff),
+    ("VOP2", 0x79, 0x01e3ffffffffffff),
+    ("VOP4", 0x7a, 0x07e3ffffffffffff),
+    ("VSET2", 0x7b, 0x71c06fffffffffff),
+    ("VSET4", 0x7c, 0x77c06fffffffffff),
 ];
 
 impl Op {
@@ -2703,6 +2930,10 @@ impl Op {
             Op::Vshr { .. } => "VSHR",
             Op::Vmad { .. } => "VMAD",
             Op::Vset { .. } => "VSET",
+            Op::Vop2 { .. } => "VOP2",
+            Op::Vop4 { .. } => "VOP4",
+            Op::Vset2 { .. } => "VSET2",
+            Op::Vset4 { .. } => "VSET4",
         }
     }
 }
@@ -3996,6 +4227,102 @@ impl Instruction {
                 set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
                 set_field(&mut word, fields::VCMP, vcmp as i64)?;
                 set_field(&mut word, fields::VSEC, vsec as i64)?;
+            }
+            Op::Vop2 {
+                rd,
+                vm2,
+                ra,
+                rb,
+                rc,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            } => {
+                set_field(&mut word, fields::OP, 0x79)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::VM2, vm2 as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::VOP, vop as i64)?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VACC, i64::from(vacc))?;
+            }
+            Op::Vop4 {
+                rd,
+                vm4,
+                ra,
+                rb,
+                rc,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            } => {
+                set_field(&mut word, fields::OP, 0x7a)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::VM4, vm4 as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::VOP, vop as i64)?;
+                set_field(&mut word, fields::DSGN, i64::from(dsgn))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VSAT, i64::from(vsat))?;
+                set_field(&mut word, fields::VACC, i64::from(vacc))?;
+            }
+            Op::Vset2 {
+                rd,
+                vm2,
+                ra,
+                rb,
+                rc,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            } => {
+                set_field(&mut word, fields::OP, 0x7b)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::VM2, vm2 as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VCMP, vcmp as i64)?;
+                set_field(&mut word, fields::VACC, i64::from(vacc))?;
+            }
+            Op::Vset4 {
+                rd,
+                vm4,
+                ra,
+                rb,
+                rc,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            } => {
+                set_field(&mut word, fields::OP, 0x7c)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::VM4, vm4 as i64)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::ASGN, i64::from(asgn))?;
+                set_field(&mut word, fields::BSGN, i64::from(bsgn))?;
+                set_field(&mut word, fields::VCMP, vcmp as i64)?;
+                set_field(&mut word, fields::VACC, i64::from(vacc))?;
             }
         }
         Ok(word)
@@ -5721,6 +6048,114 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 })?,
             }
         }
+        0x79 => {
+            let reserved = word & !0x01e3ffffffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "VOP2",
+                    bits: reserved,
+                });
+            }
+            Op::Vop2 {
+                rd: Reg(get(word, 12, 19) as u8),
+                vm2: Vmask2::from_bits(get(word, 55, 56)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VOP2",
+                    field: "vm2",
+                })?,
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
+                rc: Reg(get(word, 36, 43) as u8),
+                vop: Vop::from_bits(get(word, 47, 49)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VOP2",
+                    field: "vop",
+                })?,
+                dsgn: get(word, 44, 44) != 0,
+                asgn: get(word, 45, 45) != 0,
+                bsgn: get(word, 46, 46) != 0,
+                vsat: get(word, 53, 53) != 0,
+                vacc: get(word, 54, 54) != 0,
+            }
+        }
+        0x7a => {
+            let reserved = word & !0x07e3ffffffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "VOP4",
+                    bits: reserved,
+                });
+            }
+            Op::Vop4 {
+                rd: Reg(get(word, 12, 19) as u8),
+                vm4: Vmask4::from_bits(get(word, 55, 58)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VOP4",
+                    field: "vm4",
+                })?,
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
+                rc: Reg(get(word, 36, 43) as u8),
+                vop: Vop::from_bits(get(word, 47, 49)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VOP4",
+                    field: "vop",
+                })?,
+                dsgn: get(word, 44, 44) != 0,
+                asgn: get(word, 45, 45) != 0,
+                bsgn: get(word, 46, 46) != 0,
+                vsat: get(word, 53, 53) != 0,
+                vacc: get(word, 54, 54) != 0,
+            }
+        }
+        0x7b => {
+            let reserved = word & !0x71c06fffffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "VSET2",
+                    bits: reserved,
+                });
+            }
+            Op::Vset2 {
+                rd: Reg(get(word, 12, 19) as u8),
+                vm2: Vmask2::from_bits(get(word, 55, 56)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VSET2",
+                    field: "vm2",
+                })?,
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
+                rc: Reg(get(word, 36, 43) as u8),
+                asgn: get(word, 45, 45) != 0,
+                bsgn: get(word, 46, 46) != 0,
+                vcmp: Icmp::from_bits(get(word, 60, 62)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VSET2",
+                    field: "vcmp",
+                })?,
+                vacc: get(word, 54, 54) != 0,
+            }
+        }
+        0x7c => {
+            let reserved = word & !0x77c06fffffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "VSET4",
+                    bits: reserved,
+                });
+            }
+            Op::Vset4 {
+                rd: Reg(get(word, 12, 19) as u8),
+                vm4: Vmask4::from_bits(get(word, 55, 58)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VSET4",
+                    field: "vm4",
+                })?,
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
+                rc: Reg(get(word, 36, 43) as u8),
+                asgn: get(word, 45, 45) != 0,
+                bsgn: get(word, 46, 46) != 0,
+                vcmp: Icmp::from_bits(get(word, 60, 62)).ok_or(DecodeError::BadValue {
+                    mnemonic: "VSET4",
+                    field: "vcmp",
+                })?,
+                vacc: get(word, 54, 54) != 0,
+            }
+        }
         _ => return Err(DecodeError::Opcode(opcode)),
     };
     Ok(Instruction { guard, op })
@@ -7081,6 +7516,146 @@ impl fmt::Display for Instruction {
                 f.write_str(", ")?;
                 write!(f, "{}", rc)?;
             }
+            Op::Vop2 {
+                rd,
+                vm2,
+                ra,
+                rb,
+                rc,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            } => {
+                text::modifier(f, vop.name())?;
+                if *dsgn {
+                    f.write_str(".DS")?;
+                }
+                if *asgn {
+                    f.write_str(".AS")?;
+                }
+                if *bsgn {
+                    f.write_str(".BS")?;
+                }
+                if *vsat {
+                    f.write_str(".SAT")?;
+                }
+                if *vacc {
+                    f.write_str(".ACC")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                text::modifier(f, vm2.name())?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rc)?;
+            }
+            Op::Vop4 {
+                rd,
+                vm4,
+                ra,
+                rb,
+                rc,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            } => {
+                text::modifier(f, vop.name())?;
+                if *dsgn {
+                    f.write_str(".DS")?;
+                }
+                if *asgn {
+                    f.write_str(".AS")?;
+                }
+                if *bsgn {
+                    f.write_str(".BS")?;
+                }
+                if *vsat {
+                    f.write_str(".SAT")?;
+                }
+                if *vacc {
+                    f.write_str(".ACC")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                text::modifier(f, vm4.name())?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rc)?;
+            }
+            Op::Vset2 {
+                rd,
+                vm2,
+                ra,
+                rb,
+                rc,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            } => {
+                if *asgn {
+                    f.write_str(".AS")?;
+                }
+                if *bsgn {
+                    f.write_str(".BS")?;
+                }
+                text::modifier(f, vcmp.name())?;
+                if *vacc {
+                    f.write_str(".ACC")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                text::modifier(f, vm2.name())?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rc)?;
+            }
+            Op::Vset4 {
+                rd,
+                vm4,
+                ra,
+                rb,
+                rc,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            } => {
+                if *asgn {
+                    f.write_str(".AS")?;
+                }
+                if *bsgn {
+                    f.write_str(".BS")?;
+                }
+                text::modifier(f, vcmp.name())?;
+                if *vacc {
+                    f.write_str(".ACC")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                text::modifier(f, vm4.name())?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rc)?;
+            }
         }
         Ok(())
     }
@@ -8305,6 +8880,114 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 vsec,
             }
         }
+        "VOP2" => {
+            let vop = mods
+                .take(Vop::from_name)
+                .ok_or_else(|| ParseError::missing("VOP2", "vop"))?;
+            let dsgn = mods.flag("DS");
+            let asgn = mods.flag("AS");
+            let bsgn = mods.flag("BS");
+            let vsat = mods.flag("SAT");
+            let vacc = mods.flag("ACC");
+            mods.finish("VOP2")?;
+            let [o0, o1, o2, o3] = text::operands::<4>("VOP2", &operands)?;
+            let (rd, vm2) = text::selected(o0, Vmask2::from_name)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg(o2)?;
+            let rc = text::reg(o3)?;
+            Op::Vop2 {
+                rd,
+                vm2,
+                ra,
+                rb,
+                rc,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            }
+        }
+        "VOP4" => {
+            let vop = mods
+                .take(Vop::from_name)
+                .ok_or_else(|| ParseError::missing("VOP4", "vop"))?;
+            let dsgn = mods.flag("DS");
+            let asgn = mods.flag("AS");
+            let bsgn = mods.flag("BS");
+            let vsat = mods.flag("SAT");
+            let vacc = mods.flag("ACC");
+            mods.finish("VOP4")?;
+            let [o0, o1, o2, o3] = text::operands::<4>("VOP4", &operands)?;
+            let (rd, vm4) = text::selected(o0, Vmask4::from_name)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg(o2)?;
+            let rc = text::reg(o3)?;
+            Op::Vop4 {
+                rd,
+                vm4,
+                ra,
+                rb,
+                rc,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            }
+        }
+        "VSET2" => {
+            let asgn = mods.flag("AS");
+            let bsgn = mods.flag("BS");
+            let vcmp = mods
+                .take(Icmp::from_name)
+                .ok_or_else(|| ParseError::missing("VSET2", "vcmp"))?;
+            let vacc = mods.flag("ACC");
+            mods.finish("VSET2")?;
+            let [o0, o1, o2, o3] = text::operands::<4>("VSET2", &operands)?;
+            let (rd, vm2) = text::selected(o0, Vmask2::from_name)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg(o2)?;
+            let rc = text::reg(o3)?;
+            Op::Vset2 {
+                rd,
+                vm2,
+                ra,
+                rb,
+                rc,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            }
+        }
+        "VSET4" => {
+            let asgn = mods.flag("AS");
+            let bsgn = mods.flag("BS");
+            let vcmp = mods
+                .take(Icmp::from_name)
+                .ok_or_else(|| ParseError::missing("VSET4", "vcmp"))?;
+            let vacc = mods.flag("ACC");
+            mods.finish("VSET4")?;
+            let [o0, o1, o2, o3] = text::operands::<4>("VSET4", &operands)?;
+            let (rd, vm4) = text::selected(o0, Vmask4::from_name)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg(o2)?;
+            let rc = text::reg(o3)?;
+            Op::Vset4 {
+                rd,
+                vm4,
+                ra,
+                rb,
+                rc,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            }
+        }
         other => return Err(ParseError::new(format!("unknown instruction `{other}`"))),
     };
     Ok(Instruction { guard, op })
@@ -8402,6 +9085,10 @@ impl Op {
             Op::Vshr { .. } => Unit::Video,
             Op::Vmad { .. } => Unit::Video,
             Op::Vset { .. } => Unit::Video,
+            Op::Vop2 { .. } => Unit::Video,
+            Op::Vop4 { .. } => Unit::Video,
+            Op::Vset2 { .. } => Unit::Video,
+            Op::Vset4 { .. } => Unit::Video,
         }
     }
 
@@ -8485,6 +9172,10 @@ impl Op {
             Op::Vshr { .. } => true,
             Op::Vmad { .. } => true,
             Op::Vset { .. } => true,
+            Op::Vop2 { .. } => true,
+            Op::Vop4 { .. } => true,
+            Op::Vset2 { .. } => true,
+            Op::Vset4 { .. } => true,
         }
     }
 
@@ -8907,6 +9598,30 @@ impl Op {
                 r.reg(fields::RC, Some(rc), 1, false);
             }
             Op::Vset { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vop2 { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vop4 { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vset2 { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
+                r.reg(fields::RC, Some(rc), 1, false);
+            }
+            Op::Vset4 { rd, ra, rb, rc, .. } => {
                 r.reg(fields::RD, Some(rd), 1, true);
                 r.reg(fields::RA, Some(ra), 1, false);
                 r.reg(fields::RB, Some(rb), 1, false);

@@ -1,6 +1,8 @@
 //! The video ALU: PTX's scalar video instructions, exactly as the pseudocode of the PTX ISA
 //! (shared/spec/ptx/scalar-video-instructions.md and the vadd, vshl, vmad and vset pages)
-//! defines them. One lane at a time; the warp loop is the caller's.
+//! defines them, and the SIMD ones (the vadd2 .. vset4 pages) after their selectors (which
+//! the encoder does with PRMT, docs/adr/0003-simd-video.md). One lane at a time; the warp
+//! loop is the caller's.
 //!
 //! Two readings of the pseudocode, written down in docs/video.md:
 //! - `d = optSecondaryOp(op2, tmp, c); d = optMerge(dsel, tmp, c);` is read as "whichever of
@@ -9,7 +11,7 @@
 //! - The primary operation's result is an s34 value: vshl's can be wider, and is wrapped to
 //!   34 bits before saturation, as the stage list says ("a signed 34-bit result").
 
-use sgpu_isa::{Icmp, Vneg, Vscale, Vsec, Vsel};
+use sgpu_isa::{Icmp, Vneg, Vop, Vscale, Vsec, Vsel};
 
 /// `partSelectSignExtend(x, type, sel)`: the selected byte, half-word or word of `x`,
 /// sign-extended when `signed`, as an s33 value.
@@ -151,18 +153,111 @@ pub fn shift(left: bool, clamp: bool, o: &Operands, a: u32, b: u32, c: u32) -> u
     o.result(tmp, c)
 }
 
-/// vset: the comparison is 0 or 1; d and c are unsigned.
-pub fn set(cmp: Icmp, o: &Operands, a: u32, b: u32, c: u32) -> u32 {
-    let (ta, tb) = o.inputs(a, b);
-    let holds = match cmp {
+/// `compare(a, b, cmp)` of vset and vset2/vset4.
+fn compare(cmp: Icmp, ta: i64, tb: i64) -> bool {
+    match cmp {
         Icmp::Eq => ta == tb,
         Icmp::Ne => ta != tb,
         Icmp::Lt => ta < tb,
         Icmp::Le => ta <= tb,
         Icmp::Gt => ta > tb,
         Icmp::Ge => ta >= tb,
-    };
+    }
+}
+
+/// vset: the comparison is 0 or 1; d and c are unsigned.
+pub fn set(cmp: Icmp, o: &Operands, a: u32, b: u32, c: u32) -> u32 {
+    let (ta, tb) = o.inputs(a, b);
+    let holds = compare(cmp, ta, tb);
     finish(i64::from(holds), o.vsec, o.dsel, i64::from(c))
+}
+
+/// What a SIMD video instruction computes per element: vop2/vop4's operation, or vset2/vset4's
+/// comparison.
+#[derive(Clone, Copy, Debug)]
+pub enum SimdOp {
+    Arith(Vop),
+    Set(Icmp),
+}
+
+/// A SIMD video instruction's modifiers, its selectors already applied to a and b.
+#[derive(Clone, Copy, Debug)]
+pub struct Simd {
+    /// Elements per word: 2 (half-words) or 4 (bytes).
+    pub elements: u32,
+    pub dsgn: bool,
+    pub asgn: bool,
+    pub bsgn: bool,
+    pub sat: bool,
+    /// `.add`: the masked results are summed into c (else merged into c's elements).
+    pub acc: bool,
+    /// Bit i set: element i of the result is written (merge) or summed (`.add`).
+    pub mask: u32,
+}
+
+impl Simd {
+    fn bits(&self) -> u32 {
+        32 / self.elements
+    }
+
+    /// `extractAndSignExt`'s element i of x.
+    fn element(&self, x: u32, i: u32, signed: bool) -> i64 {
+        let bits = self.bits();
+        let field = i64::from((x >> (i * bits)) & (u32::MAX >> (32 - bits)));
+        if signed && field >> (bits - 1) != 0 {
+            field - (1i64 << bits)
+        } else {
+            field
+        }
+    }
+
+    /// `t[i]`: the operation on one pair of elements, clamped to the destination's element
+    /// with `.sat`.
+    fn t(&self, op: SimdOp, va: i64, vb: i64) -> i64 {
+        let t = match op {
+            SimdOp::Set(cmp) => return i64::from(compare(cmp, va, vb)),
+            SimdOp::Arith(Vop::Add) => va + vb,
+            SimdOp::Arith(Vop::Sub) => va - vb,
+            // Rounds half away from zero: `(Va + Vb + 1) >> 1` when the sum is not negative,
+            // `(Va + Vb) >> 1` (arithmetic, so toward minus infinity) when it is.
+            SimdOp::Arith(Vop::Avrg) if va + vb >= 0 => (va + vb + 1) >> 1,
+            SimdOp::Arith(Vop::Avrg) => (va + vb) >> 1,
+            SimdOp::Arith(Vop::Absdiff) => (va - vb).abs(),
+            SimdOp::Arith(Vop::Min) => va.min(vb),
+            SimdOp::Arith(Vop::Max) => va.max(vb),
+        };
+        if !self.sat {
+            return t;
+        }
+        let bits = self.bits();
+        if self.dsgn {
+            t.clamp(-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            t.clamp(0, (1i64 << bits) - 1)
+        }
+    }
+}
+
+/// vadd2 .. vset4 after their selectors: each element pair's result `t[i]`, then
+/// `d = c + sum of the masked t[i]` (`.add`, wrapping at 32 bits) or, merging, element i of d
+/// is the low bits of `t[i]` where the mask has i and element i of c where it has not.
+pub fn simd(op: SimdOp, s: &Simd, a: u32, b: u32, c: u32) -> u32 {
+    let bits = s.bits();
+    let low = u32::MAX >> (32 - bits);
+    let mut d = if s.acc { c } else { 0 };
+    for i in 0..s.elements {
+        let taken = s.mask >> i & 1 != 0;
+        let t = s.t(op, s.element(a, i, s.asgn), s.element(b, i, s.bsgn));
+        if s.acc {
+            if taken {
+                d = d.wrapping_add(t as u32);
+            }
+        } else {
+            let e = if taken { t as u32 } else { c >> (i * bits) };
+            d |= (e & low) << (i * bits);
+        }
+    }
+    d
 }
 
 /// vmad's modifiers.

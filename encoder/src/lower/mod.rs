@@ -28,6 +28,7 @@ use ptx_grammar::ast::{
 };
 use ptx_grammar::check::decl::declared_type;
 use ptx_grammar::check::types::{Class as TyClass, Type};
+use ptx_grammar::check::video::simd_elements;
 use ptx_grammar::scope::Scopes;
 use rustc_hash::FxHashMap;
 use sgpu_isa::{fields, Instruction, Op, Pred, PredSrc, Reg, RegOrImm};
@@ -1124,6 +1125,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 self.video(ins)
             }
             "dp4a" | "dp2a" => self.dot_product(ins),
+            op if simd_elements(op).is_some() => self.simd_video(ins),
             "suld" | "sust" | "sured" | "suq" => self.surface(ins),
             "shfl" | "vote" | "activemask" | "redux" | "match" => self.warp(ins),
             other => self.unsupported(format!("`{other}`")),

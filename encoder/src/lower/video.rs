@@ -1,10 +1,37 @@
 //! The scalar video instructions, each one sgpu instruction: types, selectors on a, b and
 //! the destination, saturation, the secondary operation or merge, vmad's negation, scale and
-//! `.po`, and vshl/vshr's clamp. The integer dot products `dp4a` and `dp2a` run on the same
-//! unit, as chains of VMAD.
+//! `.po`, and vshl/vshr's clamp. The SIMD ones (vadd2 .. vset4) are one VOP2, VOP4, VSET2 or
+//! VSET4, after a PRMTI per source whose selector moves elements (docs/adr/0003). The integer
+//! dot products `dp4a` and `dp2a` run on the same unit, as chains of VMAD.
 
 use super::*;
-use sgpu_isa::{Icmp, Vneg, Vscale, Vsec, Vsel};
+use ptx_grammar::check::video::simd_selector;
+use sgpu_isa::{Icmp, Vmask2, Vmask4, Vneg, Vop, Vscale, Vsec, Vsel};
+
+/// PRMT's selector (a nibble per result byte, naming a byte of {b, a}) for a SIMD source
+/// selector's elements, most significant first.
+fn prmt_selector(elements: &[u8]) -> u16 {
+    let bytes: Vec<u16> = if elements.len() == 2 {
+        // Half-word h is bytes 2h + 1 and 2h.
+        elements
+            .iter()
+            .flat_map(|&h| [2 * u16::from(h) + 1, 2 * u16::from(h)])
+            .collect()
+    } else {
+        elements.iter().map(|&b| u16::from(b)).collect()
+    };
+    bytes.iter().fold(0, |sel, &b| sel << 4 | b)
+}
+
+/// A destination mask's field: the default (every element) when none is written. The
+/// enums' names are PTX's masks.
+fn mask_field<T: Default>(mask: Option<&str>, from_name: fn(&str) -> Option<T>) -> Option<T> {
+    mask.map_or(Some(T::default()), from_name)
+}
+
+/// PRMT's selector that leaves a (its bytes 3..0) or b (bytes 7..4) as it is.
+const A_IN_PLACE: u16 = 0x3210;
+const B_IN_PLACE: u16 = 0x7654;
 
 fn selector(sel: Option<&str>) -> Option<Vsel> {
     match sel {
@@ -172,6 +199,138 @@ impl<'a> FnLower<'a, '_> {
         // A merge takes the rest of the word from c (PTX's `optMerge`), not from d.
         let binds = ternary(rd, ra, rb, rc);
         self.emit(op, &binds);
+    }
+
+    /// vadd2 .. vset4: the selected elements of {b, a} gathered in place for each source (a
+    /// PRMTI unless they are a's or b's own), then the SIMD instruction with the destination
+    /// mask, `.sat` and `.add`.
+    pub(super) fn simd_video(&mut self, ins: &PtxInstruction<'a>) {
+        let opcode = ins.opcode();
+        let Some(elements) = simd_elements(opcode) else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        let base = &opcode[1..opcode.len() - 1];
+        let signed = |t: &Type| t.class == TyClass::Signed;
+        let (dsgn, asgn, bsgn) = match (base, &self.tys[..]) {
+            ("set", [a, b]) => (false, signed(a), signed(b)),
+            (_, [d, a, b]) => (signed(d), signed(a), signed(b)),
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        let mut regs = Vec::new();
+        for i in 0..4 {
+            match self.operand(ins, i) {
+                Some(Src::Reg { v, part, sel, .. }) => regs.push((R::of(v, part), sel)),
+                Some(_) => return self.unsupported(format!("`{opcode}` with this operand")),
+                None => return,
+            }
+        }
+        let [(rd, dmask), (ra, asel), (rb, bsel), (rc, _)] = regs[..] else {
+            unreachable!("four operands pushed")
+        };
+        // The sources after their selectors.
+        let (Some(sa), Some(sb)) = (
+            self.simd_source(ra, rb, asel, elements, A_IN_PLACE),
+            self.simd_source(ra, rb, bsel, elements, B_IN_PLACE),
+        ) else {
+            return self.unsupported(format!("`{opcode}` with this selector"));
+        };
+        let mask = dmask.map(|m| m[1..].to_uppercase());
+        let mask = mask.as_deref();
+        let (vacc, vsat) = (self.has(".add"), self.has(".sat"));
+        let vcmp = isa_modifier(ins, Icmp::from_name);
+        let (d, a, b, c) = (rd.reg, sa.reg, sb.reg, rc.reg);
+        let op = match (elements, Vop::from_name(&base.to_uppercase()), vcmp) {
+            (2, Some(vop), _) => mask_field(mask, Vmask2::from_name).map(|vm2| Op::Vop2 {
+                rd: d,
+                vm2,
+                ra: a,
+                rb: b,
+                rc: c,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            }),
+            (4, Some(vop), _) => mask_field(mask, Vmask4::from_name).map(|vm4| Op::Vop4 {
+                rd: d,
+                vm4,
+                ra: a,
+                rb: b,
+                rc: c,
+                vop,
+                dsgn,
+                asgn,
+                bsgn,
+                vsat,
+                vacc,
+            }),
+            (2, None, Some(vcmp)) => mask_field(mask, Vmask2::from_name).map(|vm2| Op::Vset2 {
+                rd: d,
+                vm2,
+                ra: a,
+                rb: b,
+                rc: c,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            }),
+            (4, None, Some(vcmp)) => mask_field(mask, Vmask4::from_name).map(|vm4| Op::Vset4 {
+                rd: d,
+                vm4,
+                ra: a,
+                rb: b,
+                rc: c,
+                asgn,
+                bsgn,
+                vcmp,
+                vacc,
+            }),
+            _ => None,
+        };
+        let Some(op) = op else {
+            return self.unsupported(format!(
+                "`{}` with this destination mask",
+                ins.mnemonic.text
+            ));
+        };
+        let binds = ternary(rd, sa, sb, rc);
+        self.emit(op, &binds);
+    }
+
+    /// A SIMD source after its selector: `a` or `b` itself when the selector leaves that
+    /// register's elements in place (`in_place` is the default), else a fresh register that a
+    /// PRMTI fills from {b, a}; `None` for a selector that is not one.
+    fn simd_source(
+        &mut self,
+        a: R,
+        b: R,
+        sel: Option<&str>,
+        elements: u32,
+        in_place: u16,
+    ) -> Option<R> {
+        let selector = match sel {
+            None => in_place,
+            Some(s) => prmt_selector(&simd_selector(s, elements)?),
+        };
+        Some(match selector {
+            A_IN_PLACE => a,
+            B_IN_PLACE => b,
+            _ => {
+                let rd = R::of(self.new32(), 0);
+                let op = Op::Prmti {
+                    rd: rd.reg,
+                    ra: a.reg,
+                    rb: b.reg,
+                    imm16: selector,
+                    pmodei: Default::default(),
+                };
+                self.emit(op, &binary(rd, a, b));
+                rd
+            }
+        })
     }
 
     /// `dp4a`/`dp2a` as one VMAD per product, each adding into the sum so far: VMAD's byte and

@@ -7,7 +7,7 @@ mod operands;
 mod special;
 mod surface;
 pub mod types;
-mod video;
+pub mod video;
 
 use crate::ast::*;
 use crate::diag::Diagnostic;

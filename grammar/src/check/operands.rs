@@ -109,6 +109,9 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         if is_scalar_video(opcode) {
             self.diags.extend(video::check(ins));
         }
+        if video::is_simd(opcode) {
+            self.diags.extend(video::check_simd(ins));
+        }
         if matches!(opcode, "suld" | "sust" | "sured" | "suq") {
             let problems = surface::check(ins, |name| self.lookup(name));
             self.diags.extend(problems);
@@ -404,7 +407,8 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                             Some(".x" | ".y" | ".z" | ".w" | ".r" | ".g" | ".b" | ".a")
                                 if info.vector > 1 => {}
                             Some(s) if selectors && video::SELECTORS.contains(&s) => {}
-                            Some(s) if simd && video::is_simd_selector(s) => {}
+                            // Which selector goes where: video::check_simd.
+                            Some(_) if simd => {}
                             Some(s) => self.error(
                                 id.span,
                                 format!("`{s}` is not a valid suffix of register `{base}`"),

@@ -7,22 +7,94 @@ use crate::diag::Diagnostic;
 /// Byte and half-word selectors, allowed on a and b, and on d for the data-merge form.
 pub const SELECTORS: &[&str] = &[".b0", ".b1", ".b2", ".b3", ".h0", ".h1"];
 
-pub fn is_simd(opcode: &str) -> bool {
-    let base = opcode.trim_end_matches(['2', '4']);
-    base.len() < opcode.len()
-        && matches!(
-            base,
-            "vadd" | "vsub" | "vavrg" | "vabsdiff" | "vmin" | "vmax" | "vset"
-        )
+/// The elements of a SIMD video opcode (`vadd2`: 2 half-words, `vset4`: 4 bytes), `None` for
+/// every other opcode.
+pub fn simd_elements(opcode: &str) -> Option<u32> {
+    let (base, elements) = match opcode.as_bytes().last() {
+        Some(b'2') => (&opcode[..opcode.len() - 1], 2),
+        Some(b'4') => (&opcode[..opcode.len() - 1], 4),
+        _ => return None,
+    };
+    matches!(
+        base,
+        "vadd" | "vsub" | "vavrg" | "vabsdiff" | "vmin" | "vmax" | "vset"
+    )
+    .then_some(elements)
 }
 
-/// `.h10`, `.h01` (half-word lanes) and `.b3210`, `.b7654` (byte lanes) of SIMD video.
-pub fn is_simd_selector(s: &str) -> bool {
-    match (s.strip_prefix(".h"), s.strip_prefix(".b")) {
-        (Some(h), _) => matches!(h.len(), 1 | 2) && h.bytes().all(|b| matches!(b, b'0' | b'1')),
-        (_, Some(b)) => (1..=4).contains(&b.len()) && b.bytes().all(|c| (b'0'..=b'7').contains(&c)),
-        _ => false,
+pub fn is_simd(opcode: &str) -> bool {
+    simd_elements(opcode).is_some()
+}
+
+/// The digits after `.h` (2 elements) or `.b` (4), each below `limit`.
+fn simd_digits(s: &str, elements: u32, limit: u8) -> Option<Vec<u8>> {
+    let prefix = if elements == 2 { ".h" } else { ".b" };
+    let digits: Vec<u8> = s
+        .strip_prefix(prefix)?
+        .bytes()
+        .map(|b| b.wrapping_sub(b'0'))
+        .collect();
+    digits.iter().all(|&d| d < limit).then_some(digits)
+}
+
+/// A SIMD destination mask (`.h0`, `.h1`, `.h10`; `.b` and elements 3..0 in descending order):
+/// bit i set when element i is written. ptxas 12.9 rejects ascending or repeated elements.
+pub fn simd_mask(s: &str, elements: u32) -> Option<u32> {
+    let digits = simd_digits(s, elements, elements as u8)?;
+    let descending = digits.windows(2).all(|w| w[0] > w[1]);
+    (!digits.is_empty() && descending).then(|| digits.iter().fold(0, |m, &d| m | 1 << d))
+}
+
+/// A SIMD source selector (`.hxy`, x and y of 0..3; `.bxyzw`, each of 0..7): for each element,
+/// most significant first, the half-word or byte of the pair {b, a} it takes (a's are the
+/// low ones).
+pub fn simd_selector(s: &str, elements: u32) -> Option<Vec<u8>> {
+    let digits = simd_digits(s, elements, 2 * elements as u8)?;
+    (digits.len() == elements as usize).then_some(digits)
+}
+
+/// The problems of one SIMD video instruction whose modifiers matched a form: selectors in
+/// their places (a destination mask on d, element selectors on a and b, none on c) and no
+/// negation.
+pub fn check_simd(ins: &Instruction<'_>) -> Vec<Diagnostic> {
+    let opcode = ins.opcode();
+    let Some(elements) = simd_elements(opcode) else {
+        return Vec::new();
+    };
+    let (mask_help, selector_help) = if elements == 2 {
+        (
+            "`.h0`, `.h1` or `.h10`",
+            "`.h` and two half-words of 0..3, as `.h10`",
+        )
+    } else {
+        (
+            "`.b` and elements of 3..0 in descending order, as `.b31`",
+            "`.b` and four bytes of 0..7, as `.b3210`",
+        )
+    };
+    let mut errors = Vec::new();
+    for (i, op) in ins.operands.iter().map(video_operand).enumerate() {
+        let role = ["d", "a", "b", "c"][i.min(3)];
+        if op.negated {
+            errors.push(Diagnostic::error(
+                op.span,
+                format!("only `vmad` operands may be negated, not `{opcode}`'s {role}"),
+            ));
+        }
+        let Some(sel) = op.selector else { continue };
+        let problem = match i {
+            0 if simd_mask(sel, elements).is_none() => Some(format!(
+                "`{sel}` is not a destination mask of `{opcode}`: {mask_help}"
+            )),
+            1 | 2 if simd_selector(sel, elements).is_none() => Some(format!(
+                "`{sel}` is not a selector of `{opcode}`'s {role}: {selector_help}"
+            )),
+            3 => Some("operand c takes no selector".to_string()),
+            _ => None,
+        };
+        errors.extend(problem.map(|p| Diagnostic::error(op.span, p)));
     }
+    errors
 }
 
 /// A video operand: the register name, its selector and whether it is negated.
