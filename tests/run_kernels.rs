@@ -1061,3 +1061,24 @@ fn initializers_holding_addresses() {
     );
     assert_eq!(u32s(&p, "out"), [10, 30, 40, 6]);
 }
+
+/// 256-bit accesses (`.v8` of 32-bit elements, `.v4` of 64-bit ones) as two 128-bit ones:
+/// each thread reverses its first eight words (one skipped with `_`, stored as 0) and its
+/// next four doublewords.
+#[test]
+fn two_hundred_fifty_six_bit_accesses() {
+    let input: Vec<u32> = (0..16 * 8u32)
+        .map(|i| i.wrapping_mul(0x2545_F491) ^ i)
+        .collect();
+    let p = run("wide256", &in_out(8, "u32", &input, 64 * 8));
+    let out = u32s(&p, "out");
+    for t in 0..8 {
+        let i = &input[16 * t..16 * t + 16];
+        let mut want: Vec<u32> = i[..8].iter().rev().copied().collect();
+        want[2] = 0;
+        for d in (0..4).rev() {
+            want.extend([i[8 + 2 * d], i[9 + 2 * d]]);
+        }
+        assert_eq!(out[16 * t..16 * t + 16], want, "thread {t}");
+    }
+}

@@ -6,6 +6,7 @@ use sgpu_isa::abi::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use sgpu_isa::{Aop, Aty, Bop, Cop, Icmp, Msize, Space};
 
 /// Where an address points, once resolved.
+#[derive(Clone, Copy)]
 enum Address {
     /// A register (pair with `wide`) plus a byte offset, in `space`; `outgoing` when the
     /// offset is relative to the frame's outgoing call area.
@@ -18,6 +19,30 @@ enum Address {
     /// Constant bank `bank` at a register (RZ for none) plus `offset` (kernel parameters are
     /// bank 0, `.const` data bank 1).
     Const { bank: u8, base: R, offset: i64 },
+}
+
+impl Address {
+    /// The address `bytes` further on.
+    fn plus(self, bytes: i64) -> Address {
+        match self {
+            Address::Reg {
+                base,
+                wide,
+                offset,
+                outgoing,
+            } => Address::Reg {
+                base,
+                wide,
+                offset: offset + bytes,
+                outgoing,
+            },
+            Address::Const { bank, base, offset } => Address::Const {
+                bank,
+                base,
+                offset: offset + bytes,
+            },
+        }
+    }
 }
 
 const OFF24: std::ops::RangeInclusive<i64> = -(1 << 23)..=(1 << 23) - 1;
@@ -201,6 +226,7 @@ impl<'a> FnLower<'a, '_> {
             .find_map(|m| match m {
                 ".v2" => Some(2u32),
                 ".v4" => Some(4),
+                ".v8" => Some(8),
                 _ => None,
             })
             .unwrap_or(1);
@@ -246,6 +272,9 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn load(&mut self, ins: &PtxInstruction<'a>, mut space: Space, is_const: bool) {
+        if self.is_256_bits(ins) {
+            return self.access_256(ins, space, is_const, true);
+        }
         let Some((n, size, words)) = self.access_size(ins) else {
             return;
         };
@@ -292,6 +321,9 @@ impl<'a> FnLower<'a, '_> {
     }
 
     fn store(&mut self, ins: &PtxInstruction<'a>, mut space: Space) {
+        if self.is_256_bits(ins) {
+            return self.access_256(ins, space, false, false);
+        }
         let Some((_, size, words)) = self.access_size(ins) else {
             return;
         };
@@ -361,6 +393,81 @@ impl<'a> FnLower<'a, '_> {
             _ => return self.unsupported("this value"),
         };
         self.emit_store(addr, value, space, (size, words), cache_op(ins));
+    }
+
+    /// Whether the access is 256 bits: `.v8` of 32-bit elements, `.v4` of 64-bit ones.
+    fn is_256_bits(&self, ins: &PtxInstruction<'a>) -> bool {
+        let n = match () {
+            _ if self.has(".v4") => 4,
+            _ if ins.modifiers().any(|m| m == ".v8") => 8,
+            _ => 1,
+        };
+        self.tys
+            .last()
+            .is_some_and(|t| u32::from(t.bits) * n == 256)
+    }
+
+    /// A 256-bit `ld` (with `load`) or `st`: two 128-bit accesses, at the address and 16
+    /// bytes on, through two four-register tuples. Each half is checked for its own 16-byte
+    /// alignment; PTX asks 32 bytes of the whole, which sgpu does not check.
+    fn access_256(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        mut space: Space,
+        is_const: bool,
+        load: bool,
+    ) {
+        let (address, vector) = if load { (1, 0) } else { (0, 1) };
+        let O::Vector(items, _) = &ins.operands[vector] else {
+            return self.unsupported("a 256-bit access to something other than a vector");
+        };
+        let Some(addr) = self.address(&ins.operands[address], &mut space, is_const) else {
+            return;
+        };
+        let per = (8 / items.len()) as u8;
+        let halves = [self.new_tuple(4), self.new_tuple(4)];
+        // Word `k` of the 256 bits: register `k % 4` of half `k / 4`.
+        let word = |k: u8| (halves[usize::from(k / 4)], k % 4);
+        if !load {
+            for (i, e) in items.iter().enumerate() {
+                let Some(s) = self.src(e) else { return };
+                for w in 0..per {
+                    let Some(l) = self.lane(s, w == 1) else {
+                        return;
+                    };
+                    let (t, k) = word(i as u8 * per + w);
+                    self.mov_lane(t, k, l);
+                }
+            }
+        }
+        for (h, &t) in halves.iter().enumerate() {
+            let at = addr.plus(16 * h as i64);
+            let sized = (Msize::B128, 4);
+            if load {
+                self.emit_load(R::of(t, 0), at, space, sized, cache_op(ins));
+            } else {
+                self.emit_store(at, R::of(t, 0), space, sized, cache_op(ins));
+            }
+        }
+        if load {
+            for (i, e) in items.iter().enumerate() {
+                if matches!(e, Expr::Name(id) if id.text == "_") {
+                    continue;
+                }
+                let Some((d, dp, _)) = self.dst(e) else {
+                    return;
+                };
+                for w in 0..per {
+                    let (t, k) = word(i as u8 * per + w);
+                    self.mov_lane(d, dp + w, Lane::Reg(t, k));
+                }
+            }
+        }
+    }
+
+    /// A new tuple of `size` consecutive registers.
+    fn new_tuple(&mut self, size: u8) -> VReg {
+        self.vregs.new_reg(Class::Gpr { size })
     }
 
     /// `LD` (or `LDC` for a constant bank) of `words` registers of `size` into `rd`.
