@@ -19,12 +19,13 @@ pub use forms::opcodes;
 
 /// Checks a parsed module and returns every problem found, in source order.
 pub fn check(module: &Module<'_>) -> Vec<Diagnostic> {
-    let mut c = Checker::default();
-    c.skipped = module
-        .skipped_names
-        .iter()
-        .map(|n| n.split_once('.').map_or(*n, |(base, _)| base))
-        .collect();
+    let skipped = module.skipped_names.iter();
+    let mut c = Checker {
+        skipped: skipped
+            .map(|n| n.split_once('.').map_or(*n, |(base, _)| base))
+            .collect(),
+        ..Checker::default()
+    };
     c.version_first(&module.items);
     c.declare_module(module);
     for item in &module.items {
