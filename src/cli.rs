@@ -311,10 +311,10 @@ fn read_source(path: &Path) -> Result<Option<(String, String)>> {
 /// Parses and checks; prints every diagnostic. `None` when there were errors.
 fn front_end<'s>(name: &str, source: &'s str) -> Option<Module<'s>> {
     let (module, mut diags) = ptx_grammar::parse(source);
-    // Checking a tree with syntax errors would report their fallout again.
-    if diags.iter().all(|d| !d.is_error()) {
-        diags.extend(ptx_grammar::check(&module));
-    }
+    // The checker passes over what the parser skipped, so errors after a syntax error are
+    // reported too; merged so that the file reads top to bottom.
+    diags.extend(ptx_grammar::check(&module));
+    diags.sort_by_key(|d| d.span.start);
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     let lines = ptx_grammar::diag::LineIndex::new(source);

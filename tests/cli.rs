@@ -110,6 +110,56 @@ fn assembles_an_elf_that_readelf_accepts_and_disasm_prints() {
 }
 
 #[test]
+fn disasm_shows_branch_and_ssy_targets_as_absolute_offsets_with_their_labels() {
+    let dir = temp_dir();
+    let elf = dir.path().join("divergent.elf");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/divergent.ptx");
+    let out = ptxas_rs(&[src.to_str().unwrap(), "-o", elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dis = ptxas_rs(&["disasm", elf.to_str().unwrap()]);
+    assert_eq!(dis.status.code(), Some(0), "{}", stderr(&dis));
+    let text = String::from_utf8_lossy(&dis.stdout);
+    // The labels each instruction carries, from the lines `$name:` before it.
+    let mut labels_at: Vec<(u64, String)> = Vec::new();
+    let mut pending = Vec::new();
+    let mut jumps = Vec::new();
+    for line in text.lines().skip(1) {
+        if let Some(label) = line.strip_suffix(':') {
+            pending.push(label.to_string());
+            continue;
+        }
+        let (at, rest) = line.trim_start()[2..].split_once("*/").expect("an address");
+        let at = u64::from_str_radix(at, 16).unwrap();
+        labels_at.extend(pending.drain(..).map(|l| (at, l)));
+        let word = rest.split("/* ").nth(1).expect("an encoding");
+        let word = u64::from_str_radix(&word[2..18], 16).unwrap();
+        let (sgpu_isa::Op::Bra { target, .. } | sgpu_isa::Op::Ssy { target }) =
+            sgpu_isa::decode(word).unwrap().op
+        else {
+            continue;
+        };
+        jumps.push((
+            at,
+            target,
+            rest.split("/*").next().unwrap().trim().to_string(),
+        ));
+    }
+    for label in ["$even", "$loop", "$store", "$out"] {
+        assert!(labels_at.iter().any(|(_, l)| l == label), "{label}: {text}");
+    }
+    assert!(jumps.iter().any(|j| j.1 < 0), "a backward branch: {text}");
+    assert!(jumps.iter().any(|j| j.2.starts_with("SSY")), "{text}");
+    for (at, target, printed) in jumps {
+        let to = (at as i64 + 8 + i64::from(target)) as u64;
+        let label = &labels_at.iter().find(|(a, _)| *a == to).expect("a label").1;
+        assert!(
+            printed.ends_with(&format!(" {to:#x} <{label}>")),
+            "at {at:#x}: {printed}"
+        );
+    }
+}
+
+#[test]
 fn what_sgpu_cannot_run_is_reported_at_its_line() {
     let dir = temp_dir();
     let elf = dir.path().join("k.elf");

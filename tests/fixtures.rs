@@ -9,9 +9,8 @@ use ptxas_rs::render::render;
 
 fn diagnostics(source: &str) -> Vec<ptx_grammar::Diagnostic> {
     let (module, mut diags) = ptx_grammar::parse(source);
-    if diags.iter().all(|d| !d.is_error()) {
-        diags.extend(ptx_grammar::check(&module));
-    }
+    diags.extend(ptx_grammar::check(&module));
+    diags.sort_by_key(|d| d.span.start);
     diags
 }
 

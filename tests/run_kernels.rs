@@ -948,6 +948,36 @@ fn vector_moves_copy_in_parallel() {
 }
 
 #[test]
+fn whole_vector_registers_pack_and_unpack_against_scalars() {
+    let threads = 32;
+    let words: Vec<u32> = (0..4 * threads as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x8040_2010)
+        .collect();
+    let p = run("wholevec", &in_out(threads, "u32", &words, 48 * threads));
+    let out = u32s(&p, "out");
+    for (t, (got, w)) in out.chunks(12).zip(words.chunks(4)).enumerate() {
+        let [a, b, c, d] = [w[0], w[1], w[2], w[3]];
+        let halves_swapped = a.rotate_left(16);
+        let b_bytes_twice = (b & 0xffff) * 0x1_0001;
+        let want = [
+            halves_swapped,
+            a,
+            (a >> 8) & 0xff,
+            b,
+            0x1234,
+            0x1234_5678,
+            b_bytes_twice,
+            0,
+            c,
+            d,
+            d,
+            c,
+        ];
+        assert_eq!(got, want, "thread {t}");
+    }
+}
+
+#[test]
 fn generic_accesses_to_named_local_and_shared_variables() {
     let input: Vec<u64> = (0..40)
         .map(|i| (i as u64) << 33 | 0xffff_fff0 | i as u64)

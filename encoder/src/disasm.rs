@@ -1,9 +1,12 @@
-//! Reading an sgpu ELF back: every function as sgpu assembly, with addresses, encodings and
-//! the PTX (and `.loc`) lines each instruction came from.
+//! Reading an sgpu ELF back: every function as sgpu assembly, with addresses, encodings, the
+//! PTX (and `.loc`) lines each instruction came from, and the PTX labels, which branch and
+//! `SSY` targets name.
 
 use crate::elf::EM_SGPU;
 use object::read::elf::{ElfFile64, FileHeader};
-use object::{Object, ObjectSection};
+use object::{Object, ObjectSection, ObjectSymbol, SectionIndex, SymbolKind};
+use sgpu_isa::Op;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The disassembly of an sgpu ELF file, or why it cannot be read.
@@ -50,14 +53,19 @@ pub fn disassemble(bytes: &[u8]) -> Result<String, String> {
                     .collect()
             })
             .unwrap_or_default();
+        let labels = labels_in(&file, section.index());
         writeln!(out, "{function}:").unwrap();
         for (i, chunk) in code.chunks_exact(8).enumerate() {
+            let at = i as u64 * 8;
+            for name in labels.get(&at).into_iter().flatten() {
+                writeln!(out, "{name}:").unwrap();
+            }
             let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
             let text = match sgpu_isa::decode(word) {
-                Ok(insn) => insn.to_string(),
+                Ok(insn) => instruction(&insn, at, &labels),
                 Err(e) => format!("<{e}>"),
             };
-            write!(out, "  /*{:04x}*/  {text:<48} /* {word:#018x} */", i * 8).unwrap();
+            write!(out, "  /*{at:04x}*/  {text:<48} /* {word:#018x} */").unwrap();
             if let Some(&[line, loc_file, loc_line]) = lines
                 .get(i * 3..i * 3 + 3)
                 .map(|s| <&[u32; 3]>::try_from(s).expect("three values"))
@@ -71,6 +79,52 @@ pub fn disassemble(bytes: &[u8]) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// The labels of a code section (its local symbols other than the function's), by offset.
+fn labels_in(file: &ElfFile64<'_, object::Endianness>, section: SectionIndex) -> Labels {
+    let mut labels = Labels::new();
+    for sym in file.symbols() {
+        if sym.section_index() != Some(section) || sym.kind() == SymbolKind::Text {
+            continue;
+        }
+        if let Ok(name) = sym.name() {
+            labels
+                .entry(sym.address())
+                .or_default()
+                .push(name.to_string());
+        }
+    }
+    labels
+}
+
+type Labels = BTreeMap<u64, Vec<String>>;
+
+/// An instruction at byte offset `at` as the ISA prints it, except that a branch or `SSY`
+/// target, which the field holds relative to the next instruction, is shown as the absolute
+/// offset it reaches and the label there: `@P0 BRA 0xa8 <$L__BB0_2>`.
+fn instruction(insn: &sgpu_isa::Instruction, at: u64, labels: &Labels) -> String {
+    let text = insn.to_string();
+    let (Op::Bra { target, .. } | Op::Ssy { target }) = insn.op else {
+        return text;
+    };
+    // The printer writes the target last, after a space.
+    let head = text
+        .rsplit_once(' ')
+        .map_or(text.as_str(), |(head, _)| head);
+    let to = at as i64 + 8 + i64::from(target);
+    let mut out = if to < 0 {
+        format!("{head} -{:#x}", to.unsigned_abs())
+    } else {
+        format!("{head} {to:#x}")
+    };
+    if let Some(name) = u64::try_from(to)
+        .ok()
+        .and_then(|to| labels.get(&to)?.first())
+    {
+        write!(out, " <{name}>").unwrap();
+    }
+    out
 }
 
 /// `.sgpu.files`: records of a little-endian u32 index and a NUL-terminated path.

@@ -191,6 +191,16 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
     for f in input.functions {
         let text = sections.len();
         symbols[function_symbol[f.name.as_str()]].section = text;
+        for (name, at) in &f.labels {
+            symbols.push(Symbol {
+                name: name.clone(),
+                section: text,
+                value: *at as u64 * 8,
+                size: 0,
+                kind: elf::STT_NOTYPE,
+                global: false,
+            });
+        }
         let code = le_bytes(&f.code, u64::to_le_bytes);
         sections.push(Section::progbits(
             format!(".text.{}", f.name),

@@ -47,6 +47,9 @@ pub struct Function {
     pub lines: Vec<[u32; 3]>,
     /// (instruction index, relocation) for addresses of global variables.
     pub relocs: Vec<(usize, Reloc)>,
+    /// Each PTX label and the index of the instruction it names (local symbols in the ELF,
+    /// which the disassembler shows).
+    pub labels: Vec<(String, usize)>,
     pub registers: u32,
     pub spilled: u32,
     pub spill_bytes: u32,
@@ -190,12 +193,19 @@ fn finish(
         words.push(word);
         lines.push([m.line, m.loc.0, m.loc.1]);
     }
+    let labels = l
+        .label_names
+        .iter()
+        .zip(&label_pos)
+        .map(|(name, &at)| (name.to_string(), at))
+        .collect();
     Ok(Function {
         name: l.name.to_string(),
         entry: l.entry,
         code: words,
         lines,
         relocs,
+        labels,
         registers: alloc.registers,
         spilled: alloc.spilled,
         spill_bytes: alloc.spill_bytes,

@@ -8,13 +8,12 @@ fuzz_target!(|data: &[u8]| {
     let source = String::from_utf8_lossy(data);
     let (module, mut diags) = ptx_grammar::parse(&source);
     let clean = diags.is_empty();
-    if clean {
-        diags.extend(ptx_grammar::check(&module));
-        if diags.iter().all(|d| !d.is_error()) {
-            let options = ptx_encoder::Options::default();
-            if let Err(e) = ptx_encoder::assemble(&source, "fuzz.ptx", &module, &options) {
-                diags.extend(e);
-            }
+    // The checker also runs over trees with syntax errors, as the CLI does.
+    diags.extend(ptx_grammar::check(&module));
+    if diags.iter().all(|d| !d.is_error()) {
+        let options = ptx_encoder::Options::default();
+        if let Err(e) = ptx_encoder::assemble(&source, "fuzz.ptx", &module, &options) {
+            diags.extend(e);
         }
     }
     let lines = ptx_grammar::diag::LineIndex::new(&source);

@@ -68,6 +68,9 @@ impl<'a> Ident<'a> {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Module<'a> {
     pub items: Vec<Item<'a>>,
+    /// The names in stretches the parser skipped after syntax errors. The checker does not
+    /// report them undeclared: the skipped text may have declared them.
+    pub skipped_names: Vec<&'a str>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

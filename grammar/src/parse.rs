@@ -26,12 +26,17 @@ pub fn parse(source: &str) -> (Module<'_>, Vec<Diagnostic>) {
         source,
         diags: Vec::new(),
         too_deep: false,
+        skipped_names: Vec::new(),
     };
     let module = match grammar::ModuleParser::new().parse(&mut ctx, Lexer::new(source)) {
         Ok(module) => module,
         Err(error) => {
             ctx.report(error);
-            Module::default()
+            // Nothing was kept: the whole file reads as skipped.
+            Module {
+                items: vec![Item::Error(Span::new(0, source.len()))],
+                skipped_names: Vec::new(),
+            }
         }
     };
     let mut diags = ctx.diags;
@@ -45,6 +50,7 @@ pub fn parse_expr(source: &str) -> Result<Expr<'_>, Vec<Diagnostic>> {
         source,
         diags: Vec::new(),
         too_deep: false,
+        skipped_names: Vec::new(),
     };
     match grammar::ExprParser::new().parse(&mut ctx, Lexer::new(source)) {
         Ok(e) if ctx.diags.is_empty() => Ok(e),
@@ -62,6 +68,8 @@ pub struct Ctx<'a> {
     diags: Vec<Diagnostic>,
     /// After a nesting error the lexer ends the stream; the resulting end-of-file error is noise.
     too_deep: bool,
+    /// See [`Module::skipped_names`].
+    skipped_names: Vec<&'a str>,
 }
 
 type Error = ParseError<usize, Tok, Infallible>;
@@ -95,7 +103,23 @@ impl<'a> Ctx<'a> {
         if at.end > at.start {
             span = span.to(at);
         }
+        self.skip_names(span);
         span
+    }
+
+    /// Records the names in a skipped stretch (see [`Module::skipped_names`]).
+    fn skip_names(&mut self, span: Span) {
+        let source = self.source;
+        let text = &source[span.range()];
+        let names = Lexer::new(text).filter_map(|token| match token {
+            Ok((l, Tok::Name, r)) => Some(&text[l..r]),
+            _ => None,
+        });
+        self.skipped_names.extend(names);
+    }
+
+    pub fn take_skipped_names(&mut self) -> Vec<&'a str> {
+        std::mem::take(&mut self.skipped_names)
     }
 
     fn report(&mut self, error: Error) {

@@ -285,18 +285,7 @@ impl<'a> FnLower<'a, '_> {
         let (ra, rb) = (self.r(a), self.r(b));
         let rd = R::of(d, dp);
         match c {
-            Lane::Imm(sel) => {
-                self.emit(
-                    Op::Prmti {
-                        rd: rd.reg,
-                        ra: ra.reg,
-                        rb: rb.reg,
-                        imm16: sel as u16,
-                        pmodei: mode,
-                    },
-                    &binary(rd, ra, rb),
-                );
-            }
+            Lane::Imm(sel) => self.prmt_imm(rd, ra, rb, sel as u16, mode),
             reg => {
                 let rc = self.r(reg);
                 self.emit(
@@ -311,6 +300,18 @@ impl<'a> FnLower<'a, '_> {
                 );
             }
         }
+    }
+
+    /// PRMTI: the bytes of `a` and `b` that `selector` picks.
+    pub(super) fn prmt_imm(&mut self, rd: R, a: R, b: R, selector: u16, mode: Pmode) {
+        let op = Op::Prmti {
+            rd: rd.reg,
+            ra: a.reg,
+            rb: b.reg,
+            imm16: selector,
+            pmodei: mode,
+        };
+        self.emit(op, &binary(rd, a, b));
     }
 
     /// `lop3` with its truth table as an immediate.

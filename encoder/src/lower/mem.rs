@@ -214,6 +214,21 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
+    /// The vector register of 8- or 16-bit elements that `op` names whole: a load or store
+    /// moves its elements side by side in one access.
+    fn whole_small_vector(&mut self, op: &O<'a>) -> Option<(VReg, Type, u8)> {
+        let O::Expr(Expr::Name(id)) = op else {
+            return None;
+        };
+        if id.split_suffix().1.is_some() {
+            return None;
+        }
+        match self.vreg(id.text)? {
+            (v, element, count @ 2..) if element.bits < 32 => Some((v, element, count)),
+            _ => None,
+        }
+    }
+
     /// A load's or store's vector width, access size and registers: `ld.v4.f32` is four
     /// elements, 128 bits, four registers.
     fn access_size(&mut self, ins: &PtxInstruction<'a>) -> Option<(u32, Msize, u8)> {
@@ -282,12 +297,17 @@ impl<'a> FnLower<'a, '_> {
             return;
         };
         // The destination: one register (tuple), or a vector of them gathered from a
-        // temporary tuple.
+        // temporary tuple, or a vector register of small elements unpacked from one.
+        let whole = self.whole_small_vector(&ins.operands[0]);
         let (target, gather) = match &ins.operands[0] {
             O::Vector(items, _) if n > 1 => {
                 let t = self.vregs.new_reg(Class::Gpr { size: words });
                 (R::of(t, 0), Some((t, items)))
             }
+            _ if whole.is_some() => (
+                R::of(self.vregs.new_reg(Class::Gpr { size: words }), 0),
+                None,
+            ),
             O::Expr(e) => match self.dst(e) {
                 Some((v, p, _)) => (R::of(v, p), None),
                 None => return,
@@ -295,6 +315,10 @@ impl<'a> FnLower<'a, '_> {
             _ => return self.unsupported("this destination"),
         };
         self.emit_load(target, addr, space, (size, words), cache_op(ins));
+        if let (Some((v, element, count)), Some((t, _))) = (whole, target.v) {
+            let word = |w: u8| Lane::Reg(t, w.min(words - 1));
+            self.unpack_vector(v, element, count, [word(0), word(1)]);
+        }
         if let Some((t, items)) = gather {
             let ty = self.tys.last().copied().expect("checked by access_size");
             let per = words / n as u8;
@@ -330,9 +354,17 @@ impl<'a> FnLower<'a, '_> {
         let Some(addr) = self.address(&ins.operands[0], &mut space, false) else {
             return;
         };
-        // The value: a register (tuple), or a vector scattered into a temporary tuple.
-        let value = match &ins.operands[1] {
-            O::Vector(items, _) if self.tys.last().is_some_and(|t| t.bits < 32) => {
+        // The value: a register (tuple), or a vector scattered into a temporary tuple, or a
+        // vector register of small elements packed into one.
+        let whole = self.whole_small_vector(&ins.operands[1]);
+        let packed = whole.map(|(v, element, count)| {
+            let t = self.vregs.new_reg(Class::Gpr { size: words });
+            self.pack_vector(t, 0, v, element, count);
+            R::of(t, 0)
+        });
+        let value = match (packed, &ins.operands[1]) {
+            (Some(r), _) => r,
+            (None, O::Vector(items, _)) if self.tys.last().is_some_and(|t| t.bits < 32) => {
                 // Small elements are packed side by side, the first lowest.
                 let bits = u32::from(self.tys.last().expect("matched").bits);
                 let t = self.vregs.new_reg(Class::Gpr { size: words });
@@ -359,7 +391,7 @@ impl<'a> FnLower<'a, '_> {
                 }
                 R::of(t, 0)
             }
-            O::Vector(items, _) => {
+            (None, O::Vector(items, _)) => {
                 let t = self.vregs.new_reg(Class::Gpr { size: words });
                 let per = words / items.len() as u8;
                 for (i, e) in items.iter().enumerate() {
@@ -373,7 +405,7 @@ impl<'a> FnLower<'a, '_> {
                 }
                 R::of(t, 0)
             }
-            O::Expr(e) => {
+            (None, O::Expr(e)) => {
                 let Some(s) = self.src(e) else { return };
                 match s {
                     Src::Reg { v, part, .. } => R::of(v, part),

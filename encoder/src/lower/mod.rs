@@ -43,6 +43,8 @@ pub struct Lowered<'a> {
     pub vregs: VRegs,
     /// Each label's instruction index.
     pub label_pos: Vec<usize>,
+    /// The PTX name of each label, by its index in `label_pos`.
+    pub label_names: Vec<&'a str>,
     /// Bytes of kernel parameters (constant bank 0).
     pub param_size: u32,
     /// Each kernel parameter's (offset, size).
@@ -470,12 +472,14 @@ impl<'a, 'l> FnLower<'a, 'l> {
             matches!(d.name.text, ".maxntid" | ".reqntid")
                 .then(|| d.values.iter().product::<u64>() as u32)
         });
+        let label_names = l.label_names();
         Some(Lowered {
             name: f.name.text,
             span: f.name.span,
             entry: l.entry,
             code: l.code,
             vregs: l.vregs,
+            label_names,
             label_pos: l.label_pos,
             param_size,
             params,
@@ -498,6 +502,15 @@ impl<'a, 'l> FnLower<'a, 'l> {
         let offset = at.div_ceil(align) * align;
         self.define(d.name.text, None, LocalDecl::KernelParam { offset });
         (offset, size)
+    }
+
+    /// The PTX name of each label, by its id.
+    fn label_names(&self) -> Vec<&'a str> {
+        let mut names = vec![""; self.labels.len()];
+        for (&name, &id) in &self.labels {
+            names[id as usize] = name;
+        }
+        names
     }
 
     fn collect_labels(&mut self, b: &Block<'a>) {

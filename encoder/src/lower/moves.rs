@@ -26,6 +26,15 @@ impl<'a> FnLower<'a, '_> {
         if let Some(count) = vector {
             return self.mov_vector(ins, ty, count);
         }
+        for (i, op) in ins.operands.iter().enumerate() {
+            if let O::Expr(Expr::Name(id)) = op {
+                if id.split_suffix().1.is_none() {
+                    if let Some((v, element, n @ 2..)) = self.vreg(id.text) {
+                        return self.mov_whole_vector(ins, i == 0, v, element, n);
+                    }
+                }
+            }
+        }
         match (&ins.operands[0], &ins.operands[1]) {
             // Packing: `mov.b64 %rd, {%r1, %r2}`, `mov.b32 %r, {%h1, %h2}`.
             (O::Expr(d), O::Vector(items, _)) => {
@@ -41,17 +50,7 @@ impl<'a> FnLower<'a, '_> {
                 if ty.bits == 32 && lanes.len() == 2 {
                     // Two 16-bit halves: bytes 1:0 of each.
                     let (a, b) = (self.r(lanes[0]), self.r(lanes[1]));
-                    let rd = R::of(d, part);
-                    self.emit(
-                        Op::Prmti {
-                            rd: rd.reg,
-                            ra: a.reg,
-                            rb: b.reg,
-                            imm16: 0x5410,
-                            pmodei: Pmode::Default,
-                        },
-                        &binary(rd, a, b),
-                    );
+                    self.prmt_imm(R::of(d, part), a, b, 0x5410, Pmode::Default);
                 } else if ty.bits == 64 && lanes.len() == 2 {
                     self.mov_lane(d, part, lanes[0]);
                     self.mov_lane(d, part + 1, lanes[1]);
@@ -105,6 +104,89 @@ impl<'a> FnLower<'a, '_> {
                 }
             }
             _ => self.unsupported("this form of `mov`"),
+        }
+    }
+
+    /// A scalar `mov.bN` with a whole vector register of N bits on one side (`mov.b32 %r, %v`
+    /// with `%v` a `.v2 .b16` or `.v4 .b8`): the scalar's words packed from the elements or
+    /// unpacked into them.
+    fn mov_whole_vector(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        vector_is_dest: bool,
+        v: VReg,
+        element: Type,
+        count: u8,
+    ) {
+        let bits = u32::from(element.bits);
+        if !matches!(bits, 8 | 16 | 32) || bits * u32::from(count) > 64 {
+            return self.unsupported("a `mov` of a vector wider than 64 bits as a whole");
+        }
+        let ptx_grammar::ast::Operand::Expr(scalar) = &ins.operands[usize::from(vector_is_dest)]
+        else {
+            return self.unsupported("this form of `mov`");
+        };
+        if vector_is_dest {
+            let Some(s) = self.src(scalar) else { return };
+            let (Some(lo), Some(hi)) = (self.lane(s, false), self.lane(s, true)) else {
+                return;
+            };
+            self.unpack_vector(v, element, count, [lo, hi]);
+        } else if let Some((d, part, _)) = self.dst(scalar) {
+            self.pack_vector(d, part, v, element, count);
+        }
+    }
+
+    /// Fills the elements of vector register `v` from a scalar's words, element 0 lowest,
+    /// each small element extracted as its type extends it (as a load's elements are).
+    pub(super) fn unpack_vector(&mut self, v: VReg, element: Type, count: u8, words: [Lane; 2]) {
+        let bits = u32::from(element.bits);
+        for i in 0..count {
+            let at = u32::from(i) * bits;
+            let word = words[(at / 32) as usize];
+            if bits == 32 {
+                self.mov_lane(v, i, word);
+            } else {
+                let (pos, len) = (Lane::Imm(at % 32), Lane::Imm(bits));
+                self.bfe(v, i, word, pos, len, element.class == TyClass::Signed);
+            }
+        }
+    }
+
+    /// Packs the elements of vector register `v` into the words of `d` from part `part`,
+    /// element 0 lowest.
+    pub(super) fn pack_vector(&mut self, d: VReg, part: u8, v: VReg, element: Type, count: u8) {
+        let bits = u32::from(element.bits);
+        let elements: Vec<(VReg, u8)> = (0..count).map(|i| (v, i)).collect();
+        for (w, word) in elements.chunks((32 / bits) as usize).enumerate() {
+            self.pack(d, part + w as u8, word, bits);
+        }
+    }
+
+    /// Packs `bits`-wide elements, each in the low bits of a register part, into part
+    /// `part` of `d`, element 0 lowest: pairs of bytes, then pairs of halves, a `PRMT` each.
+    fn pack(&mut self, d: VReg, part: u8, elements: &[(VReg, u8)], bits: u32) {
+        if let [(v, p)] = elements {
+            return self.mov_lane(d, part, Lane::Reg(*v, *p));
+        }
+        let mut level: Vec<R> = elements.iter().map(|&(v, p)| R::of(v, p)).collect();
+        let mut width = bits;
+        while level.len() > 1 {
+            // Bytes 0 of a and b side by side, or bytes 1:0 of each.
+            let selector = if width == 8 { 0x0040 } else { 0x5410 };
+            let last = level.len() == 2;
+            let mut next = Vec::with_capacity(level.len() / 2);
+            for pair in level.chunks(2) {
+                let t = if last {
+                    R::of(d, part)
+                } else {
+                    R::of(self.new32(), 0)
+                };
+                self.prmt_imm(t, pair[0], pair[1], selector, Pmode::Default);
+                next.push(t);
+            }
+            level = next;
+            width *= 2;
         }
     }
 

@@ -19,7 +19,14 @@ pub use forms::opcodes;
 
 /// Checks a parsed module and returns every problem found, in source order.
 pub fn check(module: &Module<'_>) -> Vec<Diagnostic> {
-    let mut c = Checker::default();
+    let skipped = module.skipped_names.iter();
+    let mut c = Checker {
+        skipped: skipped
+            .map(|n| n.split_once('.').map_or(*n, |(base, _)| base))
+            .collect(),
+        ..Checker::default()
+    };
+    c.version_first(&module.items);
     c.declare_module(module);
     for item in &module.items {
         match item {
@@ -58,6 +65,8 @@ struct Checker<'m, 'a: 'm> {
     mnemonics: FxHashMap<&'a str, MnemonicMatch>,
     /// The (form, modifier assignment) pairs that `mnemonics` ranges index.
     matches: Vec<(&'static forms::Form, forms::Matched)>,
+    /// [`Module::skipped_names`] without their suffixes.
+    skipped: rustc_hash::FxHashSet<&'a str>,
 }
 
 /// The forms a mnemonic's modifiers match, as a range of `Checker::matches`, or why none does.
@@ -72,6 +81,28 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         let d = Diagnostic::error(at, format!("`{name}` is already declared"))
             .with_related(first, "first declared here");
         self.diags.push(d);
+    }
+
+    /// A module begins with `.version`, once: ptxas refuses a file without it (an empty one
+    /// too) before reading anything else.
+    fn version_first(&mut self, items: &[Item<'a>]) {
+        let versions = items.iter().enumerate().filter_map(|(i, item)| match item {
+            Item::Version { span, .. } => Some((i, *span)),
+            _ => None,
+        });
+        let mut found = false;
+        for (index, span) in versions {
+            found = true;
+            if index > 0 {
+                let message = "`.version` must be the first directive of the file, and come once";
+                self.error(span, message);
+            }
+        }
+        // A syntax error at the start may have been the `.version`; the parser reported it.
+        if !found && !matches!(items.first(), Some(Item::Error(_))) {
+            let message = "missing `.version` directive at the start of the file";
+            self.error(Span::new(0, 0), message);
+        }
     }
 
     fn declare_module(&mut self, module: &'m Module<'a>) {
@@ -313,6 +344,11 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
 
     fn unknown(&mut self, name: &Ident<'_>) {
         let base = name.split_suffix().0;
+        // A stretch skipped after a syntax error may have declared it (`%r<4` for `%r1`).
+        let prefix = split_index(base).map(|(p, _)| p);
+        if self.skipped.contains(base) || prefix.is_some_and(|p| self.skipped.contains(p)) {
+            return;
+        }
         let message = match split_index(base).and_then(|(p, _)| Some((p, self.range_of(p)?))) {
             Some((prefix, 0)) => format!("`{base}` is outside `{prefix}<0>`, which declares none"),
             Some((prefix, n)) => format!(

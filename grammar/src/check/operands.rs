@@ -112,6 +112,9 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         if video::is_simd(opcode) {
             self.diags.extend(video::check_simd(ins));
         }
+        if opcode == "mov" {
+            self.whole_vector_mov(ins);
+        }
         if matches!(opcode, "suld" | "sust" | "sured" | "suq") {
             let problems = surface::check(ins, |name| self.lookup(name));
             self.diags.extend(problems);
@@ -230,6 +233,9 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                     self.value(e, None, cx.first, cx);
                 }
             }
+            // A vector register as a whole (`mov.b32 %r, %v2b16`): `whole_vector_mov` checks
+            // its size.
+            (Kind::Packed, Operand::Expr(e)) if self.whole_vector(e).is_some() => {}
             (Kind::Packed, Operand::Expr(e)) => {
                 self.value(e, ty, cx.first, cx);
             }
@@ -250,12 +256,56 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         }
     }
 
-    /// The `.vN` width of a vector register named by `e`.
-    fn vector_width(&mut self, e: &Expr<'a>) -> Option<u8> {
+    /// The declaration of the vector register that `e` names without an element suffix.
+    fn whole_vector(&mut self, e: &Expr<'a>) -> Option<DeclInfo> {
         match self.lookup(e.as_name()?.text) {
-            Some(Symbol::Var(info)) if info.is_register() && info.vector > 1 => Some(info.vector),
+            Some(Symbol::Var(info)) if info.is_register() && info.vector > 1 => Some(info),
             _ => None,
         }
+    }
+
+    /// A scalar `mov` with a whole vector register on one side (`mov.b32 %r, %v` with `%v` a
+    /// `.v2 .b16` or `.v4 .b8`): as ptxas has it, the type is the `.bN` of the vector's size
+    /// and the other side is a scalar. The `d, any` form lets a vector register through, so
+    /// its size is checked here whatever form matched.
+    fn whole_vector_mov(&mut self, ins: &Instruction<'a>) {
+        if ins.modifiers().any(|m| matches!(m, ".v2" | ".v4" | ".v8")) {
+            return;
+        }
+        let Some(ty) = ins.modifiers().filter_map(Type::from_modifier).last() else {
+            return;
+        };
+        let mut vectors = 0;
+        for op in &ins.operands {
+            let Operand::Expr(e) = op else {
+                vectors += usize::from(matches!(op, Operand::Vector(..)));
+                continue;
+            };
+            let Some(info) = self.whole_vector(e) else {
+                continue;
+            };
+            vectors += 1;
+            let element = info.ty.map_or(0, |t| t.bits);
+            let bits = element * u16::from(info.vector);
+            if ty.class != Class::Bits || ty.bits != bits {
+                let message = format!(
+                    "a `.v{}` register of `.{}` moves as a whole only with `mov.b{bits}`",
+                    info.vector,
+                    info.ty.map_or("?", |t| t.name),
+                );
+                self.error(e.span(), message);
+            }
+        }
+        if vectors > 1 {
+            let message =
+                "a scalar `mov` takes a vector on one side only (`.v2` and `.v4` move elements)";
+            self.error(ins.span, message);
+        }
+    }
+
+    /// The `.vN` width of a vector register named by `e`.
+    fn vector_width(&mut self, e: &Expr<'a>) -> Option<u8> {
+        self.whole_vector(e).map(|info| info.vector)
     }
 
     fn any_operand(&mut self, op: &Operand<'a>) {
