@@ -489,3 +489,59 @@ fn the_reduce_example_sums_its_input_file() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// Mode bits of a file, without its type.
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The process's umask, read the way the shell does (tests run under whatever umask the
+/// caller has, so the expected mode is computed from it).
+#[cfg(unix)]
+fn umask() -> u32 {
+    let out = Command::new("sh").args(["-c", "umask"]).output().unwrap();
+    u32::from_str_radix(String::from_utf8_lossy(&out.stdout).trim(), 8).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn written_files_get_the_permissions_of_any_new_file() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let out = dir.path().join("out.bin");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let dump = format!("out={}", out.display());
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        &example("blend.toml"),
+        "--dump",
+        &dump,
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let want = 0o666 & !umask();
+    assert_eq!(mode(&elf), want, "{:o}", mode(&elf));
+    assert_eq!(mode(&out), want, "{:o}", mode(&out));
+}
+
+#[test]
+fn output_into_a_missing_directory_names_the_directory() {
+    let dir = temp_dir();
+    let missing = dir.path().join("no-such-dir");
+    let elf = missing.join("k.elf");
+    let out = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(
+        err,
+        format!(
+            "ptxas-rs: error: cannot write {}: the directory {} does not exist\n",
+            elf.display(),
+            missing.display()
+        )
+    );
+}
