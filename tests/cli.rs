@@ -545,3 +545,26 @@ fn output_into_a_missing_directory_names_the_directory() {
         )
     );
 }
+
+#[test]
+fn a_manifest_syntax_error_gives_its_line_and_column() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = dir.path().join("bad.toml");
+    std::fs::write(&manifest, "kernel = \"blend\"\nblock = [8,, 1]\n").unwrap();
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    let want = format!(
+        "ptxas-rs: error: {}: line 2, column 12: ",
+        manifest.display()
+    );
+    assert!(err.starts_with(&want), "want {want}, got {err}");
+}

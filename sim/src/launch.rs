@@ -132,11 +132,27 @@ fn size(t: &Table, at: &str) -> Result<Option<usize>> {
     }
 }
 
+/// A TOML syntax error with the line and column (from 1) where it starts.
+fn syntax_error(text: &str, e: &toml::de::Error) -> String {
+    let at = e.span().map_or(0, |s| s.start).min(text.len());
+    let before = &text.as_bytes()[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    // toml puts what it expected on a second line; one line reads better after a path.
+    let message = e.message().trim_end().replace('\n', ": ");
+    format!("line {line}, column {column}: {message}")
+}
+
 /// Reads a manifest (`dir` is its folder, for `file` keys) for `program`.
 pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
-    let root: Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| e.message().to_string())?;
+    let root: Table = text.parse().map_err(|e| syntax_error(text, &e))?;
     expect_keys(
         &root,
         &[
