@@ -568,3 +568,157 @@ fn a_manifest_syntax_error_gives_its_line_and_column() {
     );
     assert!(err.starts_with(&want), "want {want}, got {err}");
 }
+
+#[test]
+fn nvidia_ptxas_spellings_are_accepted() {
+    let dir = temp_dir();
+    let src = example("blend.ptx");
+    let single = dir.path().join("single.elf");
+    let double = dir.path().join("double.elf");
+    let out = ptxas_rs(&[
+        "-arch",
+        "sgpu",
+        "-maxrregcount",
+        "32",
+        "-O3",
+        "-lineinfo",
+        "-g",
+        "-m64",
+        "-Werror",
+        "-fmad=false",
+        &src,
+        "-o",
+        single.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = ptxas_rs(&[
+        "--gpu-name=sgpu",
+        "--maxrregcount",
+        "archmax",
+        "--opt-level",
+        "0",
+        "--generate-line-info",
+        "--device-debug",
+        "--machine",
+        "64",
+        "--warning-as-error",
+        &src,
+        "--output-file",
+        double.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // They change nothing on sgpu: the same code either way.
+    assert_eq!(
+        std::fs::read(&single).unwrap(),
+        std::fs::read(&double).unwrap()
+    );
+}
+
+#[test]
+fn help_shows_the_ranges_of_values() {
+    let out = ptxas_rs(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "16..=255",
+        "archmin (16)",
+        "archmax (255)",
+        "0..=3",
+        "[alias: --arch]",
+    ] {
+        assert!(help.contains(want), "{want} not in {help}");
+    }
+}
+
+#[test]
+fn options_sgpu_lacks_are_named_without_misleading_tips() {
+    let src = example("blend.ptx");
+    for (args, want) in [
+        (&["-maxntid", "32"][..], "unknown option `-maxntid`"),
+        (&["--bogus"], "unknown option `--bogus`"),
+        (&["--verbos"], "did you mean `--verbose`?"),
+        (&["-c"], "`-c` has no meaning on sgpu: sgpu has no linker"),
+        (&["-m32"], "invalid value '32' for '--machine <BITS>'"),
+        (
+            &["-arch", "sm_80"],
+            "invalid value 'sm_80' for '--gpu-name <GPU>'",
+        ),
+        (&["-maxrregcount", "8"], "8 is not in 16..=255"),
+    ] {
+        let out = ptxas_rs(&[args, &[src.as_str()]].concat());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: want {want}, got {err}");
+        assert!(!err.contains("as a value"), "{args:?}: {err}");
+    }
+}
+
+/// A module whose only diagnostic is a warning (a video add's ignored operand c).
+const WARNS: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+    .visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\
+    \tld.param.u64 %rd1, [p];\n\tmov.b32 %r1, 1;\n\
+    \tvadd.u32.u32.u32 %r2, %r1, %r1, %r1;\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+
+#[test]
+fn warnings_can_be_errors_or_hidden() {
+    let dir = temp_dir();
+    let src = dir.path().join("w.ptx");
+    std::fs::write(&src, WARNS).unwrap();
+    let elf = dir.path().join("w.elf");
+    let assemble = |flag: &str| {
+        let _ = std::fs::remove_file(&elf);
+        let args = [flag, src.to_str().unwrap(), "-o", elf.to_str().unwrap()];
+        ptxas_rs(&args[usize::from(flag.is_empty())..])
+    };
+    let plain = assemble("");
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    assert!(stderr(&plain).contains("w.ptx:10:34: warning: operand c is ignored"));
+    assert!(elf.exists());
+
+    let strict = assemble("-Werror");
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(stderr(&strict).contains("w.ptx:10:34: error: operand c is ignored"));
+    let summary = format!("ptxas-rs: 1 error in {}\n", src.display());
+    assert!(stderr(&strict).ends_with(&summary), "{}", stderr(&strict));
+    assert!(
+        !elf.exists(),
+        "nothing is written when a warning is an error"
+    );
+
+    let quiet = assemble("-w");
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    assert!(elf.exists());
+}
+
+#[test]
+fn spills_and_local_memory_are_warned_about_when_asked() {
+    let dir = temp_dir();
+    let elf = dir.path().join("p.elf");
+    let src = fixture("encode/pressure.ptx");
+    let out = ptxas_rs(&[
+        "-maxrregcount=16",
+        "-warn-spills",
+        "-warn-lmem-usage",
+        &src,
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("pressure.ptx:6:17: warning: `pressure` spills registers to local memory: 140 bytes spill stores"), "{err}");
+    assert!(
+        err.contains("warning: `pressure` uses 144 bytes of local memory"),
+        "{err}"
+    );
+    let roomy = ptxas_rs(&["-warn-spills", &src, "-o", elf.to_str().unwrap()]);
+    assert!(roomy.stderr.is_empty(), "{}", stderr(&roomy));
+    let strict = ptxas_rs(&[
+        "-maxrregcount=16",
+        "-warn-spills",
+        "-Werror",
+        &src,
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+}
