@@ -130,6 +130,10 @@ enum Command {
         /// Write the final bytes of a buffer or surface to a file
         #[arg(long, value_name = "NAME=PATH")]
         dump: Vec<String>,
+        /// Show the first values of a buffer or surface, as u8..u64, s8..s64, b8..b64 (hex),
+        /// f16, bf16, f32 or f64 (default: the manifest's array type or surface format, else u32)
+        #[arg(long, value_name = "NAME[:TYPE]")]
+        print: Vec<String>,
         /// Print every warp instruction as it retires
         #[arg(long)]
         trace: bool,
@@ -137,10 +141,10 @@ enum Command {
 }
 
 /// Exit status when the kernel traps.
-const TRAPPED: u8 = 3;
+pub(crate) const TRAPPED: u8 = 3;
 
 /// Exit status for bad input: diagnostics were printed.
-const BAD_INPUT: u8 = 1;
+pub(crate) const BAD_INPUT: u8 = 1;
 
 pub fn main() -> ExitCode {
     let args = match crate::ptxas_flags::normalize(std::env::args_os().skip(1).collect()) {
@@ -220,73 +224,18 @@ fn run(cli: Cli) -> Result<u8> {
             input,
             launch,
             dump,
+            print,
             trace,
-        }) => run_kernel(&input, &launch, &dump, trace),
+        }) => {
+            let options = crate::run::Options {
+                dumps: &dump,
+                prints: &print,
+                trace,
+            };
+            crate::run::run_kernel(&input, &launch, &options)
+        }
         None => assemble(cli.assemble),
     }
-}
-
-/// `ptxas-rs run`: loads the ELF and the manifest, runs, dumps what was asked for.
-fn run_kernel(input: &Path, manifest: &Path, dumps: &[String], trace: bool) -> Result<u8> {
-    let bytes = std::fs::read(input).with_context(|| format!("cannot read {}", input.display()))?;
-    let program = match sgpu_sim::program::Program::load(&bytes, sgpu_sim::memory::GLOBAL_BASE) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("ptxas-rs: error: {}: {e}", input.display());
-            return Ok(BAD_INPUT);
-        }
-    };
-    let text = std::fs::read_to_string(manifest)
-        .with_context(|| format!("cannot read {}", manifest.display()))?;
-    let dir = manifest.parent().unwrap_or(Path::new("."));
-    let mut prepared = match sgpu_sim::launch::prepare(&text, dir, &program) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("ptxas-rs: error: {}: {e}", manifest.display());
-            return Ok(BAD_INPUT);
-        }
-    };
-    let mut targets = Vec::new();
-    for d in dumps {
-        let Some((name, path)) = d.split_once('=') else {
-            eprintln!("ptxas-rs: error: --dump takes NAME=PATH, not `{d}`");
-            return Ok(BAD_INPUT);
-        };
-        targets.push((name.to_string(), PathBuf::from(path)));
-    }
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
-    let result = sgpu_sim::run(
-        &program,
-        &mut prepared.global,
-        &prepared.surfaces,
-        &prepared.launch,
-        |cta, warp, r| {
-            if trace {
-                let text = sgpu_isa::decode(r.word)
-                    .map(|i| i.to_string())
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    err,
-                    "cta {cta} warp {warp} /*{:04x}*/ {:08x} {text}",
-                    r.pc * 8,
-                    r.mask
-                );
-            }
-        },
-    );
-    if let Err(trap) = result {
-        eprintln!("{trap}");
-        return Ok(TRAPPED);
-    }
-    for (name, path) in targets {
-        let Some(bytes) = sgpu_sim::launch::dump(&prepared, &name) else {
-            eprintln!("ptxas-rs: error: --dump: no buffer or surface `{name}`");
-            return Ok(BAD_INPUT);
-        };
-        write_atomically(&path, &bytes)?;
-    }
-    Ok(0)
 }
 
 fn assemble(args: AssembleArgs) -> Result<u8> {
@@ -337,7 +286,7 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
 /// Writes through a temporary file in the same folder and renames it, so that a failure
 /// leaves no partial output. The file gets the permissions any new file gets (0666 less the
 /// umask), not the temporary file's private 0600.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod ptxas_flags;
 pub mod render;
+mod run;

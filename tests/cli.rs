@@ -322,8 +322,12 @@ fn assemble_and_run_example(name: &str) -> Vec<u8> {
 
 #[test]
 fn run_executes_the_example_and_dumps_the_result() {
-    let got = assemble_and_run_example("blend");
-    // The per-byte saturating sum of the two images in the manifest.
+    assert_eq!(assemble_and_run_example("blend"), blend_expected());
+}
+
+/// What blend's `out` holds after the run: the per-byte saturating sum of the two images in
+/// the manifest.
+fn blend_expected() -> Vec<u8> {
     let manifest = std::fs::read_to_string(example("blend.toml")).unwrap();
     let table: Vec<Vec<u8>> = manifest
         .split("u8 = [")
@@ -335,12 +339,11 @@ fn run_executes_the_example_and_dumps_the_result() {
                 .collect()
         })
         .collect();
-    let want: Vec<u8> = table[0]
+    table[0]
         .iter()
         .zip(&table[1])
         .map(|(a, b)| a.saturating_add(*b))
-        .collect();
-    assert_eq!(got, want);
+        .collect()
 }
 
 #[test]
@@ -721,4 +724,142 @@ fn spills_and_local_memory_are_warned_about_when_asked() {
         elf.to_str().unwrap(),
     ]);
     assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+}
+
+/// The values of `--print`'s rows (`  [16] 1 2 3`) in `out`, in order.
+fn printed_values(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with("  ["))
+        .flat_map(|l| l.split_once(']').unwrap().1.split_whitespace())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_readmes_first_command_shows_the_blended_pixels() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.trim_start().starts_with("cargo run"))
+        .expect("a set-up command");
+    // The command runs from the repository's root: give it the examples it names there.
+    let dir = temp_dir();
+    std::fs::create_dir(dir.path().join("examples")).unwrap();
+    for f in ["blend.ptx", "blend.toml"] {
+        std::fs::copy(example(f), dir.path().join("examples").join(f)).unwrap();
+    }
+    let mut last = None;
+    for step in line.split("&&") {
+        let args: Vec<&str> = step
+            .trim()
+            .strip_prefix("cargo run --release --")
+            .expect("each step runs ptxas-rs through cargo")
+            .split_whitespace()
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxas-rs"))
+            .args(&args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{step}: {}", stderr(&out));
+        last = Some(out);
+    }
+    let stdout = String::from_utf8(last.unwrap().stdout).unwrap();
+    assert!(
+        stdout.starts_with("ran blend: grid 1 x 1 x 1, block 32 x 1 x 1\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("wrote surface out (32 of 32 bytes)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("out as u8: 32 values\n"), "{stdout}");
+    let want: Vec<String> = blend_expected().iter().map(u8::to_string).collect();
+    assert_eq!(printed_values(&stdout), want, "{stdout}");
+}
+
+/// Runs `examples/reduce` with `args` after the manifest.
+fn run_reduce(args: &[&str]) -> Output {
+    let dir = temp_dir();
+    let elf = dir.path().join("reduce.elf");
+    let asm = ptxas_rs(&[&example("reduce.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = example("reduce.toml");
+    let head = ["run", elf.to_str().unwrap(), "--launch", manifest.as_str()];
+    ptxas_rs(&[&head[..], args].concat())
+}
+
+#[test]
+fn run_counts_what_retired_as_the_trace_shows_it() {
+    let out = run_reduce(&["--trace"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        stdout.starts_with("ran reduce: grid 2 x 1 x 1, block 256 x 1 x 1\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nwrote buffer out (8 of 8 bytes)\n"),
+        "{stdout}"
+    );
+    // One trace line per warp instruction, with its mask of the lanes that ran it.
+    let trace = stderr(&out);
+    let masks: Vec<u32> = trace
+        .lines()
+        .map(|l| u32::from_str_radix(l.split_whitespace().nth(5).unwrap(), 16).unwrap())
+        .collect();
+    let threads: u32 = masks.iter().map(|m| m.count_ones()).sum();
+    let want = format!(
+        "\nretired {} warp instructions, {threads} thread instructions\n",
+        masks.len()
+    );
+    assert!(stdout.contains(&want), "want {want} in {stdout}");
+}
+
+#[test]
+fn print_shows_first_values_as_asked() {
+    let out = run_reduce(&["--print", "out", "--print", "in:b32", "--print", "out:s16"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let input = std::fs::read(example("reduce-input.bin")).unwrap();
+    let words: Vec<u32> = input
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let sums: Vec<u32> = words.chunks(256).map(|c| c.iter().sum()).collect();
+    let sections: Vec<&str> = stdout.split("\nout as ").collect();
+    // `out` is given by size only: 32-bit words.
+    assert!(sections[1].starts_with("u32: 2 values\n"), "{stdout}");
+    let want: Vec<String> = sums.iter().map(u32::to_string).collect();
+    let (u32s, rest) = sections[1].split_once("\nin as b32: ").unwrap();
+    assert_eq!(printed_values(u32s), want);
+    let count = words.len();
+    assert!(
+        rest.starts_with(&format!("the first 64 of {count} values\n")),
+        "{rest}"
+    );
+    let want: Vec<String> = words[..64].iter().map(|w| format!("{w:#010x}")).collect();
+    assert_eq!(printed_values(rest), want);
+    assert!(sections[2].starts_with("s16: 4 values\n"), "{stdout}");
+    let halves: Vec<String> = sums
+        .iter()
+        .flat_map(|s| [*s as i16, (s >> 16) as i16])
+        .map(|h| h.to_string())
+        .collect();
+    assert_eq!(printed_values(sections[2]), halves);
+}
+
+#[test]
+fn print_refuses_a_bad_name_or_type_before_running() {
+    for (arg, want) in [
+        ("nothing", "--print: no buffer or surface `nothing`"),
+        ("out:u7", "--print: unknown type `u7` (one of u8, u16,"),
+        ("out:", "--print: unknown type ``"),
+    ] {
+        let out = run_reduce(&["--print", arg]);
+        assert_eq!(out.status.code(), Some(1), "{arg}");
+        assert!(out.stdout.is_empty(), "{arg}: nothing ran");
+        assert!(stderr(&out).contains(want), "{arg}: {}", stderr(&out));
+    }
 }

@@ -15,6 +15,10 @@ pub struct Prepared {
     pub launch: Launch,
     pub global: Global,
     pub surfaces: Surfaces,
+    /// Each buffer's and surface's element type as the manifest gives it (a buffer's array
+    /// key, a surface format's channel type), for showing its contents; none for a buffer
+    /// given only by `size` or `file`.
+    pub elements: Vec<(String, &'static str)>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -196,6 +200,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         return Err("internal: module data placed elsewhere than loaded for".into());
     }
     let empty = Table::new();
+    let mut elements = Vec::new();
     let buffers = match root.get("buffers") {
         Some(v) => v.as_table().ok_or("`buffers` must be a table")?,
         None => &empty,
@@ -207,6 +212,9 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         allowed.extend(ARRAYS.iter().map(|a| a.0));
         expect_keys(t, &allowed, &at)?;
         let data = contents(t, &at, dir)?.unwrap_or_default();
+        if let Some((kind, _)) = ARRAYS.iter().find(|(kind, _)| t.contains_key(*kind)) {
+            elements.push((name.clone(), *kind));
+        }
         let size = size(t, &at)?.unwrap_or(data.len());
         if size as u64 > MAX_ALLOCATION {
             return Err(format!(
@@ -240,6 +248,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         let at = format!("surfaces.{name}: ");
         let (mut d, data) = surface(v, &at, dir)?;
         d.base = global.alloc(&format!("surfaces.{name}"), data, d.bytes() as usize);
+        elements.push((name.clone(), d.format.channel_type()));
         let slot = match program.surfaces.iter().find(|s| s.0 == *name) {
             Some(&(_, slot)) => usize::from(slot),
             None => {
@@ -344,6 +353,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         launch,
         global,
         surfaces,
+        elements,
     })
 }
 
