@@ -261,7 +261,10 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     let options = ptx_encoder::Options {
         max_registers: args.maxrregcount,
     };
-    let assembled = match ptx_encoder::assemble(&source, &name, &module, &options) {
+    // The line table names the PTX file by its absolute path, so that a trap or a
+    // disassembly names a file that exists wherever they are run from.
+    let absolute = std::fs::canonicalize(&input).map_or(name.clone(), |p| p.display().to_string());
+    let assembled = match ptx_encoder::assemble(&source, &absolute, &module, &options) {
         Ok(a) => a,
         Err(diags) => {
             report(&name, &source, &diags);

@@ -66,7 +66,8 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
     drop(err);
     let stats = match result {
         Ok(stats) => stats,
-        Err(trap) => {
+        Err(mut trap) => {
+            trap.location = from_here(&trap.location);
             eprintln!("{trap}");
             return Ok(TRAPPED);
         }
@@ -85,6 +86,22 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
         write_atomically(&path, &bytes)?;
     }
     Ok(0)
+}
+
+/// A `PATH:LINE` location with the path relative to the working directory when the file is
+/// below it (the assembler records absolute paths), so that it is short and opens from here.
+fn from_here(location: &str) -> String {
+    let Some((path, line)) = location.rsplit_once(':') else {
+        return location.to_string();
+    };
+    let here = std::env::current_dir().ok();
+    match here
+        .as_deref()
+        .and_then(|d| Path::new(path).strip_prefix(d).ok())
+    {
+        Some(relative) => format!("{}:{line}", relative.display()),
+        None => location.to_string(),
+    }
 }
 
 /// `--dump` and `--print` requests, checked against the manifest's names and the types.

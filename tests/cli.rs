@@ -360,6 +360,103 @@ fn a_trapping_kernel_exits_3_naming_the_line() {
          [surfaces.img]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_uint\"\n",
     )
     .unwrap();
+    // Run from a folder the PTX file is not below: its absolute path.
+    let run = ptxas_rs_in(
+        dir.path(),
+        &[
+            "run",
+            elf.to_str().unwrap(),
+            "--launch",
+            manifest.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    let err = stderr(&run);
+    let src = src.canonicalize().unwrap();
+    assert!(
+        err.starts_with(&format!("trap: {}:15: SULD.1D.B32.TRAP", src.display())),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(
+            "x = 16 is out of bounds (0..=12) (CTA (0, 0, 0), thread (4, 0, 0): warp 0 lane 4)\n"
+        ),
+        "{err}"
+    );
+}
+
+/// Runs `ptxas-rs` with `args` in the folder `dir`.
+fn ptxas_rs_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxas-rs"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run ptxas-rs")
+}
+
+#[test]
+fn a_trap_names_the_ptx_file_as_it_opens_from_where_run_was_called() {
+    let dir = temp_dir();
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/trap.ptx");
+    std::fs::copy(&kernel, src.join("trap.ptx")).unwrap();
+    // Assembled in src/ by its bare name, run from the folder above.
+    let asm = ptxas_rs_in(&src, &["trap.ptx", "-o", "../t.elf"]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    std::fs::write(
+        dir.path().join("t.toml"),
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n\
+         [surfaces.img]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_uint\"\n",
+    )
+    .unwrap();
+    let run = ptxas_rs_in(dir.path(), &["run", "t.elf", "--launch", "t.toml"]);
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    assert!(
+        stderr(&run).starts_with("trap: src/trap.ptx:15: "),
+        "{}",
+        stderr(&run)
+    );
+    // From elsewhere, a path that opens from there too.
+    let run = ptxas_rs_in(&src, &["run", "../t.elf", "--launch", "../t.toml"]);
+    let err = stderr(&run);
+    let path = err
+        .strip_prefix("trap: ")
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap();
+    assert!(
+        src.join(path).canonicalize().unwrap() == src.join("trap.ptx").canonicalize().unwrap(),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_trap_of_one_threads_access_names_that_thread() {
+    let dir = temp_dir();
+    let src = dir.path().join("wild.ptx");
+    // Thread (5, 0, 0) alone stores 1 MiB past its buffer.
+    std::fs::write(
+        &src,
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry wild(.param .u64 out)\n{\n\
+         \t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\
+         \tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\
+         \tsetp.eq.u32 %p1, %r1, 5;\n\tselp.b32 %r2, 1048576, 0, %p1;\n\
+         \tcvt.u64.u32 %rd2, %r2;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+         \tst.global.u32 [%rd3], %r1;\n\tret;\n}\n",
+    )
+    .unwrap();
+    let elf = dir.path().join("wild.elf");
+    let asm = ptxas_rs(&[src.to_str().unwrap(), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = dir.path().join("wild.toml");
+    std::fs::write(
+        &manifest,
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n",
+    )
+    .unwrap();
     let run = ptxas_rs(&[
         "run",
         elf.to_str().unwrap(),
@@ -368,11 +465,11 @@ fn a_trapping_kernel_exits_3_naming_the_line() {
     ]);
     assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
     let err = stderr(&run);
+    assert!(err.contains("wild.ptx:15: ST"), "{err}");
     assert!(
-        err.starts_with(&format!("trap: {}:15: SULD.1D.B32.TRAP", src.display())),
+        err.ends_with("(CTA (0, 0, 0), thread (5, 0, 0): warp 0 lane 5)\n"),
         "{err}"
     );
-    assert!(err.contains("x = 16 is out of bounds (0..=12)"), "{err}");
 }
 
 #[test]
