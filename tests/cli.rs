@@ -379,7 +379,7 @@ fn a_trapping_kernel_exits_3_naming_the_line() {
     );
     assert!(
         err.ends_with(
-            "x = 16 is out of bounds (0..=12) (CTA (0, 0, 0), thread (4, 0, 0): warp 0 lane 4)\n"
+            "x = 16 is out of bounds (0..=12) (CTA (0, 0, 0), thread (4, 0, 0), warp 0)\n"
         ),
         "{err}"
     );
@@ -467,7 +467,7 @@ fn a_trap_of_one_threads_access_names_that_thread() {
     let err = stderr(&run);
     assert!(err.contains("wild.ptx:15: ST"), "{err}");
     assert!(
-        err.ends_with("(CTA (0, 0, 0), thread (5, 0, 0): warp 0 lane 5)\n"),
+        err.ends_with("(CTA (0, 0, 0), thread (5, 0, 0), warp 0)\n"),
         "{err}"
     );
 }

@@ -135,9 +135,10 @@ impl Cta {
             Some(&word) => (program.source_line(pc.unwrap_or(0)), warp::text(word)),
             None => (String::new(), String::new()),
         };
-        let thread = lane.and_then(|l| {
-            let tid = self.warps.get(warp)?.tid.get(usize::from(l))?;
-            Some((l, *tid))
+        let thread = lane.and_then(|lane| {
+            let tid = self.warps.get(warp)?.tid.get(usize::from(lane))?;
+            let [x, y, z] = tid.map(u16::try_from);
+            Some([x.ok()?, y.ok()?, z.ok()?])
         });
         Trap {
             cause,

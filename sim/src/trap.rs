@@ -194,9 +194,10 @@ pub struct Trap {
     /// The CTA and warp that trapped (zeros for a trap before any warp ran).
     pub cta: [u32; 3],
     pub warp: u32,
-    /// The lane and `%tid` of the thread whose own access trapped (an address or surface
-    /// coordinate of its own); `None` when the warp as a whole did.
-    pub thread: Option<(u8, [u32; 3])>,
+    /// The `%tid` of the thread whose own access trapped (an address or surface coordinate
+    /// of its own); `None` when the warp as a whole did. A component is at most 1024
+    /// (docs/hw.md): 16 bits hold it and keep a trap small enough to return by value.
+    pub thread: Option<[u16; 3]>,
     /// `file.ptx:LINE` of the instruction.
     pub location: String,
     /// The instruction, as sgpu assembly.
@@ -229,11 +230,7 @@ impl fmt::Display for Trap {
         let [x, y, z] = self.cta;
         write!(f, "{} (CTA ({x}, {y}, {z}), ", self.cause)?;
         match self.thread {
-            Some((lane, [tx, ty, tz])) => write!(
-                f,
-                "thread ({tx}, {ty}, {tz}): warp {} lane {lane})",
-                self.warp
-            ),
+            Some([tx, ty, tz]) => write!(f, "thread ({tx}, {ty}, {tz}), warp {})", self.warp),
             None => write!(f, "warp {})", self.warp),
         }
     }
