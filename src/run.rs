@@ -74,16 +74,17 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
     };
     let mut out = String::new();
     summary(&mut out, &prepared, &stats, &written);
+    // The names were checked in `requests`.
     for (name, ty) in prints {
-        let bytes = sgpu_sim::launch::dump(&prepared, &name).unwrap_or_default();
-        show(&mut out, &name, ty, &bytes);
+        let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
+        show(&mut out, &name, ty, bytes);
     }
     std::io::stdout()
         .write_all(out.as_bytes())
         .context("writing standard output")?;
     for (name, path) in dumps {
-        let bytes = sgpu_sim::launch::dump(&prepared, &name).unwrap_or_default();
-        write_atomically(&path, &bytes)?;
+        let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
+        write_atomically(&path, bytes)?;
     }
     Ok(0)
 }
@@ -109,7 +110,7 @@ type Requests = (Vec<(String, PathBuf)>, Vec<(String, Type)>);
 
 fn requests(p: &Prepared, options: &Options<'_>) -> Result<Requests, String> {
     let known = |option: &str, name: &str| {
-        if sgpu_sim::launch::dump(p, name).is_some() {
+        if sgpu_sim::launch::bytes_of(p, name).is_some() {
             Ok(name.to_string())
         } else {
             Err(format!("{option}: no buffer or surface `{name}`"))
@@ -166,9 +167,18 @@ impl Written {
 
     fn note(&mut self, r: &Retired) {
         for s in r.stores().iter().filter(|s| s.space == Space::Global) {
-            // A store the model took lies inside one allocation.
-            let i = self.bounds.partition_point(|&(base, _)| base <= s.address) - 1;
+            // A store the model took lies inside one allocation; the check costs little.
+            let Some(i) = self
+                .bounds
+                .partition_point(|&(base, _)| base <= s.address)
+                .checked_sub(1)
+            else {
+                continue;
+            };
             let (base, len) = self.bounds[i];
+            if s.address.saturating_add(u64::from(s.len)) > base + len {
+                continue;
+            }
             let bits = &mut self.bits[i];
             if bits.is_empty() {
                 bits.resize(len.div_ceil(64) as usize, 0);

@@ -446,13 +446,18 @@ fn descriptor_table(
     })
 }
 
-/// The final bytes of a buffer or surface, for `--dump`: a surface's are packed, row after
-/// row, as the manifest gives them.
-pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
+/// The bytes of a buffer or surface: a surface's are packed, row after row, as the manifest
+/// gives them.
+pub fn bytes_of<'p>(p: &'p Prepared, name: &str) -> Option<&'p [u8]> {
     let regions = &p.global.regions;
     let region = match p.surfaces.bound.iter().flatten().find(|b| b.name == name) {
         Some(b) => regions.iter().find(|r| r.base == b.data),
         None => regions.iter().find(|r| r.name == name),
     };
-    region.map(|r| r.bytes.clone())
+    region.map(|r| r.bytes.as_slice())
+}
+
+/// A copy of [`bytes_of`], for `--dump`.
+pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
+    bytes_of(p, name).map(<[u8]>::to_vec)
 }
