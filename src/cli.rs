@@ -27,8 +27,8 @@ struct Cli {
 /// single-dash long forms too); docs/ptx-dialect.md says what each means on sgpu.
 #[derive(Args, Debug)]
 struct AssembleArgs {
-    /// The PTX module to assemble
-    input: Option<PathBuf>,
+    /// The PTX module to assemble (one: ptxas takes several, but sgpu has no linker)
+    input: Vec<PathBuf>,
     /// Where to write the ELF (default: the input with `.elf`)
     #[arg(
         short = 'o',
@@ -239,8 +239,13 @@ fn run(cli: Cli) -> Result<u8> {
 }
 
 fn assemble(args: AssembleArgs) -> Result<u8> {
-    let Some(input) = args.input.clone() else {
-        anyhow::bail!("no input file (try `ptxas-rs --help`)");
+    let input = match args.input.as_slice() {
+        [input] => input.clone(),
+        [] => anyhow::bail!("no input file (try `ptxas-rs --help`)"),
+        more => anyhow::bail!(
+            "{} input files: ptxas-rs assembles one PTX module at a time (sgpu has no linker)",
+            more.len()
+        ),
     };
     let Some((name, source)) = read_source(&input)? else {
         return Ok(BAD_INPUT);

@@ -732,8 +732,13 @@ fn help_shows_the_ranges_of_values() {
 #[test]
 fn options_sgpu_lacks_are_named_without_misleading_tips() {
     let src = example("blend.ptx");
+    let second = example("reduce.ptx");
     for (args, want) in [
         (&["-maxntid", "32"][..], "unknown option `-maxntid`"),
+        (
+            &[second.as_str()],
+            "2 input files: ptxas-rs assembles one PTX module at a time",
+        ),
         (&["--bogus"], "unknown option `--bogus`"),
         (&["--verbos"], "did you mean `--verbose`?"),
         (&["-c"], "`-c` has no meaning on sgpu: sgpu has no linker"),
