@@ -47,7 +47,7 @@ struct AssembleArgs {
     maxrregcount: u32,
     /// The GPU to assemble for: sgpu is the only one (NVIDIA's sm_* and compute_* are not)
     #[arg(long = "gpu-name", visible_alias = "arch", value_name = "GPU",
-          default_value = "sgpu", value_parser = ["sgpu"])]
+          default_value = "sgpu", value_parser = gpu_name)]
     arch: String,
     /// Only parse and check the input; write nothing
     #[arg(long)]
@@ -89,6 +89,19 @@ struct NoEffect {
     /// Contract multiplies and adds into fused ones: the encoder never does, true or false
     #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     fmad: bool,
+}
+
+/// `--gpu-name`: sgpu. ptxas's names are NVIDIA's GPUs, which a person may well try.
+fn gpu_name(text: &str) -> std::result::Result<String, String> {
+    match text {
+        "sgpu" => Ok(text.to_string()),
+        nvidia if nvidia.starts_with("sm_") || nvidia.starts_with("compute_") => Err(format!(
+            "`{nvidia}` is an NVIDIA GPU; ptxas-rs assembles for sgpu only (`-arch sgpu`)"
+        )),
+        _ => Err(format!(
+            "`{text}` is not sgpu, the only GPU ptxas-rs assembles for"
+        )),
+    }
 }
 
 /// `--maxrregcount`: a number in 16..=255 or ptxas's `archmin` and `archmax`.

@@ -745,8 +745,9 @@ fn options_sgpu_lacks_are_named_without_misleading_tips() {
         (&["-m32"], "invalid value '32' for '--machine <BITS>'"),
         (
             &["-arch", "sm_80"],
-            "invalid value 'sm_80' for '--gpu-name <GPU>'",
+            "invalid value 'sm_80' for '--gpu-name <GPU>': `sm_80` is an NVIDIA GPU; ptxas-rs assembles for sgpu only",
         ),
+        (&["--arch=gpu"], "`gpu` is not sgpu, the only GPU"),
         (&["-maxrregcount", "8"], "8 is not in 16..=255"),
     ] {
         let out = ptxas_rs(&[args, &[src.as_str()]].concat());
