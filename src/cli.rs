@@ -23,26 +23,102 @@ struct Cli {
     assemble: AssembleArgs,
 }
 
+/// The options of assembling, spelled as NVIDIA ptxas spells them (`ptxas_flags` takes its
+/// single-dash long forms too); docs/ptx-dialect.md says what each means on sgpu.
 #[derive(Args, Debug)]
 struct AssembleArgs {
-    /// The PTX module to assemble
-    input: Option<PathBuf>,
+    /// The PTX module to assemble (one: ptxas takes several, but sgpu has no linker)
+    input: Vec<PathBuf>,
     /// Where to write the ELF (default: the input with `.elf`)
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(
+        short = 'o',
+        long = "output-file",
+        visible_alias = "output",
+        value_name = "FILE"
+    )]
     output: Option<PathBuf>,
-    /// Report each function's registers and memory, like ptxas -v
+    /// Report each function's registers and memory
     #[arg(short = 'v', long)]
     verbose: bool,
-    /// Registers per thread the allocator may use (spilling to local memory beyond)
+    /// Registers per thread the allocator may use, 16..=255, or archmin (16) or archmax
+    /// (255); beyond them it spills to local memory
     #[arg(long, value_name = "N", default_value_t = ptx_encoder::DEFAULT_REGISTERS,
-          value_parser = clap::value_parser!(u32).range(16..=255))]
+          value_parser = register_budget)]
     maxrregcount: u32,
-    /// The machine to assemble for
-    #[arg(long, value_name = "ARCH", default_value = "sgpu", value_parser = ["sgpu"])]
+    /// The GPU to assemble for: sgpu is the only one (NVIDIA's sm_* and compute_* are not)
+    #[arg(long = "gpu-name", visible_alias = "arch", value_name = "GPU",
+          default_value = "sgpu", value_parser = gpu_name)]
     arch: String,
     /// Only parse and check the input; write nothing
     #[arg(long)]
     parse_only: bool,
+    /// Make every warning an error (nothing is written)
+    #[arg(long)]
+    warning_as_error: bool,
+    /// Print no warnings
+    #[arg(short = 'w', long)]
+    disable_warnings: bool,
+    /// Warn about each function that spills registers to local memory
+    #[arg(long)]
+    warn_on_spills: bool,
+    /// Warn about each function that uses local memory (spills included)
+    #[arg(long)]
+    warn_on_local_memory_usage: bool,
+    #[command(flatten)]
+    no_effect: NoEffect,
+}
+
+/// ptxas options accepted so that its command lines work, which change nothing on sgpu: the
+/// code is the same at every level, and the line table is always written.
+#[derive(Args, Debug)]
+#[allow(dead_code)] // parsed to be accepted, never read: see each option's help
+struct NoEffect {
+    /// Optimization level, 0..=3; the encoder has one, so every level gives the same code
+    #[arg(short = 'O', long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u8).range(0..=3))]
+    opt_level: u8,
+    /// Line information: the ELF always has its PTX line table (docs/elf.md)
+    #[arg(long)]
+    generate_line_info: bool,
+    /// Debug information: the ELF has its line table and nothing more (no DWARF)
+    #[arg(short = 'g', long)]
+    device_debug: bool,
+    /// Address size of the host: 64 only (sgpu's addresses are 64-bit)
+    #[arg(short = 'm', long, value_name = "BITS", default_value = "64", value_parser = ["64"])]
+    machine: String,
+    /// Contract multiplies and adds into fused ones: the encoder never does, true or false
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    fmad: bool,
+}
+
+/// `--gpu-name`: sgpu. ptxas's names are NVIDIA's GPUs, which a person may well try.
+fn gpu_name(text: &str) -> std::result::Result<String, String> {
+    match text {
+        "sgpu" => Ok(text.to_string()),
+        nvidia if nvidia.starts_with("sm_") || nvidia.starts_with("compute_") => Err(format!(
+            "`{nvidia}` is an NVIDIA GPU; ptxas-rs assembles for sgpu only (`-arch sgpu`)"
+        )),
+        _ => Err(format!(
+            "`{text}` is not sgpu, the only GPU ptxas-rs assembles for"
+        )),
+    }
+}
+
+/// `--maxrregcount`: a number in 16..=255 or ptxas's `archmin` and `archmax`.
+fn register_budget(text: &str) -> std::result::Result<u32, String> {
+    const RANGE: std::ops::RangeInclusive<u32> = 16..=255;
+    let n = match text {
+        "archmin" => *RANGE.start(),
+        "archmax" => *RANGE.end(),
+        _ => text
+            .parse()
+            .map_err(|_| format!("`{text}` is not a number, archmin or archmax"))?,
+    };
+    if RANGE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is not in 16..=255"))
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -67,6 +143,10 @@ enum Command {
         /// Write the final bytes of a buffer or surface to a file
         #[arg(long, value_name = "NAME=PATH")]
         dump: Vec<String>,
+        /// Show the first values of a buffer or surface, as u8..u64, s8..s64, b8..b64 (hex),
+        /// f16, bf16, f32 or f64 (default: the manifest's array type or surface format, else u32)
+        #[arg(long, value_name = "NAME[:TYPE]")]
+        print: Vec<String>,
         /// Print every warp instruction as it retires
         #[arg(long)]
         trace: bool,
@@ -74,14 +154,29 @@ enum Command {
 }
 
 /// Exit status when the kernel traps.
-const TRAPPED: u8 = 3;
+pub(crate) const TRAPPED: u8 = 3;
 
 /// Exit status for bad input: diagnostics were printed.
-const BAD_INPUT: u8 = 1;
+pub(crate) const BAD_INPUT: u8 = 1;
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args = match crate::ptxas_flags::normalize(std::env::args_os().skip(1).collect()) {
+        Ok(args) => args,
+        Err(why) => {
+            eprintln!("ptxas-rs: error: {why}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    let program = std::env::args_os()
+        .next()
+        .unwrap_or_else(|| "ptxas-rs".into());
+    let cli = match Cli::try_parse_from(std::iter::once(program).chain(args)) {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument => {
+            // clap's tip for it (pass it after `--` as a value) would mislead.
+            eprintln!("ptxas-rs: error: {}", unknown_argument(&e));
+            return ExitCode::from(BAD_INPUT);
+        }
         Err(e) => {
             // Help and version go to stdout and succeed; usage errors are bad input.
             let _ = e.print();
@@ -97,13 +192,23 @@ pub fn main() -> ExitCode {
     }
 }
 
+fn unknown_argument(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let arg = text(ContextKind::InvalidArg).unwrap_or("?");
+    crate::ptxas_flags::unknown(arg, text(ContextKind::SuggestedArg))
+}
+
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Some(Command::Fmt { input }) => {
             let Some((name, source)) = read_source(&input)? else {
                 return Ok(BAD_INPUT);
             };
-            let Some(module) = front_end(&name, &source) else {
+            let Some(module) = front_end(&name, &source, Warnings::default()) else {
                 return Ok(BAD_INPUT);
             };
             let formatted = ptx_grammar::format_module(&module);
@@ -132,83 +237,37 @@ fn run(cli: Cli) -> Result<u8> {
             input,
             launch,
             dump,
+            print,
             trace,
-        }) => run_kernel(&input, &launch, &dump, trace),
+        }) => {
+            let options = crate::run::Options {
+                dumps: &dump,
+                prints: &print,
+                trace,
+            };
+            crate::run::run_kernel(&input, &launch, &options)
+        }
         None => assemble(cli.assemble),
     }
 }
 
-/// `ptxas-rs run`: loads the ELF and the manifest, runs, dumps what was asked for.
-fn run_kernel(input: &Path, manifest: &Path, dumps: &[String], trace: bool) -> Result<u8> {
-    let bytes = std::fs::read(input).with_context(|| format!("cannot read {}", input.display()))?;
-    let program = match sgpu_sim::program::Program::load(&bytes, sgpu_sim::memory::GLOBAL_BASE) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("ptxas-rs: error: {}: {e}", input.display());
-            return Ok(BAD_INPUT);
-        }
-    };
-    let text = std::fs::read_to_string(manifest)
-        .with_context(|| format!("cannot read {}", manifest.display()))?;
-    let dir = manifest.parent().unwrap_or(Path::new("."));
-    let mut prepared = match sgpu_sim::launch::prepare(&text, dir, &program) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("ptxas-rs: error: {}: {e}", manifest.display());
-            return Ok(BAD_INPUT);
-        }
-    };
-    let mut targets = Vec::new();
-    for d in dumps {
-        let Some((name, path)) = d.split_once('=') else {
-            eprintln!("ptxas-rs: error: --dump takes NAME=PATH, not `{d}`");
-            return Ok(BAD_INPUT);
-        };
-        targets.push((name.to_string(), PathBuf::from(path)));
-    }
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
-    let result = sgpu_sim::run(
-        &program,
-        &mut prepared.global,
-        &prepared.surfaces,
-        &prepared.launch,
-        |cta, warp, r| {
-            if trace {
-                let text = sgpu_isa::decode(r.word)
-                    .map(|i| i.to_string())
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    err,
-                    "cta {cta} warp {warp} /*{:04x}*/ {:08x} {text}",
-                    r.pc * 8,
-                    r.mask
-                );
-            }
-        },
-    );
-    if let Err(trap) = result {
-        eprintln!("{trap}");
-        return Ok(TRAPPED);
-    }
-    for (name, path) in targets {
-        let Some(bytes) = sgpu_sim::launch::dump(&prepared, &name) else {
-            eprintln!("ptxas-rs: error: --dump: no buffer or surface `{name}`");
-            return Ok(BAD_INPUT);
-        };
-        write_atomically(&path, &bytes)?;
-    }
-    Ok(0)
-}
-
 fn assemble(args: AssembleArgs) -> Result<u8> {
-    let Some(input) = args.input else {
-        anyhow::bail!("no input file (try `ptxas-rs --help`)");
+    let input = match args.input.as_slice() {
+        [input] => input.clone(),
+        [] => anyhow::bail!("no input file (try `ptxas-rs --help`)"),
+        more => anyhow::bail!(
+            "{} input files: ptxas-rs assembles one PTX module at a time (sgpu has no linker)",
+            more.len()
+        ),
     };
     let Some((name, source)) = read_source(&input)? else {
         return Ok(BAD_INPUT);
     };
-    let Some(module) = front_end(&name, &source) else {
+    let warnings = Warnings {
+        hide: args.disable_warnings,
+        as_errors: args.warning_as_error,
+    };
+    let Some(module) = front_end(&name, &source, warnings) else {
         return Ok(BAD_INPUT);
     };
     if args.parse_only {
@@ -220,22 +279,25 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     let options = ptx_encoder::Options {
         max_registers: args.maxrregcount,
     };
-    let assembled = match ptx_encoder::assemble(&source, &name, &module, &options) {
+    // The line table names the PTX file by its absolute path, so that a trap or a
+    // disassembly names a file that exists wherever they are run from.
+    let absolute = std::fs::canonicalize(&input).map_or(name.clone(), |p| p.display().to_string());
+    let assembled = match ptx_encoder::assemble(&source, &absolute, &module, &options) {
         Ok(a) => a,
         Err(diags) => {
-            let lines = ptx_grammar::diag::LineIndex::new(&source);
-            let stderr = std::io::stderr();
-            let mut err = stderr.lock();
-            for d in &diags {
-                let _ = err.write_all(render_with(&name, &lines, &source, d).as_bytes());
-            }
-            let s = if diags.len() == 1 { "" } else { "s" };
-            let _ = writeln!(err, "ptxas-rs: {} error{s} in {name}", diags.len());
+            report(&name, &source, &diags);
             return Ok(BAD_INPUT);
         }
     };
     if args.verbose {
         resources(&assembled, &args.arch);
+    }
+    let usage: Vec<Diagnostic> = memory_warnings(&module, &assembled, &args)
+        .into_iter()
+        .filter_map(|d| warnings.apply(d))
+        .collect();
+    if !report(&name, &source, &usage) {
+        return Ok(BAD_INPUT);
     }
     let output = args.output.unwrap_or_else(|| input.with_extension("elf"));
     write_atomically(&output, &assembled.elf)?;
@@ -243,19 +305,87 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
 }
 
 /// Writes through a temporary file in the same folder and renames it, so that a failure
-/// leaves no partial output.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// leaves no partial output. The file gets the permissions any new file gets (0666 less the
+/// umask), not the temporary file's private 0600.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    // The temporary file's own name means nothing to a person: name the folder.
+    let mut tmp = new_file_builder()
+        .tempfile_in(dir)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => anyhow::anyhow!(
+                "cannot write {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ),
+            kind => anyhow::anyhow!(
+                "cannot write {} in {}: {kind}",
+                path.display(),
+                dir.display()
+            ),
+        })?;
     tmp.write_all(bytes)
         .with_context(|| format!("writing {}", path.display()))?;
     tmp.persist(path)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+/// A temporary file builder whose files are created 0666: open(2) takes the umask off, as
+/// for any file a program creates.
+fn new_file_builder() -> tempfile::Builder<'static, 'static> {
+    let mut b = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b
+}
+
+/// `--warn-on-spills` and `--warn-on-local-memory-usage`: a warning at each function that
+/// spills or uses local memory.
+fn memory_warnings(
+    module: &Module<'_>,
+    a: &ptx_encoder::Assembled,
+    args: &AssembleArgs,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in &a.functions {
+        let at = function_name_span(module, &f.name);
+        if args.warn_on_spills && f.spill_store_bytes > 0 {
+            out.push(Diagnostic::warning(
+                at,
+                format!(
+                    "`{}` spills registers to local memory: {} bytes spill stores, {} bytes spill loads",
+                    f.name, f.spill_store_bytes, f.spill_load_bytes
+                ),
+            ));
+        }
+        if args.warn_on_local_memory_usage && f.local_bytes > 0 {
+            out.push(Diagnostic::warning(
+                at,
+                format!("`{}` uses {} bytes of local memory", f.name, f.local_bytes),
+            ));
+        }
+    }
+    out
+}
+
+/// Where function `name` is named in the module (the start of the file if it is not, which
+/// cannot happen for a function the encoder assembled from it).
+fn function_name_span(module: &Module<'_>, name: &str) -> Span {
+    module
+        .items
+        .iter()
+        .find_map(|item| match item {
+            Item::Function(f) if f.name.text == name => Some(f.name.span),
+            _ => None,
+        })
+        .unwrap_or(Span::new(0, 0))
 }
 
 /// `-v`: each function's resources, in ptxas's `info` voice.
@@ -308,26 +438,58 @@ fn read_source(path: &Path) -> Result<Option<(String, String)>> {
     }
 }
 
+/// What becomes of warnings: `-w` hides them, `--warning-as-error` makes them errors.
+#[derive(Clone, Copy, Debug, Default)]
+struct Warnings {
+    hide: bool,
+    as_errors: bool,
+}
+
+impl Warnings {
+    /// The diagnostic as it is to be reported, or `None` when it is hidden.
+    fn apply(self, mut d: Diagnostic) -> Option<Diagnostic> {
+        if d.is_error() {
+            return Some(d);
+        }
+        if self.hide {
+            return None;
+        }
+        if self.as_errors {
+            d.severity = ptx_grammar::diag::Severity::Error;
+        }
+        Some(d)
+    }
+}
+
 /// Parses and checks; prints every diagnostic. `None` when there were errors.
-fn front_end<'s>(name: &str, source: &'s str) -> Option<Module<'s>> {
+fn front_end<'s>(name: &str, source: &'s str, warnings: Warnings) -> Option<Module<'s>> {
     let (module, mut diags) = ptx_grammar::parse(source);
     // The checker passes over what the parser skipped, so errors after a syntax error are
     // reported too; merged so that the file reads top to bottom.
     diags.extend(ptx_grammar::check(&module));
     diags.sort_by_key(|d| d.span.start);
+    let diags: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter_map(|d| warnings.apply(d))
+        .collect();
+    report(name, source, &diags).then_some(module)
+}
+
+/// Prints the diagnostics and, when there are errors among them, how many; whether there
+/// were none.
+fn report(name: &str, source: &str, diags: &[Diagnostic]) -> bool {
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     let lines = ptx_grammar::diag::LineIndex::new(source);
-    for d in &diags {
+    for d in diags {
         let _ = err.write_all(render_with(name, &lines, source, d).as_bytes());
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         let s = if errors == 1 { "" } else { "s" };
         let _ = writeln!(err, "ptxas-rs: {errors} error{s} in {name}");
-        return None;
     }
-    Some(module)
+    errors == 0
 }
 
 /// `-v --parse-only`: what each function holds, in ptxas's `info` voice.

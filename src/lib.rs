@@ -2,4 +2,6 @@
 //! libraries return typed diagnostics; only this crate turns them into text and exit codes.
 
 pub mod cli;
+pub mod ptxas_flags;
 pub mod render;
+mod run;

@@ -372,8 +372,12 @@ fn assemble_and_run_example(name: &str) -> Vec<u8> {
 
 #[test]
 fn run_executes_the_example_and_dumps_the_result() {
-    let got = assemble_and_run_example("blend");
-    // The per-byte saturating sum of the two images in the manifest.
+    assert_eq!(assemble_and_run_example("blend"), blend_expected());
+}
+
+/// What blend's `out` holds after the run: the per-byte saturating sum of the two images in
+/// the manifest.
+fn blend_expected() -> Vec<u8> {
     let manifest = std::fs::read_to_string(example("blend.toml")).unwrap();
     let table: Vec<Vec<u8>> = manifest
         .split("u8 = [")
@@ -385,12 +389,11 @@ fn run_executes_the_example_and_dumps_the_result() {
                 .collect()
         })
         .collect();
-    let want: Vec<u8> = table[0]
+    table[0]
         .iter()
         .zip(&table[1])
         .map(|(a, b)| a.saturating_add(*b))
-        .collect();
-    assert_eq!(got, want);
+        .collect()
 }
 
 #[test]
@@ -407,6 +410,103 @@ fn a_trapping_kernel_exits_3_naming_the_line() {
          [surfaces.img]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_uint\"\n",
     )
     .unwrap();
+    // Run from a folder the PTX file is not below: its absolute path.
+    let run = ptxas_rs_in(
+        dir.path(),
+        &[
+            "run",
+            elf.to_str().unwrap(),
+            "--launch",
+            manifest.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    let err = stderr(&run);
+    let src = src.canonicalize().unwrap();
+    assert!(
+        err.starts_with(&format!("trap: {}:15: SULD.1D.B32.TRAP", src.display())),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(
+            "x = 16 is out of bounds (0..=12) (CTA (0, 0, 0), thread (4, 0, 0), warp 0)\n"
+        ),
+        "{err}"
+    );
+}
+
+/// Runs `ptxas-rs` with `args` in the folder `dir`.
+fn ptxas_rs_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxas-rs"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run ptxas-rs")
+}
+
+#[test]
+fn a_trap_names_the_ptx_file_as_it_opens_from_where_run_was_called() {
+    let dir = temp_dir();
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/trap.ptx");
+    std::fs::copy(&kernel, src.join("trap.ptx")).unwrap();
+    // Assembled in src/ by its bare name, run from the folder above.
+    let asm = ptxas_rs_in(&src, &["trap.ptx", "-o", "../t.elf"]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    std::fs::write(
+        dir.path().join("t.toml"),
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n\
+         [surfaces.img]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_uint\"\n",
+    )
+    .unwrap();
+    let run = ptxas_rs_in(dir.path(), &["run", "t.elf", "--launch", "t.toml"]);
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    assert!(
+        stderr(&run).starts_with("trap: src/trap.ptx:15: "),
+        "{}",
+        stderr(&run)
+    );
+    // From elsewhere, a path that opens from there too.
+    let run = ptxas_rs_in(&src, &["run", "../t.elf", "--launch", "../t.toml"]);
+    let err = stderr(&run);
+    let path = err
+        .strip_prefix("trap: ")
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap();
+    assert!(
+        src.join(path).canonicalize().unwrap() == src.join("trap.ptx").canonicalize().unwrap(),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_trap_of_one_threads_access_names_that_thread() {
+    let dir = temp_dir();
+    let src = dir.path().join("wild.ptx");
+    // Thread (5, 0, 0) alone stores 1 MiB past its buffer.
+    std::fs::write(
+        &src,
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry wild(.param .u64 out)\n{\n\
+         \t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\
+         \tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\
+         \tsetp.eq.u32 %p1, %r1, 5;\n\tselp.b32 %r2, 1048576, 0, %p1;\n\
+         \tcvt.u64.u32 %rd2, %r2;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+         \tst.global.u32 [%rd3], %r1;\n\tret;\n}\n",
+    )
+    .unwrap();
+    let elf = dir.path().join("wild.elf");
+    let asm = ptxas_rs(&[src.to_str().unwrap(), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = dir.path().join("wild.toml");
+    std::fs::write(
+        &manifest,
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n",
+    )
+    .unwrap();
     let run = ptxas_rs(&[
         "run",
         elf.to_str().unwrap(),
@@ -415,11 +515,11 @@ fn a_trapping_kernel_exits_3_naming_the_line() {
     ]);
     assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
     let err = stderr(&run);
+    assert!(err.contains("wild.ptx:15: ST"), "{err}");
     assert!(
-        err.starts_with(&format!("trap: {}:15: SULD.1D.B32.TRAP", src.display())),
+        err.ends_with("(CTA (0, 0, 0), thread (5, 0, 0), warp 0)\n"),
         "{err}"
     );
-    assert!(err.contains("x = 16 is out of bounds (0..=12)"), "{err}");
 }
 
 #[test]
@@ -538,4 +638,381 @@ fn the_reduce_example_sums_its_input_file() {
         .flat_map(|c| c.iter().sum::<u32>().to_le_bytes())
         .collect();
     assert_eq!(got, want);
+}
+
+/// Mode bits of a file, without its type.
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The process's umask, read the way the shell does (tests run under whatever umask the
+/// caller has, so the expected mode is computed from it).
+#[cfg(unix)]
+fn umask() -> u32 {
+    let out = Command::new("sh").args(["-c", "umask"]).output().unwrap();
+    u32::from_str_radix(String::from_utf8_lossy(&out.stdout).trim(), 8).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn written_files_get_the_permissions_of_any_new_file() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let out = dir.path().join("out.bin");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let dump = format!("out={}", out.display());
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        &example("blend.toml"),
+        "--dump",
+        &dump,
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let want = 0o666 & !umask();
+    assert_eq!(mode(&elf), want, "{:o}", mode(&elf));
+    assert_eq!(mode(&out), want, "{:o}", mode(&out));
+}
+
+#[test]
+fn output_into_a_missing_directory_names_the_directory() {
+    let dir = temp_dir();
+    let missing = dir.path().join("no-such-dir");
+    let elf = missing.join("k.elf");
+    let out = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(
+        err,
+        format!(
+            "ptxas-rs: error: cannot write {}: the directory {} does not exist\n",
+            elf.display(),
+            missing.display()
+        )
+    );
+}
+
+#[test]
+fn a_manifest_syntax_error_gives_its_line_and_column() {
+    let dir = temp_dir();
+    let elf = dir.path().join("blend.elf");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = dir.path().join("bad.toml");
+    std::fs::write(&manifest, "kernel = \"blend\"\nblock = [8,, 1]\n").unwrap();
+    let run = ptxas_rs(&[
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        manifest.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    let want = format!(
+        "ptxas-rs: error: {}: line 2, column 12: ",
+        manifest.display()
+    );
+    assert!(err.starts_with(&want), "want {want}, got {err}");
+}
+
+#[test]
+fn nvidia_ptxas_spellings_are_accepted() {
+    let dir = temp_dir();
+    let src = example("blend.ptx");
+    let single = dir.path().join("single.elf");
+    let double = dir.path().join("double.elf");
+    let out = ptxas_rs(&[
+        "-arch",
+        "sgpu",
+        "-maxrregcount",
+        "32",
+        "-O3",
+        "-lineinfo",
+        "-g",
+        "-m64",
+        "-Werror",
+        "-fmad=false",
+        &src,
+        "-o",
+        single.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = ptxas_rs(&[
+        "--gpu-name=sgpu",
+        "--maxrregcount",
+        "archmax",
+        "--opt-level",
+        "0",
+        "--generate-line-info",
+        "--device-debug",
+        "--machine",
+        "64",
+        "--warning-as-error",
+        &src,
+        "--output-file",
+        double.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // They change nothing on sgpu: the same code either way.
+    assert_eq!(
+        std::fs::read(&single).unwrap(),
+        std::fs::read(&double).unwrap()
+    );
+}
+
+#[test]
+fn help_shows_the_ranges_of_values() {
+    let out = ptxas_rs(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "16..=255",
+        "archmin (16)",
+        "archmax (255)",
+        "0..=3",
+        "[alias: --arch]",
+    ] {
+        assert!(help.contains(want), "{want} not in {help}");
+    }
+}
+
+#[test]
+fn options_sgpu_lacks_are_named_without_misleading_tips() {
+    let src = example("blend.ptx");
+    let second = example("reduce.ptx");
+    for (args, want) in [
+        (&["-maxntid", "32"][..], "unknown option `-maxntid`"),
+        (
+            &[second.as_str()],
+            "2 input files: ptxas-rs assembles one PTX module at a time",
+        ),
+        (&["--bogus"], "unknown option `--bogus`"),
+        (&["--verbos"], "did you mean `--verbose`?"),
+        (&["-c"], "`-c` has no meaning on sgpu: sgpu has no linker"),
+        (&["-m32"], "invalid value '32' for '--machine <BITS>'"),
+        (
+            &["-arch", "sm_80"],
+            "invalid value 'sm_80' for '--gpu-name <GPU>': `sm_80` is an NVIDIA GPU; ptxas-rs assembles for sgpu only",
+        ),
+        (&["--arch=gpu"], "`gpu` is not sgpu, the only GPU"),
+        (&["-maxrregcount", "8"], "8 is not in 16..=255"),
+    ] {
+        let out = ptxas_rs(&[args, &[src.as_str()]].concat());
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: want {want}, got {err}");
+        assert!(!err.contains("as a value"), "{args:?}: {err}");
+    }
+}
+
+/// A module whose only diagnostic is a warning (a video add's ignored operand c).
+const WARNS: &str = ".version 7.0\n.target sm_80\n.address_size 64\n\
+    .visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n\
+    \tld.param.u64 %rd1, [p];\n\tmov.b32 %r1, 1;\n\
+    \tvadd.u32.u32.u32 %r2, %r1, %r1, %r1;\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+
+#[test]
+fn warnings_can_be_errors_or_hidden() {
+    let dir = temp_dir();
+    let src = dir.path().join("w.ptx");
+    std::fs::write(&src, WARNS).unwrap();
+    let elf = dir.path().join("w.elf");
+    let assemble = |flag: &str| {
+        let _ = std::fs::remove_file(&elf);
+        let args = [flag, src.to_str().unwrap(), "-o", elf.to_str().unwrap()];
+        ptxas_rs(&args[usize::from(flag.is_empty())..])
+    };
+    let plain = assemble("");
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    assert!(stderr(&plain).contains("w.ptx:10:34: warning: operand c is ignored"));
+    assert!(elf.exists());
+
+    let strict = assemble("-Werror");
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(stderr(&strict).contains("w.ptx:10:34: error: operand c is ignored"));
+    let summary = format!("ptxas-rs: 1 error in {}\n", src.display());
+    assert!(stderr(&strict).ends_with(&summary), "{}", stderr(&strict));
+    assert!(
+        !elf.exists(),
+        "nothing is written when a warning is an error"
+    );
+
+    let quiet = assemble("-w");
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    assert!(elf.exists());
+}
+
+#[test]
+fn spills_and_local_memory_are_warned_about_when_asked() {
+    let dir = temp_dir();
+    let elf = dir.path().join("p.elf");
+    let src = fixture("encode/pressure.ptx");
+    let out = ptxas_rs(&[
+        "-maxrregcount=16",
+        "-warn-spills",
+        "-warn-lmem-usage",
+        &src,
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("pressure.ptx:6:17: warning: `pressure` spills registers to local memory: 140 bytes spill stores"), "{err}");
+    assert!(
+        err.contains("warning: `pressure` uses 144 bytes of local memory"),
+        "{err}"
+    );
+    let roomy = ptxas_rs(&["-warn-spills", &src, "-o", elf.to_str().unwrap()]);
+    assert!(roomy.stderr.is_empty(), "{}", stderr(&roomy));
+    let strict = ptxas_rs(&[
+        "-maxrregcount=16",
+        "-warn-spills",
+        "-Werror",
+        &src,
+        "-o",
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+}
+
+/// The values of `--print`'s rows (`  [16] 1 2 3`) in `out`, in order.
+fn printed_values(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with("  ["))
+        .flat_map(|l| l.split_once(']').unwrap().1.split_whitespace())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_readmes_first_command_shows_the_blended_pixels() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.trim_start().starts_with("cargo run"))
+        .expect("a set-up command");
+    // The command runs from the repository's root: give it the examples it names there.
+    let dir = temp_dir();
+    std::fs::create_dir(dir.path().join("examples")).unwrap();
+    for f in ["blend.ptx", "blend.toml"] {
+        std::fs::copy(example(f), dir.path().join("examples").join(f)).unwrap();
+    }
+    let mut last = None;
+    for step in line.split("&&") {
+        let args: Vec<&str> = step
+            .trim()
+            .strip_prefix("cargo run --release --")
+            .expect("each step runs ptxas-rs through cargo")
+            .split_whitespace()
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_ptxas-rs"))
+            .args(&args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{step}: {}", stderr(&out));
+        last = Some(out);
+    }
+    let stdout = String::from_utf8(last.unwrap().stdout).unwrap();
+    assert!(
+        stdout.starts_with("ran blend: grid 1 x 1 x 1, block 32 x 1 x 1\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("wrote surface out (32 of 32 bytes)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("out as u8: 32 values\n"), "{stdout}");
+    let want: Vec<String> = blend_expected().iter().map(u8::to_string).collect();
+    assert_eq!(printed_values(&stdout), want, "{stdout}");
+}
+
+/// Runs `examples/reduce` with `args` after the manifest.
+fn run_reduce(args: &[&str]) -> Output {
+    let dir = temp_dir();
+    let elf = dir.path().join("reduce.elf");
+    let asm = ptxas_rs(&[&example("reduce.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let manifest = example("reduce.toml");
+    let head = ["run", elf.to_str().unwrap(), "--launch", manifest.as_str()];
+    ptxas_rs(&[&head[..], args].concat())
+}
+
+#[test]
+fn run_counts_what_retired_as_the_trace_shows_it() {
+    let out = run_reduce(&["--trace"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        stdout.starts_with("ran reduce: grid 2 x 1 x 1, block 256 x 1 x 1\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nwrote buffer out (8 of 8 bytes)\n"),
+        "{stdout}"
+    );
+    // One trace line per warp instruction, with its mask of the lanes that ran it.
+    let trace = stderr(&out);
+    let masks: Vec<u32> = trace
+        .lines()
+        .map(|l| u32::from_str_radix(l.split_whitespace().nth(5).unwrap(), 16).unwrap())
+        .collect();
+    let threads: u32 = masks.iter().map(|m| m.count_ones()).sum();
+    let want = format!(
+        "\nretired {} warp instructions, {threads} thread instructions\n",
+        masks.len()
+    );
+    assert!(stdout.contains(&want), "want {want} in {stdout}");
+}
+
+#[test]
+fn print_shows_first_values_as_asked() {
+    let out = run_reduce(&["--print", "out", "--print", "in:b32", "--print", "out:s16"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let input = std::fs::read(example("reduce-input.bin")).unwrap();
+    let words: Vec<u32> = input
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let sums: Vec<u32> = words.chunks(256).map(|c| c.iter().sum()).collect();
+    let sections: Vec<&str> = stdout.split("\nout as ").collect();
+    // `out` is given by size only: 32-bit words.
+    assert!(sections[1].starts_with("u32: 2 values\n"), "{stdout}");
+    let want: Vec<String> = sums.iter().map(u32::to_string).collect();
+    let (u32s, rest) = sections[1].split_once("\nin as b32: ").unwrap();
+    assert_eq!(printed_values(u32s), want);
+    let count = words.len();
+    assert!(
+        rest.starts_with(&format!("the first 64 of {count} values\n")),
+        "{rest}"
+    );
+    let want: Vec<String> = words[..64].iter().map(|w| format!("{w:#010x}")).collect();
+    assert_eq!(printed_values(rest), want);
+    assert!(sections[2].starts_with("s16: 4 values\n"), "{stdout}");
+    let halves: Vec<String> = sums
+        .iter()
+        .flat_map(|s| [*s as i16, (s >> 16) as i16])
+        .map(|h| h.to_string())
+        .collect();
+    assert_eq!(printed_values(sections[2]), halves);
+}
+
+#[test]
+fn print_refuses_a_bad_name_or_type_before_running() {
+    for (arg, want) in [
+        ("nothing", "--print: no buffer or surface `nothing`"),
+        ("out:u7", "--print: unknown type `u7` (one of u8, u16,"),
+        ("out:", "--print: unknown type ``"),
+    ] {
+        let out = run_reduce(&["--print", arg]);
+        assert_eq!(out.status.code(), Some(1), "{arg}");
+        assert!(out.stdout.is_empty(), "{arg}: nothing ran");
+        assert!(stderr(&out).contains(want), "{arg}: {}", stderr(&out));
+    }
 }

@@ -78,7 +78,7 @@ impl Cta {
             .is_some_and(|w| w.state == State::Running)
         {
             let cause = Cause::NotReady { warp: warp as u32 };
-            return Err(self.trap(cause, warp, None, g.program));
+            return Err(self.trap(cause, warp, None, None, g.program));
         }
         let warps_per_cta = self.warps.len() as u32;
         let w = &mut self.warps[warp];
@@ -92,8 +92,10 @@ impl Cta {
             nctaid: g.grid,
             warps_per_cta,
             clock: g.clock,
+            faulting_lane: None,
         };
         let result = exec::step(w, &mut cx, out);
+        let faulting_lane = cx.faulting_lane;
         g.clock = cx.clock;
         let exited = w.state == State::Exited;
         let settled = match result {
@@ -110,19 +112,39 @@ impl Cta {
             }
             Err(cause) => Err(cause),
         };
-        settled.map_err(|cause| self.trap(cause, warp, pc, g.program))
+        settled.map_err(|cause| {
+            let lane = match cause {
+                Cause::FrameOverflow { lane, .. } => Some(lane),
+                _ => faulting_lane,
+            };
+            self.trap(cause, warp, lane, pc, g.program)
+        })
     }
 
-    /// A trap of warp `warp` at `pc`, with where it happened.
-    pub fn trap(&self, cause: Cause, warp: usize, pc: Option<u32>, program: &Program) -> Trap {
+    /// A trap of warp `warp` (of its lane `lane`'s access, when one lane's) at `pc`, with
+    /// where it happened.
+    pub fn trap(
+        &self,
+        cause: Cause,
+        warp: usize,
+        lane: Option<u8>,
+        pc: Option<u32>,
+        program: &Program,
+    ) -> Trap {
         let (location, instruction) = match pc.and_then(|pc| program.code.get(pc as usize)) {
             Some(&word) => (program.source_line(pc.unwrap_or(0)), warp::text(word)),
             None => (String::new(), String::new()),
         };
+        let thread = lane.and_then(|lane| {
+            let tid = self.warps.get(warp)?.tid.get(usize::from(lane))?;
+            let [x, y, z] = tid.map(u16::try_from);
+            Some([x.ok()?, y.ok()?, z.ok()?])
+        });
         Trap {
             cause,
             cta: self.index,
             warp: warp as u32,
+            thread,
             location,
             instruction,
         }
@@ -143,7 +165,7 @@ impl Cta {
                 if self.finished() {
                     return Ok(());
                 }
-                return Err(self.trap(Cause::Deadlock, 0, None, g.program));
+                return Err(self.trap(Cause::Deadlock, 0, None, None, g.program));
             }
             for wi in lanes(ready) {
                 for _ in 0..SLICE {
@@ -155,6 +177,7 @@ impl Cta {
                         return Err(self.trap(
                             Cause::InstructionLimit { limit },
                             wi,
+                            None,
                             pc,
                             g.program,
                         ));

@@ -15,6 +15,10 @@ pub struct Prepared {
     pub launch: Launch,
     pub global: Global,
     pub surfaces: Surfaces,
+    /// Each buffer's and surface's element type as the manifest gives it (a buffer's array
+    /// key, a surface format's channel type), for showing its contents; none for a buffer
+    /// given only by `size` or `file`.
+    pub elements: Vec<(String, &'static str)>,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -132,11 +136,27 @@ fn size(t: &Table, at: &str) -> Result<Option<usize>> {
     }
 }
 
+/// A TOML syntax error with the line and column (from 1) where it starts.
+fn syntax_error(text: &str, e: &toml::de::Error) -> String {
+    let at = e.span().map_or(0, |s| s.start).min(text.len());
+    let before = &text.as_bytes()[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    // toml puts what it expected on a second line; one line reads better after a path.
+    let message = e.message().trim_end().replace('\n', ": ");
+    format!("line {line}, column {column}: {message}")
+}
+
 /// Reads a manifest (`dir` is its folder, for `file` keys) for `program`.
 pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
-    let root: Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| e.message().to_string())?;
+    let root: Table = text.parse().map_err(|e| syntax_error(text, &e))?;
     expect_keys(
         &root,
         &[
@@ -180,6 +200,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         return Err("internal: module data placed elsewhere than loaded for".into());
     }
     let empty = Table::new();
+    let mut elements = Vec::new();
     let buffers = match root.get("buffers") {
         Some(v) => v.as_table().ok_or("`buffers` must be a table")?,
         None => &empty,
@@ -191,6 +212,9 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         allowed.extend(ARRAYS.iter().map(|a| a.0));
         expect_keys(t, &allowed, &at)?;
         let data = contents(t, &at, dir)?.unwrap_or_default();
+        if let Some((kind, _)) = ARRAYS.iter().find(|(kind, _)| t.contains_key(*kind)) {
+            elements.push((name.clone(), *kind));
+        }
         let size = size(t, &at)?.unwrap_or(data.len());
         if size as u64 > MAX_ALLOCATION {
             return Err(format!(
@@ -224,6 +248,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         let at = format!("surfaces.{name}: ");
         let (mut d, data) = surface(v, &at, dir)?;
         d.base = global.alloc(&format!("surfaces.{name}"), data, d.bytes() as usize);
+        elements.push((name.clone(), d.format.channel_type()));
         let slot = match program.surfaces.iter().find(|s| s.0 == *name) {
             Some(&(_, slot)) => usize::from(slot),
             None => {
@@ -328,6 +353,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         launch,
         global,
         surfaces,
+        elements,
     })
 }
 
@@ -420,13 +446,18 @@ fn descriptor_table(
     })
 }
 
-/// The final bytes of a buffer or surface, for `--dump`: a surface's are packed, row after
-/// row, as the manifest gives them.
-pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
+/// The bytes of a buffer or surface: a surface's are packed, row after row, as the manifest
+/// gives them.
+pub fn bytes_of<'p>(p: &'p Prepared, name: &str) -> Option<&'p [u8]> {
     let regions = &p.global.regions;
     let region = match p.surfaces.bound.iter().flatten().find(|b| b.name == name) {
         Some(b) => regions.iter().find(|r| r.base == b.data),
         None => regions.iter().find(|r| r.name == name),
     };
-    region.map(|r| r.bytes.clone())
+    region.map(|r| r.bytes.as_slice())
+}
+
+/// A copy of [`bytes_of`], for `--dump`.
+pub fn dump(p: &Prepared, name: &str) -> Option<Vec<u8>> {
+    bytes_of(p, name).map(<[u8]>::to_vec)
 }

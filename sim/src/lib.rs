@@ -156,20 +156,10 @@ pub fn run(
     let kernel = program
         .function(&launch.kernel)
         .filter(|f| f.info.entry)
-        .ok_or_else(|| Trap {
-            cause: Cause::NoKernel(launch.kernel.clone()),
-            cta: [0; 3],
-            warp: 0,
-            location: String::new(),
-            instruction: String::new(),
-        })?;
-    let shape = launch.check(kernel).map_err(|why| Trap {
-        cause: Cause::Launch(why),
-        cta: [0; 3],
-        warp: 0,
-        location: String::new(),
-        instruction: String::new(),
-    })?;
+        .ok_or_else(|| Trap::before_start(Cause::NoKernel(launch.kernel.clone())))?;
+    let shape = launch
+        .check(kernel)
+        .map_err(|why| Trap::before_start(Cause::Launch(why)))?;
     let mut memory = Memories::new(global, &launch.params, &program.constants);
     let mut g = Grid {
         program,

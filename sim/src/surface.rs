@@ -58,6 +58,21 @@ impl Format {
         })
     }
 
+    /// The PTX type of one channel as stored: `u8` for `rgba8_unorm`, `f16` for
+    /// `r16_float`, `s32` for `rg32_sint`.
+    pub fn channel_type(self) -> &'static str {
+        match (self.kind, self.bytes) {
+            (Kind::Uint | Kind::Unorm, 1) => "u8",
+            (Kind::Uint | Kind::Unorm, 2) => "u16",
+            (Kind::Sint | Kind::Snorm, 1) => "s8",
+            (Kind::Sint | Kind::Snorm, 2) => "s16",
+            (Kind::Sint, _) => "s32",
+            (Kind::Float, 2) => "f16",
+            (Kind::Float, _) => "f32",
+            _ => "u32",
+        }
+    }
+
     /// `rgba8_unorm`, `r32_uint`, `rg16_float`, ...
     pub fn parse(name: &str) -> Option<Format> {
         let (head, kind) = name.split_once('_')?;

@@ -194,10 +194,28 @@ pub struct Trap {
     /// The CTA and warp that trapped (zeros for a trap before any warp ran).
     pub cta: [u32; 3],
     pub warp: u32,
+    /// The `%tid` of the thread whose own access trapped (an address or surface coordinate
+    /// of its own); `None` when the warp as a whole did. A component is at most 1024
+    /// (docs/hw.md): 16 bits hold it and keep a trap small enough to return by value.
+    pub thread: Option<[u16; 3]>,
     /// `file.ptx:LINE` of the instruction.
     pub location: String,
     /// The instruction, as sgpu assembly.
     pub instruction: String,
+}
+
+impl Trap {
+    /// A trap before any warp ran: the launch itself is wrong.
+    pub fn before_start(cause: Cause) -> Trap {
+        Trap {
+            cause,
+            cta: [0; 3],
+            warp: 0,
+            thread: None,
+            location: String::new(),
+            instruction: String::new(),
+        }
+    }
 }
 
 impl fmt::Display for Trap {
@@ -210,11 +228,11 @@ impl fmt::Display for Trap {
             write!(f, "{}: ", self.instruction)?;
         }
         let [x, y, z] = self.cta;
-        write!(
-            f,
-            "{} (CTA ({x}, {y}, {z}), warp {})",
-            self.cause, self.warp
-        )
+        write!(f, "{} (CTA ({x}, {y}, {z}), ", self.cause)?;
+        match self.thread {
+            Some([tx, ty, tz]) => write!(f, "thread ({tx}, {ty}, {tz}), warp {})", self.warp),
+            None => write!(f, "warp {})", self.warp),
+        }
     }
 }
 

@@ -31,7 +31,7 @@ pub(super) fn exec(
             let n = bytes(msize);
             for l in lanes(mask) {
                 let address = effective(w, ra, e, off24, l);
-                let data = read(w, cx, l, space, address, n)?;
+                let data = read(w, cx, l, space, address, n).map_err(|c| cx.lane_fault(l, c))?;
                 store_reg(w, rd, l, &data[..n], msize);
             }
         }
@@ -48,7 +48,8 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let address = effective(w, ra, e, off24, l);
                 let data = reg_bytes(w, rd, l, n);
-                write(w, cx, out, l, space, address, &data[..n])?;
+                write(w, cx, out, l, space, address, &data[..n])
+                    .map_err(|c| cx.lane_fault(l, c))?;
             }
         }
         Op::Ldc {
@@ -67,14 +68,16 @@ pub(super) fn exec(
             };
             for l in lanes(mask) {
                 let address = (i64::from(w.r(ra, l)) + i64::from(off24)) as u64;
-                aligned(address, n)?;
+                aligned(address, n).map_err(|c| cx.lane_fault(l, c))?;
                 let at = Access {
                     space,
                     address,
                     thread: w.thread(l),
                 };
                 let mut buf = [0u8; 16];
-                cx.memory.read(at, &mut buf[..n])?;
+                cx.memory
+                    .read(at, &mut buf[..n])
+                    .map_err(|c| cx.lane_fault(l, c))?;
                 store_reg(w, rd, l, &buf[..n], msize);
             }
         }
@@ -92,7 +95,8 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let address = effective(w, ra, e, 0, l);
                 let (b, c) = (w.r64(rb, l), w.r64(rc, l));
-                let old = atomic(w, cx, out, l, space, address, (aop, aty), b, c)?;
+                let old = atomic(w, cx, out, l, space, address, (aop, aty), b, c)
+                    .map_err(|c| cx.lane_fault(l, c))?;
                 if wide {
                     w.w64(rd, l, old);
                 } else {
@@ -111,7 +115,8 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let address = effective(w, ra, e, 0, l);
                 let b = w.r64(rb, l);
-                atomic(w, cx, out, l, space, address, (aop, aty), b, 0)?;
+                atomic(w, cx, out, l, space, address, (aop, aty), b, 0)
+                    .map_err(|c| cx.lane_fault(l, c))?;
             }
         }
         _ => unreachable!("exec::step gives the memory unit only memory instructions"),

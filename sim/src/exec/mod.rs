@@ -36,6 +36,17 @@ pub struct Ctx<'m> {
     pub warps_per_cta: u32,
     /// Instructions executed so far, as `%clock`.
     pub clock: u64,
+    /// The lane whose own access trapped (an address or surface coordinate of its own), so
+    /// that the trap can name its thread; the cause is the warp's, as the RTL reports it.
+    pub faulting_lane: Option<u8>,
+}
+
+impl Ctx<'_> {
+    /// `cause`, noting that lane `lane`'s access raised it.
+    pub(crate) fn lane_fault(&mut self, lane: usize, cause: Cause) -> Cause {
+        self.faulting_lane = Some(lane as u8);
+        cause
+    }
 }
 
 /// How an instruction leaves the warp.

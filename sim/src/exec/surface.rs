@@ -30,7 +30,8 @@ pub(super) fn exec(
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
                 cx.surfaces
-                    .load(cx.memory, w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)?;
+                    .load(cx.memory, w, l, s, rd, ra, sfmt, geom, vec, dsize, sclamp)
+                    .map_err(|c| cx.lane_fault(l, c))?;
             }
         }
         Op::Sust {
@@ -46,9 +47,11 @@ pub(super) fn exec(
         } => {
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
-                cx.surfaces.store(
-                    cx.memory, out, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp,
-                )?;
+                cx.surfaces
+                    .store(
+                        cx.memory, out, w, l, s, rc, ra, sfmt, geom, vec, dsize, sclamp,
+                    )
+                    .map_err(|c| cx.lane_fault(l, c))?;
             }
         }
         Op::Sured {
@@ -63,15 +66,20 @@ pub(super) fn exec(
         } => {
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
-                cx.surfaces.reduce(
-                    cx.memory, out, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp,
-                )?;
+                cx.surfaces
+                    .reduce(
+                        cx.memory, out, w, l, s, rc, ra, sfmt, sop, geom, sty, sclamp,
+                    )
+                    .map_err(|c| cx.lane_fault(l, c))?;
             }
         }
         Op::Suq { rd, rb, query } => {
             for l in lanes(mask) {
                 let s = crate::surface::target(w, rb, l);
-                let v = cx.surfaces.query(cx.memory, s, query)?;
+                let v = cx
+                    .surfaces
+                    .query(cx.memory, s, query)
+                    .map_err(|c| cx.lane_fault(l, c))?;
                 w.w(rd, l, v);
             }
         }
