@@ -1112,3 +1112,21 @@ fn two_hundred_fifty_six_bit_accesses() {
         assert_eq!(out[16 * t..16 * t + 16], want, "thread {t}");
     }
 }
+
+/// vote.sync on constant predicates (1 and 0) as well as registers, with member masks as
+/// immediates and in registers, in a CTA of 24 threads.
+#[test]
+fn votes_on_every_predicate_form() {
+    let p = run(
+        "votes",
+        "block = [24]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 768\n",
+    );
+    let out = u32s(&p, "out");
+    let members = 0x00ff_ffffu32;
+    let even = (0..24).filter(|l| l % 2 == 0).fold(0u32, |m, l| m | 1 << l);
+    for t in 0..24 {
+        // any(1), all(0), uni(0), all(!odd); ballot(1), ballot(!odd).
+        let want = [1, 0, 1, 0, members, even];
+        assert_eq!(out[8 * t..8 * t + 6], want, "thread {t}");
+    }
+}

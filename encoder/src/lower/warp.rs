@@ -185,8 +185,23 @@ impl<'a> FnLower<'a, '_> {
             Some(m) => m,
             None => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
-        let Some(Src::Pred(a, neg)) = self.operand(ins, 1) else {
-            return self.unsupported("a vote on something other than a predicate");
+        // The predicate voted on: a register, or a constant (true is PT, false !PT).
+        let (pc, a) = match self.operand(ins, 1) {
+            Some(Src::Pred(a, negated)) => (
+                PredSrc {
+                    pred: Pred(0),
+                    negated,
+                },
+                Some((a, fields::PC)),
+            ),
+            Some(Src::Imm(v)) => (
+                PredSrc {
+                    pred: Pred::PT,
+                    negated: v == 0,
+                },
+                None,
+            ),
+            _ => return self.unsupported("a vote on something other than a predicate"),
         };
         let rb = if self.has(".sync") {
             let Some(mask) = self.operand(ins, 2) else {
@@ -198,10 +213,6 @@ impl<'a> FnLower<'a, '_> {
             rb
         } else {
             R::ZERO
-        };
-        let pc = PredSrc {
-            pred: Pred(0),
-            negated: neg,
         };
         if vmode == Vmode::Ballot {
             let Some((d, dp, _)) = self.dest(ins, 0) else {
@@ -217,7 +228,7 @@ impl<'a> FnLower<'a, '_> {
                     vmode,
                 },
                 &[def(fields::RD, rd), use_(fields::RB, rb)],
-                Some((a, fields::PC)),
+                a,
             );
         } else {
             let Some(Src::Pred(d, _)) = self.operand(ins, 0) else {
@@ -232,7 +243,7 @@ impl<'a> FnLower<'a, '_> {
                     vmode,
                 },
                 &[use_(fields::RB, rb)],
-                Some((a, fields::PC)),
+                a,
             );
             self.bind_pred(at, fields::PD, d, true);
         }
