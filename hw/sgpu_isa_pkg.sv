@@ -385,7 +385,7 @@ package sgpu_isa_pkg;
       OP_MOV: illegal_word = (instr & ~USED_MOV) != 64'h0;
       OP_MOV32I: illegal_word = (instr & ~USED_MOV32I) != 64'h0;
       OP_S2R: illegal_word = (instr & ~USED_S2R) != 64'h0
-          || instr[SREG_MSB:SREG_LSB] > 6'd28;
+          || instr[SREG_MSB:SREG_LSB] > 6'd30;
       OP_SEL: illegal_word = (instr & ~USED_SEL) != 64'h0;
       OP_PLOP: illegal_word = (instr & ~USED_PLOP) != 64'h0
           || instr[BOP_MSB:BOP_LSB] > 2'd2;
@@ -770,7 +770,9 @@ package sgpu_isa_pkg;
     SREG_LANEMASK_GE = 6'd25,
     SREG_SHARED_WINDOW = 6'd26,
     SREG_LOCAL_WINDOW = 6'd27,
-    SREG_CONST_WINDOW = 6'd28
+    SREG_CONST_WINDOW = 6'd28,
+    SREG_DYNAMIC_SMEM_SIZE = 6'd29,
+    SREG_TOTAL_SMEM_SIZE = 6'd30
   } sreg_e;
 
   typedef enum logic [1:0] {

@@ -1130,3 +1130,16 @@ fn votes_on_every_predicate_form() {
         assert_eq!(out[8 * t..8 * t + 6], want, "thread {t}");
     }
 }
+
+/// Shared memory size registers, the performance monitors and environment registers (0 on
+/// sgpu) and the global timer (it counts instructions, so two reads differ).
+#[test]
+fn special_registers_older_code_reads() {
+    let p = run(
+        "specials",
+        "shared = 256\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 24\n",
+    );
+    let out = u32s(&p, "out");
+    assert_eq!(out[..5], [256, 356, 0, 0, 0]);
+    assert!(out[5] > 0, "the timer advanced: {}", out[5]);
+}

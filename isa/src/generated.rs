@@ -1690,10 +1690,12 @@ pub enum Sreg {
     SharedWindow = 26,
     LocalWindow = 27,
     ConstWindow = 28,
+    DynamicSmemSize = 29,
+    TotalSmemSize = 30,
 }
 
 impl Sreg {
-    pub const ALL: [Sreg; 29] = [
+    pub const ALL: [Sreg; 31] = [
         Sreg::TidX,
         Sreg::TidY,
         Sreg::TidZ,
@@ -1723,6 +1725,8 @@ impl Sreg {
         Sreg::SharedWindow,
         Sreg::LocalWindow,
         Sreg::ConstWindow,
+        Sreg::DynamicSmemSize,
+        Sreg::TotalSmemSize,
     ];
     pub fn from_bits(bits: u64) -> Option<Sreg> {
         Sreg::ALL.get(usize::try_from(bits).ok()?).copied()
@@ -1759,6 +1763,8 @@ impl Sreg {
             Sreg::SharedWindow => "SHARED_WINDOW",
             Sreg::LocalWindow => "LOCAL_WINDOW",
             Sreg::ConstWindow => "CONST_WINDOW",
+            Sreg::DynamicSmemSize => "DYNAMIC_SMEM_SIZE",
+            Sreg::TotalSmemSize => "TOTAL_SMEM_SIZE",
         }
     }
     pub fn from_name(name: &str) -> Option<Sreg> {

@@ -28,6 +28,8 @@ pub struct Cta {
     pub index: [u32; 3],
     pub warps: Vec<Warp>,
     pub barriers: Barriers,
+    /// Shared memory bytes: the launch's dynamic ones, and all of them.
+    pub smem: [u32; 2],
 }
 
 impl Cta {
@@ -53,6 +55,7 @@ impl Cta {
         Cta {
             index,
             warps,
+            smem: [shape.shared - kernel.info.shared_bytes, shape.shared],
             barriers: Barriers::default(),
         }
     }
@@ -91,6 +94,7 @@ impl Cta {
             ctaid: self.index,
             nctaid: g.grid,
             warps_per_cta,
+            smem: self.smem,
             clock: g.clock,
             faulting_lane: None,
         };

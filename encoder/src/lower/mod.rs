@@ -833,6 +833,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         }
         match special(id.text) {
             Some(s) => Some(Src::Special(s)),
+            None if zero_special(id.text) => Some(Src::Imm(0)),
             None => {
                 self.unsupported(format!("the special register `{}`", id.text));
                 None
@@ -1310,8 +1311,25 @@ fn special(name: &str) -> Option<sgpu_isa::Sreg> {
         "%lanemask_le" => LanemaskLe,
         "%lanemask_gt" => LanemaskGt,
         "%lanemask_ge" => LanemaskGe,
+        "%dynamic_smem_size" => DynamicSmemSize,
+        "%total_smem_size" => TotalSmemSize,
+        // sgpu has no wall clock: the global timer counts what %clock64 counts.
+        "%globaltimer" => Clock64,
+        "%globaltimer_lo" => Clock,
+        "%globaltimer_hi" => ClockHi,
         _ => return None,
     })
+}
+
+/// Special registers sgpu has nothing behind: performance monitors (`%pm0`..`%pm7`,
+/// `%pm0_64`..) and the driver's environment registers (`%envreg0`..`%envreg31`) read 0.
+fn zero_special(name: &str) -> bool {
+    let numbered = |prefix: &str, below: u32| {
+        name.strip_prefix(prefix)
+            .and_then(|n| n.strip_suffix("_64").unwrap_or(n).parse::<u32>().ok())
+            .is_some_and(|n| n < below)
+    };
+    numbered("%pm", 8) || (numbered("%envreg", 32) && !name.ends_with("_64"))
 }
 
 #[cfg(test)]

@@ -268,5 +268,7 @@ fn special(w: &Warp, cx: &Ctx<'_>, s: Sreg, l: usize) -> u32 {
         LanemaskGt => !(lane_bit | (lane_bit - 1)),
         LanemaskGe => !(lane_bit - 1),
         SharedWindow | LocalWindow | ConstWindow => window(s).unwrap_or(0),
+        DynamicSmemSize => cx.smem[0],
+        TotalSmemSize => cx.smem[1],
     }
 }

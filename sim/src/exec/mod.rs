@@ -34,6 +34,8 @@ pub struct Ctx<'m> {
     pub ctaid: [u32; 3],
     pub nctaid: [u32; 3],
     pub warps_per_cta: u32,
+    /// Shared memory bytes of the CTA: the launch's dynamic ones, and all of them.
+    pub smem: [u32; 2],
     /// Instructions executed so far, as `%clock`.
     pub clock: u64,
     /// The lane whose own access trapped (an address or surface coordinate of its own), so
