@@ -1143,3 +1143,30 @@ fn special_registers_older_code_reads() {
     assert_eq!(out[..5], [256, 356, 0, 0, 0]);
     assert!(out[5] > 0, "the timer advanced: {}", out[5]);
 }
+
+/// mov between vectors and wider scalars: 64 bits into four halves and back reversed, into
+/// two words with one dropped, 32 bits into four bytes and back rotated, two halves into a
+/// word.
+#[test]
+fn vectors_and_wider_scalars_in_every_direction() {
+    let mut next = xorshift(0x3C6E_F372_FE94_F82B);
+    let input: Vec<u64> = (0..32).map(|_| next()).collect();
+    let p = run(
+        "movpack",
+        &in_out(32, "u64", input.iter().map(|&x| x as i64), 24 * 32),
+    );
+    let out = u32s(&p, "out");
+    for (t, &x) in input.iter().enumerate() {
+        let h = |k: u32| (x >> (16 * k)) & 0xffff;
+        let reversed = h(3) | h(2) << 16 | h(1) << 32 | h(0) << 48;
+        let low = x as u32;
+        let want = [
+            reversed as u32,
+            (reversed >> 32) as u32,
+            (x >> 32) as u32,
+            low.rotate_right(8),
+            (h(1) | h(2) << 16) as u32,
+        ];
+        assert_eq!(out[6 * t..6 * t + 5], want, "thread {t}: {x:#018x}");
+    }
+}

@@ -36,7 +36,8 @@ impl<'a> FnLower<'a, '_> {
             }
         }
         match (&ins.operands[0], &ins.operands[1]) {
-            // Packing: `mov.b64 %rd, {%r1, %r2}`, `mov.b32 %r, {%h1, %h2}`.
+            // Packing: `mov.b64 %rd, {%r1, %r2}`, `mov.b32 %r, {%h1, %h2}`, `mov.b64 %rd,
+            // {%h1, %h2, %h3, %h4}`: element i at bits i * (N / n) up.
             (O::Expr(d), O::Vector(items, _)) => {
                 let Some((d, part, _)) = self.dst(d) else {
                     return;
@@ -47,20 +48,18 @@ impl<'a> FnLower<'a, '_> {
                     let Some(l) = self.lane(s, false) else { return };
                     lanes.push(l);
                 }
-                if ty.bits == 32 && lanes.len() == 2 {
-                    // Two 16-bit halves: bytes 1:0 of each.
-                    let (a, b) = (self.r(lanes[0]), self.r(lanes[1]));
-                    self.prmt_imm(R::of(d, part), a, b, 0x5410, Pmode::Default);
-                } else if ty.bits == 64 && lanes.len() == 2 {
-                    self.mov_lane(d, part, lanes[0]);
-                    self.mov_lane(d, part + 1, lanes[1]);
-                } else {
-                    self.unsupported("this packing `mov`");
+                let bits = u32::from(ty.bits) / lanes.len() as u32;
+                let per_word = (32 / bits) as usize;
+                for (w, word) in lanes.chunks(per_word).enumerate() {
+                    self.pack_word(d, part + w as u8, word, bits);
                 }
             }
-            // Unpacking: `mov.b64 {%r1, %r2}, %rd`, `mov.b32 {%h1, %h2}, %r`.
+            // Unpacking: `mov.b64 {%r1, %r2}, %rd`, `mov.b32 {%h1, %h2}, %r`, `mov.b64 {%h1,
+            // %h2, %h3, _}, %rd`. A small element lands in the low bits of its register; the
+            // bits above it are left as they come (docs/ptx-dialect.md).
             (O::Vector(items, _), O::Expr(s)) => {
                 let Some(s) = self.src(s) else { return };
+                let bits = u32::from(ty.bits) / items.len() as u32;
                 for (i, e) in items.iter().enumerate() {
                     if matches!(e, Expr::Name(id) if id.text == "_") {
                         continue;
@@ -68,21 +67,15 @@ impl<'a> FnLower<'a, '_> {
                     let Some((d, part, _)) = self.dst(e) else {
                         return;
                     };
-                    if ty.bits == 64 && items.len() == 2 {
-                        let Some(l) = self.lane(s, i == 1) else {
-                            return;
-                        };
-                        self.mov_lane(d, part, l);
-                    } else if ty.bits == 32 && items.len() == 2 {
-                        let Some(l) = self.lane(s, false) else { return };
-                        if i == 0 {
-                            self.mov_lane(d, part, l);
-                        } else {
-                            let a = self.r(l);
-                            self.shift(d, part, a, Lane::Imm(16), false, true);
-                        }
+                    let at = i as u32 * bits;
+                    let Some(word) = self.lane(s, at >= 32) else {
+                        return;
+                    };
+                    if at % 32 == 0 {
+                        self.mov_lane(d, part, word);
                     } else {
-                        return self.unsupported("this unpacking `mov`");
+                        let a = self.r(word);
+                        self.shift(d, part, a, Lane::Imm(at % 32), false, true);
                     }
                 }
             }
@@ -187,6 +180,34 @@ impl<'a> FnLower<'a, '_> {
             }
             level = next;
             width *= 2;
+        }
+    }
+
+    /// A 32-bit word of `elements` of `bits` each, the first lowest: the element itself for
+    /// one 32-bit one, PRMT for two halves, else BFI after BFI into zero.
+    fn pack_word(&mut self, d: VReg, part: u8, elements: &[Lane], bits: u32) {
+        match elements {
+            [one] if bits == 32 => self.mov_lane(d, part, *one),
+            [lo, hi] if bits == 16 => {
+                let (a, b) = (self.r(*lo), self.r(*hi));
+                self.prmt_imm(R::of(d, part), a, b, 0x5410, Pmode::Default);
+            }
+            _ => {
+                self.mov_lane(d, part, Lane::Imm(0));
+                for (i, l) in elements.iter().enumerate() {
+                    let packed = self.r(Lane::Imm((i as u32 * bits) | bits << 8));
+                    let (ra, rd) = (self.r(*l), R::of(d, part));
+                    self.emit(
+                        Op::Bfi {
+                            rd: rd.reg,
+                            ra: ra.reg,
+                            rb: rd.reg,
+                            rc: packed.reg,
+                        },
+                        &ternary(rd, ra, rd, packed),
+                    );
+                }
+            }
         }
     }
 

@@ -229,6 +229,12 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                 ),
             },
             (Kind::Packed, Operand::Vector(items, _)) => {
+                // ptxas takes `_` for an element an unpacking `mov` drops
+                // (`mov.b64 {%r1, _}, %rd1`), though not for a whole result.
+                let cx = Ctx {
+                    sink: cx.sink || cx.first,
+                    ..cx
+                };
                 for e in items {
                     self.value(e, None, cx.first, cx);
                 }
