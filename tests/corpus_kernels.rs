@@ -126,3 +126,20 @@ fn devfunc_call_device_functions() {
         assert_eq!(out[i as usize].to_bits(), want.to_bits(), "thread {i}");
     }
 }
+
+/// ZLUDA's `param_is_addressable`: the address of a kernel parameter (`mov.b64 t, input`)
+/// read back through `ld.param [t]` gives the parameter, so the kernel stores its value minus
+/// itself: 0.
+#[test]
+fn zluda_param_is_addressable() {
+    let file = "zluda/spirv_run/param_is_addressable.ptx";
+    let source = common::read(&common::shared_dir().join("corpus").join(file));
+    let p = assemble_and_run(
+        &source,
+        file,
+        "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n\
+         [buffers.in]\nsize = 8\n[buffers.out]\nu64 = [-1]\n",
+    )
+    .unwrap_or_else(|t| panic!("{file}: {t}"));
+    assert_eq!(common::u64s(&p, "out"), [0]);
+}

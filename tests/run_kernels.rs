@@ -1170,3 +1170,21 @@ fn vectors_and_wider_scalars_in_every_direction() {
         assert_eq!(out[6 * t..6 * t + 5], want, "thread {t}: {x:#018x}");
     }
 }
+
+/// A SIMD destination mask spelled as every element (`.h10`, `.b3210`) is the default.
+#[test]
+fn simd_video_with_the_default_mask_spelled_out() {
+    let mut next = xorshift(0x510E_527F_ADE6_82D1);
+    let input: Vec<u32> = (0..64).map(|_| next() as u32).collect();
+    let p = run("simdmask", &in_out(32, "u32", &input, 16 * 32));
+    let out = u32s(&p, "out");
+    for t in 0..32 {
+        assert_eq!(out[4 * t], out[4 * t + 1], "vadd2, thread {t}");
+        assert_eq!(out[4 * t + 2], out[4 * t + 3], "vabsdiff4, thread {t}");
+        let (a, b) = (input[2 * t], input[2 * t + 1]);
+        let sum: u32 = (0..4)
+            .map(|k| ((a >> (8 * k)) & 0xff).abs_diff((b >> (8 * k)) & 0xff))
+            .sum();
+        assert_eq!(out[4 * t + 2], sum, "vabsdiff4.add, thread {t}");
+    }
+}

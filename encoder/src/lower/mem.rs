@@ -103,7 +103,8 @@ impl<'a> FnLower<'a, '_> {
     fn address(&mut self, op: &O<'a>, space: &mut Space, is_const: bool) -> Option<Address> {
         // Parameters of device functions and calls live in the frame (kernel parameters, in
         // constant bank 0, come back as `Address::Const`).
-        if *space == Space::Param {
+        let param = *space == Space::Param;
+        if param {
             *space = Space::Local;
         }
         let O::Address(parts, _) = op else {
@@ -128,6 +129,15 @@ impl<'a> FnLower<'a, '_> {
         match self.src(base)? {
             Src::Reg { v, part, ty, .. } => {
                 let wide = ty.bits == 64 && matches!(space, Space::Global | Space::Generic);
+                if param && self.entry {
+                    // In a kernel a `.param` address in a register is a kernel parameter's
+                    // (its offset in constant bank 0, as `mov %rd, param` gives).
+                    return Some(Address::Const {
+                        bank: 0,
+                        base: R::of(v, part),
+                        offset,
+                    });
+                }
                 if is_const {
                     // A `.const` address is an offset in bank 1 (below 4 GiB: the low word).
                     return Some(Address::Const {

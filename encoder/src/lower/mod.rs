@@ -813,10 +813,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     Some(reg_src(v, ty, vector, suffix))
                 }
                 LocalDecl::Var(place) => Some(Src::Addr(place, 0)),
-                LocalDecl::KernelParam { .. } => {
-                    self.unsupported("the address of a kernel parameter");
-                    None
-                }
+                // Its address in the `.param` space: its offset in constant bank 0, which
+                // `ld.param` through a register reads in a kernel (mem.rs `address`).
+                LocalDecl::KernelParam { offset } => Some(Src::Imm(u64::from(offset))),
             };
         }
         if let Some(place) = self.layout.places.get(base) {

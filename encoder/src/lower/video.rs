@@ -234,7 +234,11 @@ impl<'a> FnLower<'a, '_> {
         ) else {
             return self.unsupported(format!("`{opcode}` with this selector"));
         };
-        let mask = dmask.map(|m| m[1..].to_uppercase());
+        // Every element (`.h10`, `.b3210`) is the default, which the enumerations print as
+        // nothing and so do not parse.
+        let mask = dmask
+            .map(|m| m[1..].to_uppercase())
+            .filter(|m| !matches!(m.as_str(), "H10" | "B3210"));
         let mask = mask.as_deref();
         let (vacc, vsat) = (self.has(".add"), self.has(".sat"));
         let vcmp = isa_modifier(ins, Icmp::from_name);
