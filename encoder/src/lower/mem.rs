@@ -103,7 +103,7 @@ impl<'a> FnLower<'a, '_> {
     fn address(&mut self, op: &O<'a>, space: &mut Space, is_const: bool) -> Option<Address> {
         // Parameters of device functions and calls live in the frame (kernel parameters, in
         // constant bank 0, come back as `Address::Const`).
-        let param = *space == Space::Param;
+        let param = *space == Space::Param && !is_const;
         if param {
             *space = Space::Local;
         }
