@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assemble_and_run, assert_checks, list, u32s, u64s, xorshift};
+use common::{assemble_and_run, assert_checks, list, u32s, u64s, words, xorshift};
 use sgpu_sim::launch::{self, Prepared};
 
 /// Assembles `tests/kernels/NAME.ptx` (or `examples/NAME.ptx`), runs it with `manifest`, and
@@ -1186,5 +1186,71 @@ fn simd_video_with_the_default_mask_spelled_out() {
             .map(|k| ((a >> (8 * k)) & 0xff).abs_diff((b >> (8 * k)) & 0xff))
             .sum();
         assert_eq!(out[4 * t + 2], sum, "vabsdiff4.add, thread {t}");
+    }
+}
+
+/// f16 arithmetic through f32 against `rustc_apfloat`'s Half (rounded once, to nearest even),
+/// on every pair of sixteen edge values: zeros, ones, the largest, subnormals, the smallest
+/// normal, infinities, NaN, and values whose sums and products round.
+#[test]
+fn half_precision_arithmetic() {
+    use rustc_apfloat::ieee::Half;
+    use rustc_apfloat::Float;
+    let values: [u16; 16] = [
+        0x0000, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3555, 0x0001, 0x03ff, 0x0400, 0x7c00,
+        0xfc00, 0x7e00, 0x3800, 0x4248, 0x0c01,
+    ];
+    let pairs: Vec<u32> = (0..256)
+        .map(|t| u32::from(values[t % 16]) | u32::from(values[t / 16]) << 16)
+        .collect();
+    let p = run("halfmath", &in_out(256, "u32", &pairs, 16 * 256));
+    let out = words::<2>(&p, "out");
+    let nan = 0x7fffu16;
+    let half = |x: Half| if x.is_nan() { nan } else { x.to_bits() as u16 };
+    let h = |b: u16| Half::from_bits(u128::from(b));
+    let is_nan = |b: u16| h(b).is_nan();
+    for t in 0..256 {
+        let (a, b) = (values[t % 16], values[t / 16]);
+        let (x, y) = (h(a), h(b));
+        let sat = |v: Half| {
+            if v.is_nan() || v.is_negative() {
+                0
+            } else if v > h(0x3c00) {
+                0x3c00
+            } else {
+                v.to_bits() as u16
+            }
+        };
+        // min/max: a NaN gives the other operand; -0 is below +0.
+        let pick = |max: bool| match (is_nan(a), is_nan(b)) {
+            (true, true) => nan,
+            (true, false) => b,
+            (false, true) => a,
+            _ if x == y => {
+                if (a | b) & 0x8000 != 0 && !max {
+                    a | b
+                } else {
+                    a & b
+                }
+            }
+            _ if (x < y) != max => a,
+            _ => b,
+        };
+        let flip = |v: u16, f: fn(u16) -> u16| if is_nan(v) { nan } else { f(v) };
+        let want = [
+            half((x + y).value),
+            half((x - y).value),
+            half((x * y).value),
+            sat((x * y).value),
+            pick(false),
+            pick(true),
+            flip(a, |v| v ^ 0x8000),
+            flip(b, |v| v & 0x7fff),
+        ];
+        let got: Vec<u16> = out[8 * t..8 * t + 8]
+            .iter()
+            .map(|w| u16::from_le_bytes(*w))
+            .collect();
+        assert_eq!(got, want, "thread {t}: {a:#06x}, {b:#06x}");
     }
 }

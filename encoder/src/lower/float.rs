@@ -28,8 +28,16 @@ impl<'a> FnLower<'a, '_> {
         let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
-        if ty.name != "f32" {
+        // f16 add, sub, mul, min, max, neg and abs run in f32: widening is exact, and f32 has
+        // more than twice f16's precision plus two bits, so rounding the f32 result to f16
+        // gives the f16 result rounded once (docs/float.md). fma would round twice.
+        let half =
+            ty.name == "f16" && matches!(op, "add" | "sub" | "mul" | "min" | "max" | "neg" | "abs");
+        if ty.name != "f32" && !half {
             return self.unsupported(format!("`{}`: {} arithmetic", ins.mnemonic.text, ty.name));
+        }
+        if half && self.has(".ftz") {
+            return self.unsupported(format!("`{}`: `.ftz` on f16 arithmetic", ins.mnemonic.text));
         }
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
@@ -47,11 +55,53 @@ impl<'a> FnLower<'a, '_> {
             let Some(l) = self.lane(s, false) else { return };
             *lane = l;
         }
+        if half {
+            for lane in lanes[..n].iter_mut() {
+                let wide = self.new32();
+                self.convert_half((wide, 0), *lane, Fcvt::FromF16, false);
+                *lane = Lane::Reg(wide, 0);
+            }
+        }
         let lanes = &lanes[..n];
         let (rnd, _) = rounding(ins);
         let ftz = self.has(".ftz");
         let sat = self.has(".sat");
         let approx = self.has(".approx") || self.has(".full");
+        if half {
+            let wide = self.new32();
+            self.float_op(ins, op, (wide, 0), lanes, (rnd, ftz, sat, approx));
+            self.convert_half((d, dp), Lane::Reg(wide, 0), Fcvt::F16, false);
+        } else {
+            self.float_op(ins, op, (d, dp), lanes, (rnd, ftz, sat, approx));
+        }
+    }
+
+    /// F2F of `a` between f32 and f16 (`fcvt`), round to nearest, `.sat` as given.
+    fn convert_half(&mut self, (d, dp): (VReg, u8), a: Lane, fcvt: Fcvt, sat: bool) {
+        let (ra, rd) = (self.r(a), R::of(d, dp));
+        self.emit(
+            Op::F2f {
+                rd: rd.reg,
+                ra: ra.reg,
+                fcvt,
+                rint: false,
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat,
+            },
+            &unary(rd, ra),
+        );
+    }
+
+    /// The f32 operation `op` of `lanes` into `d`.
+    fn float_op(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        op: &str,
+        (d, dp): (VReg, u8),
+        lanes: &[Lane],
+        (rnd, ftz, sat, approx): (Rnd, bool, bool, bool),
+    ) {
         let rd = R::of(d, dp);
         match (op, lanes) {
             ("add" | "sub", [a, b]) => {
