@@ -1254,3 +1254,31 @@ fn half_precision_arithmetic() {
         assert_eq!(got, want, "thread {t}: {a:#06x}, {b:#06x}");
     }
 }
+
+/// f16 comparisons (`setp`, `set` to u32 and to f16) on every pair of sixteen edge values,
+/// against `rustc_apfloat`'s ordering. They compared the raw registers as f32 before.
+#[test]
+fn half_precision_comparisons() {
+    use rustc_apfloat::ieee::Half;
+    use rustc_apfloat::Float;
+    let values: [u16; 8] = [
+        0x0000, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0x0001, 0x7c00, 0x7e00,
+    ];
+    let pairs: Vec<u32> = (0..64)
+        .map(|t| u32::from(values[t % 8]) | u32::from(values[t / 8]) << 16)
+        .collect();
+    let p = run("halfcmp", &in_out(64, "u32", &pairs, 16 * 64));
+    let out = u32s(&p, "out");
+    let h = |b: u16| Half::from_bits(u128::from(b));
+    for t in 0..64 {
+        let (x, y) = (h(values[t % 8]), h(values[t / 8]));
+        let unordered = x.is_nan() || y.is_nan();
+        let want = [
+            u32::from(!unordered && x < y),
+            u32::from(unordered || x > y),
+            if !unordered && x == y { u32::MAX } else { 0 },
+            if !unordered && x >= y { 0x3c00 } else { 0 },
+        ];
+        assert_eq!(out[4 * t..4 * t + 4], want, "thread {t}: {x:?}, {y:?}");
+    }
+}

@@ -187,9 +187,17 @@ impl<'a> FnLower<'a, '_> {
             let Some(cmp) = sgpu_isa::Fcmp::from_name(&cmp_name.to_uppercase()) else {
                 return self.unsupported(format!("the comparison `.{cmp_name}`"));
             };
-            let (Some(a), Some(b)) = (self.lane(a, false), self.lane(b, false)) else {
+            let (Some(mut a), Some(mut b)) = (self.lane(a, false), self.lane(b, false)) else {
                 return;
             };
+            if src_ty.bits == 16 {
+                // f16 compares exactly as the f32 values it widens to.
+                for l in [&mut a, &mut b] {
+                    let wide = self.new32();
+                    self.convert_half((wide, 0), *l, sgpu_isa::Fcvt::FromF16, false);
+                    *l = Lane::Reg(wide, 0);
+                }
+            }
             self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
         } else {
             let (cmp, sgn) = match cmp_name {
@@ -231,14 +239,14 @@ impl<'a> FnLower<'a, '_> {
             }
         }
         if set {
-            // `set` writes all ones (integer) or 1.0 (f32) where the comparison holds.
+            // `set` writes all ones (integer) or 1.0 (f32, f16) where the comparison holds.
             let Some((d, dp, _)) = self.dest(ins, 0) else {
                 return;
             };
-            let one = if tys[0].class == TyClass::Float {
-                0x3f80_0000
-            } else {
-                u32::MAX
+            let one = match (tys[0].class, tys[0].bits) {
+                (TyClass::Float, 16) => 0x3c00,
+                (TyClass::Float, _) => 0x3f80_0000,
+                _ => u32::MAX,
             };
             self.sel(d, dp, Lane::Imm(one), Lane::Imm(0), (pd, false));
         }

@@ -77,7 +77,7 @@ impl<'a> FnLower<'a, '_> {
     }
 
     /// F2F of `a` between f32 and f16 (`fcvt`), round to nearest, `.sat` as given.
-    fn convert_half(&mut self, (d, dp): (VReg, u8), a: Lane, fcvt: Fcvt, sat: bool) {
+    pub(super) fn convert_half(&mut self, (d, dp): (VReg, u8), a: Lane, fcvt: Fcvt, sat: bool) {
         let (ra, rd) = (self.r(a), R::of(d, dp));
         self.emit(
             Op::F2f {
