@@ -1282,3 +1282,76 @@ fn half_precision_comparisons() {
         assert_eq!(out[4 * t..4 * t + 4], want, "thread {t}: {x:?}, {y:?}");
     }
 }
+
+/// fma.rn.f16 (and .sat) rounded once, against `rustc_apfloat`'s fused multiply-add on Half:
+/// random triples, triples that cancel (c near -a*b), and small products added to values near
+/// one, where a sum rounded twice would land on an f16 midpoint.
+#[test]
+fn half_precision_fused_multiply_add() {
+    use rustc_apfloat::ieee::Half;
+    use rustc_apfloat::Float;
+    let h = |b: u16| Half::from_bits(u128::from(b));
+    let bits = |x: Half| x.to_bits() as u16;
+    let mut next = xorshift(0x1F83_D9AB_FB41_BD6B);
+    let mut triples = Vec::new();
+    for i in 0..8192u32 {
+        let r = next();
+        let (a, b) = (r as u16, (r >> 16) as u16);
+        let c = match i % 3 {
+            0 => (r >> 32) as u16,
+            // c near -(a * b): what is left is the product's low bits.
+            1 => bits(-(h(a) * h(b)).value)
+                .wrapping_add((r >> 32) as u16 % 5)
+                .wrapping_sub(2),
+            // a product around 2^-11 added to a value near one.
+            _ => 0x3c00 | ((r >> 32) as u16 & 0x3ff),
+        };
+        let (a, b) = if i % 3 == 2 {
+            (0x3c00 | (a & 0x3ff), 0x1000 | (b & 0x3ff))
+        } else {
+            (a, b)
+        };
+        triples.push(u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32);
+    }
+    // Products just above half an ulp of c in [1, 2): 2^-11 (1 + k 2^-21) with 0 < k < 256,
+    // from (1024 + m1)(1024 + m2) = 2^21 + k. Their sum with c rounded to f32 first is an f16
+    // midpoint, which ties to even; rounded once it goes up.
+    for m1 in 0..1024u32 {
+        let m2 = (1u32 << 21).div_ceil(1024 + m1).saturating_sub(1024);
+        let k = (1024 + m1) * (1024 + m2) - (1 << 21);
+        if m2 >= 1024 || k == 0 || k >= 256 {
+            continue;
+        }
+        // Exponent -6 each: 0x2400 is 2^-6.
+        let (a, b) = (0x2400 | m1 as u16, 0x2400 | m2 as u16);
+        let c = 0x3c00 | (next() as u16 & 0x3fe);
+        for (a, c) in [(a, c), (a | 0x8000, c | 0x8000)] {
+            triples.push(u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32);
+        }
+    }
+    assert!(triples.len() > 8192, "some midpoint cases exist");
+    let blocks = triples.len().div_ceil(256);
+    triples.resize(blocks * 256, 0);
+    let manifest = format!(
+        "grid = [{blocks}]\nblock = [256]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = {}\n",
+        list(triples.iter().map(|&t| t as i64)),
+        4 * triples.len()
+    );
+    let p = run("halffma", &manifest);
+    let out = words::<2>(&p, "out");
+    for (i, &t) in triples.iter().enumerate() {
+        let (a, b, c) = (t as u16, (t >> 16) as u16, (t >> 32) as u16);
+        let r = h(a).mul_add(h(b), h(c)).value;
+        let want = if r.is_nan() { 0x7fff } else { bits(r) };
+        let sat = if r.is_nan() || r.is_negative() {
+            0
+        } else if r > h(0x3c00) {
+            0x3c00
+        } else {
+            bits(r)
+        };
+        let got = [out[2 * i], out[2 * i + 1]].map(u16::from_le_bytes);
+        assert_eq!(got, [want, sat], "{i}: fma({a:#06x}, {b:#06x}, {c:#06x})");
+    }
+}

@@ -1,6 +1,7 @@
 //! Single-precision float arithmetic, comparisons and conversions. f64 is rejected before
 //! this point; f16 values are converted, not computed on.
 
+use super::int::{LUT_OR, LUT_XOR};
 use super::*;
 use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Rnd};
 
@@ -30,9 +31,12 @@ impl<'a> FnLower<'a, '_> {
         };
         // f16 add, sub, mul, min, max, neg and abs run in f32: widening is exact, and f32 has
         // more than twice f16's precision plus two bits, so rounding the f32 result to f16
-        // gives the f16 result rounded once (docs/float.md). fma would round twice.
-        let half =
-            ty.name == "f16" && matches!(op, "add" | "sub" | "mul" | "min" | "max" | "neg" | "abs");
+        // gives the f16 result rounded once (docs/float.md). fma is summed to odd first.
+        let half = ty.name == "f16"
+            && matches!(
+                op,
+                "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs"
+            );
         if ty.name != "f32" && !half {
             return self.unsupported(format!("`{}`: {} arithmetic", ins.mnemonic.text, ty.name));
         }
@@ -67,13 +71,97 @@ impl<'a> FnLower<'a, '_> {
         let ftz = self.has(".ftz");
         let sat = self.has(".sat");
         let approx = self.has(".approx") || self.has(".full");
-        if half {
+        if half && op == "fma" {
+            if let [a, b, c] = lanes {
+                let odd = self.sum_to_odd(*a, *b, *c);
+                self.convert_half((d, dp), odd, Fcvt::F16, sat);
+            }
+        } else if half {
             let wide = self.new32();
             self.float_op(ins, op, (wide, 0), lanes, (rnd, ftz, sat, approx));
             self.convert_half((d, dp), Lane::Reg(wide, 0), Fcvt::F16, false);
         } else {
             self.float_op(ins, op, (d, dp), lanes, (rnd, ftz, sat, approx));
         }
+    }
+
+    /// `a * b + c` of f16 values widened to f32, rounded to odd in f32: the product is exact
+    /// (22 bits), the sum is rounded to nearest and its exact error found by TwoSum; where
+    /// the error is not zero the sum steps toward the exact value's zero side and its last bit
+    /// is set. Rounding that to f16 (11 bits, 13 <= 24) gives `fma.rn.f16` rounded once
+    /// (Boldo and Melquiond's round-to-odd). An infinite or NaN sum has a NaN error and stays.
+    fn sum_to_odd(&mut self, a: Lane, b: Lane, c: Lane) -> Lane {
+        let product = self.new32();
+        let (ra, rb) = (self.r(a), self.r(b));
+        let rp = R::of(product, 0);
+        self.emit(
+            Op::Fmul {
+                rd: rp.reg,
+                ra: ra.reg,
+                rb: rb.reg,
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat: false,
+                na: false,
+                absa: false,
+                absb: false,
+            },
+            &binary(rp, ra, rb),
+        );
+        let p = Lane::Reg(product, 0);
+        let sum = self.fadd(p, c, false);
+        // TwoSum: error = (p - (sum - bb)) + (c - bb), bb = sum - p.
+        let bb = self.fadd(sum, p, true);
+        let t1 = self.fadd(sum, bb, true);
+        let t2 = self.fadd(p, t1, true);
+        let t3 = self.fadd(c, bb, true);
+        let error = self.fadd(t2, t3, false);
+        // Toward zero when the error's sign differs from the sum's: the bits less one.
+        let signs = self.new32();
+        self.logic(signs, 0, sum, error, LUT_XOR);
+        let down = self.new32();
+        let rs = self.r(Lane::Reg(signs, 0));
+        self.shift(down, 0, rs, Lane::Imm(31), false, true);
+        let stepped = self.new32();
+        self.sub(stepped, 0, sum, Lane::Reg(down, 0));
+        let odd = self.new32();
+        self.logic(odd, 0, Lane::Reg(stepped, 0), Lane::Imm(1), LUT_OR);
+        let inexact = self.vregs.new_reg(Class::Pred);
+        self.fcmp(
+            inexact,
+            None,
+            Fcmp::Ne,
+            error,
+            Lane::Imm(0),
+            None,
+            Bop::And,
+            false,
+        );
+        let result = self.new32();
+        self.sel(result, 0, Lane::Reg(odd, 0), sum, (inexact, false));
+        Lane::Reg(result, 0)
+    }
+
+    /// `a + b` (`a - b` with `negate`) in f32, rounded to nearest, into a new register.
+    fn fadd(&mut self, a: Lane, b: Lane, negate: bool) -> Lane {
+        let d = self.new32();
+        let (ra, rb, rd) = (self.r(a), self.r(b), R::of(d, 0));
+        self.emit(
+            Op::Fadd {
+                rd: rd.reg,
+                ra: ra.reg,
+                rb: rb.reg,
+                rnd: Rnd::Rn,
+                ftz: false,
+                sat: false,
+                na: false,
+                nb: negate,
+                absa: false,
+                absb: false,
+            },
+            &binary(rd, ra, rb),
+        );
+        Lane::Reg(d, 0)
     }
 
     /// F2F of `a` between f32 and f16 (`fcvt`), round to nearest, `.sat` as given.
