@@ -522,19 +522,36 @@ fn a_trap_of_one_threads_access_names_that_thread() {
     );
 }
 
-#[test]
-fn a_manifest_with_an_unknown_key_is_refused_by_name() {
+/// The shipped example assembled into a fresh directory: the directory and the ELF's path.
+fn assembled_blend() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = temp_dir();
     let elf = dir.path().join("blend.elf");
-    ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
-    let manifest = dir.path().join("bad.toml");
-    std::fs::write(&manifest, "kernel = \"blend\"\nthreads = 5\n").unwrap();
-    let run = ptxas_rs(&[
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    (dir, elf)
+}
+
+/// `run ELF --launch NAME`, the manifest NAME in `dir` holding `text`.
+fn run_with_manifest(
+    dir: &tempfile::TempDir,
+    elf: &std::path::Path,
+    name: &str,
+    text: &str,
+) -> std::process::Output {
+    let manifest = dir.path().join(name);
+    std::fs::write(&manifest, text).unwrap();
+    ptxas_rs(&[
         "run",
         elf.to_str().unwrap(),
         "--launch",
         manifest.to_str().unwrap(),
-    ]);
+    ])
+}
+
+#[test]
+fn a_manifest_with_an_unknown_key_is_refused_by_name() {
+    let (dir, elf) = assembled_blend();
+    let run = run_with_manifest(&dir, &elf, "bad.toml", "kernel = \"blend\"\nthreads = 5\n");
     assert_eq!(run.status.code(), Some(1));
     assert!(
         stderr(&run).contains("unknown key `threads`"),
@@ -545,10 +562,7 @@ fn a_manifest_with_an_unknown_key_is_refused_by_name() {
 
 #[test]
 fn every_size_in_a_manifest_is_checked_and_refused_by_key() {
-    let dir = temp_dir();
-    let elf = dir.path().join("blend.elf");
-    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
-    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let (dir, elf) = assembled_blend();
     // What blend needs; each case adds top-level keys before it and tables after it.
     let base = "kernel = \"blend\"\nparams = [{ surface = \"out\" }, { u32 = 8 }]\n\
                 [surfaces.out]\ngeometry = \"1d\"\nwidth = 8\nformat = \"rgba8_unorm\"\n";
@@ -611,14 +625,8 @@ fn every_size_in_a_manifest_is_checked_and_refused_by_key() {
         ),
     ];
     for (i, (top, tables, want)) in cases.iter().enumerate() {
-        let manifest = dir.path().join(format!("bad{i}.toml"));
-        std::fs::write(&manifest, format!("{top}{base}{tables}")).unwrap();
-        let run = ptxas_rs(&[
-            "run",
-            elf.to_str().unwrap(),
-            "--launch",
-            manifest.to_str().unwrap(),
-        ]);
+        let text = format!("{top}{base}{tables}");
+        let run = run_with_manifest(&dir, &elf, &format!("bad{i}.toml"), &text);
         let err = stderr(&run);
         assert_eq!(run.status.code(), Some(1), "{want}: {err}");
         assert!(err.contains(want), "want {want}, got {err}");
@@ -698,23 +706,18 @@ fn output_into_a_missing_directory_names_the_directory() {
 
 #[test]
 fn a_manifest_syntax_error_gives_its_line_and_column() {
-    let dir = temp_dir();
-    let elf = dir.path().join("blend.elf");
-    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
-    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
-    let manifest = dir.path().join("bad.toml");
-    std::fs::write(&manifest, "kernel = \"blend\"\nblock = [8,, 1]\n").unwrap();
-    let run = ptxas_rs(&[
-        "run",
-        elf.to_str().unwrap(),
-        "--launch",
-        manifest.to_str().unwrap(),
-    ]);
+    let (dir, elf) = assembled_blend();
+    let run = run_with_manifest(
+        &dir,
+        &elf,
+        "bad.toml",
+        "kernel = \"blend\"\nblock = [8,, 1]\n",
+    );
     assert_eq!(run.status.code(), Some(1));
     let err = stderr(&run);
     let want = format!(
         "ptxas-rs: error: {}: line 2, column 12: ",
-        manifest.display()
+        dir.path().join("bad.toml").display()
     );
     assert!(err.starts_with(&want), "want {want}, got {err}");
 }
