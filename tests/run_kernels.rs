@@ -1194,8 +1194,6 @@ fn simd_video_with_the_default_mask_spelled_out() {
 /// normal, infinities, NaN, and values whose sums and products round.
 #[test]
 fn half_precision_arithmetic() {
-    use rustc_apfloat::ieee::Half;
-    use rustc_apfloat::Float;
     let values: [u16; 16] = [
         0x0000, 0x8000, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3555, 0x0001, 0x03ff, 0x0400, 0x7c00,
         0xfc00, 0x7e00, 0x3800, 0x4248, 0x0c01,
@@ -1205,53 +1203,116 @@ fn half_precision_arithmetic() {
         .collect();
     let p = run("halfmath", &in_out(256, "u32", &pairs, 16 * 256));
     let out = words::<2>(&p, "out");
-    let nan = 0x7fffu16;
-    let half = |x: Half| if x.is_nan() { nan } else { x.to_bits() as u16 };
-    let h = |b: u16| Half::from_bits(u128::from(b));
-    let is_nan = |b: u16| h(b).is_nan();
     for t in 0..256 {
         let (a, b) = (values[t % 16], values[t / 16]);
-        let (x, y) = (h(a), h(b));
-        let sat = |v: Half| {
-            if v.is_nan() || v.is_negative() {
-                0
-            } else if v > h(0x3c00) {
-                0x3c00
-            } else {
-                v.to_bits() as u16
-            }
-        };
-        // min/max: a NaN gives the other operand; -0 is below +0.
-        let pick = |max: bool| match (is_nan(a), is_nan(b)) {
-            (true, true) => nan,
-            (true, false) => b,
-            (false, true) => a,
-            _ if x == y => {
-                if (a | b) & 0x8000 != 0 && !max {
-                    a | b
-                } else {
-                    a & b
-                }
-            }
-            _ if (x < y) != max => a,
-            _ => b,
-        };
-        let flip = |v: u16, f: fn(u16) -> u16| if is_nan(v) { nan } else { f(v) };
+        let f = |op| f16_reference(op, a, b, 0);
         let want = [
-            half((x + y).value),
-            half((x - y).value),
-            half((x * y).value),
-            sat((x * y).value),
-            pick(false),
-            pick(true),
-            flip(a, |v| v ^ 0x8000),
-            flip(b, |v| v & 0x7fff),
+            f("add"),
+            f("sub"),
+            f("mul"),
+            f("mul.sat"),
+            f("min"),
+            f("max"),
+            f("neg"),
+            f16_reference("abs", b, 0, 0),
         ];
         let got: Vec<u16> = out[8 * t..8 * t + 8]
             .iter()
             .map(|w| u16::from_le_bytes(*w))
             .collect();
         assert_eq!(got, want, "thread {t}: {a:#06x}, {b:#06x}");
+    }
+}
+
+/// What PTX's f16 operation `op` gives for `a`, `b` (and `c` for fma), after `rustc_apfloat`'s
+/// Half: rounded once to nearest even, a NaN result the canonical 0x7fff; `.sat` clamps to
+/// [0, 1] (NaN to 0); min and max take the other operand of a NaN (both NaN: NaN, and any
+/// NaN with `.NaN`), -0 below +0; neg and abs act on `a`.
+fn f16_reference(op: &str, a: u16, b: u16, c: u16) -> u16 {
+    use rustc_apfloat::ieee::Half;
+    use rustc_apfloat::Float;
+    let nan = 0x7fffu16;
+    let h = |b: u16| Half::from_bits(u128::from(b));
+    let bits = |x: Half| if x.is_nan() { nan } else { x.to_bits() as u16 };
+    let sat = |v: Half| {
+        if v.is_nan() || v.is_negative() {
+            0
+        } else if v > h(0x3c00) {
+            0x3c00
+        } else {
+            v.to_bits() as u16
+        }
+    };
+    let (x, y) = (h(a), h(b));
+    let pick = |max: bool, nan_wins: bool| match (x.is_nan(), y.is_nan()) {
+        (true, true) => nan,
+        (true, false) | (false, true) if nan_wins => nan,
+        (true, false) => b,
+        (false, true) => a,
+        _ if x == y => {
+            if (a | b) & 0x8000 != 0 && !max {
+                a | b
+            } else {
+                a & b
+            }
+        }
+        _ if (x < y) != max => a,
+        _ => b,
+    };
+    match op {
+        "add" => bits((x + y).value),
+        "sub" => bits((x - y).value),
+        "mul" => bits((x * y).value),
+        "mul.sat" => sat((x * y).value),
+        "fma" => bits(x.mul_add(y, h(c)).value),
+        "fma.sat" => sat(x.mul_add(y, h(c)).value),
+        "min" => pick(false, false),
+        "max" => pick(true, false),
+        "max.NaN" => pick(true, true),
+        "neg" if x.is_nan() => nan,
+        "neg" => a ^ 0x8000,
+        "abs" if x.is_nan() => nan,
+        "abs" => a & 0x7fff,
+        other => unreachable!("no f16 operation {other}"),
+    }
+}
+
+/// f16x2 arithmetic: each half as the f16 operation on its own, on random and edge pairs.
+#[test]
+fn packed_half_precision_arithmetic() {
+    let edges: [u16; 8] = [
+        0x0000, 0x8000, 0x3c00, 0x7bff, 0x0001, 0x7c00, 0x7e00, 0x3555,
+    ];
+    let mut next = xorshift(0x6A09_E667_BB67_AE85);
+    let inputs: Vec<u32> = (0..3 * 256)
+        .map(|i| {
+            let r = next();
+            if i % 2 == 0 {
+                r as u32
+            } else {
+                u32::from(edges[(r % 8) as usize]) | u32::from(edges[(r >> 8) as usize % 8]) << 16
+            }
+        })
+        .collect();
+    let p = run("halfpair", &in_out(256, "u32", &inputs, 48 * 256));
+    let out = u32s(&p, "out");
+    let ops = [
+        "add", "sub", "mul", "fma", "fma.sat", "min", "max.NaN", "neg",
+    ];
+    for t in 0..256 {
+        let [a, b, c] = [inputs[3 * t], inputs[3 * t + 1], inputs[3 * t + 2]];
+        let half = |v: u32, k: u32| (v >> (16 * k)) as u16;
+        let pair = |op: &str, x: u32| {
+            let f = |k| u32::from(f16_reference(op, half(x, k), half(b, k), half(c, k)));
+            f(0) | f(1) << 16
+        };
+        let mut want: Vec<u32> = ops.iter().map(|op| pair(op, a)).collect();
+        want.push(pair("abs", b));
+        assert_eq!(
+            out[12 * t..12 * t + 9],
+            want,
+            "thread {t}: {a:#010x} {b:#010x} {c:#010x}"
+        );
     }
 }
 
@@ -1373,5 +1434,53 @@ fn register_parameters_and_results() {
         assert_eq!(out[i..i + 3], [t + 1, 8, 3 * t + 2], "thread {t}");
         let q = [q as u32, (q >> 32) as u32];
         assert_eq!(out[i + 4..i + 8], [q, q].concat(), "thread {t}");
+    }
+}
+
+/// cvt.rn.f16x2.f32 and cvt.rn.bf16x2.f32: a to the high half, b to the low one, each rounded
+/// as `rustc_apfloat` rounds it (NaN the canonical 0x7fff).
+#[test]
+fn conversions_to_packed_halves() {
+    use rustc_apfloat::ieee::{BFloat, Half, Single};
+    use rustc_apfloat::{Float, FloatConvert};
+    fn narrow<T: Float>(x: u32) -> u32
+    where
+        Single: FloatConvert<T>,
+    {
+        let v: T = Single::from_bits(u128::from(x)).convert(&mut false).value;
+        if v.is_nan() {
+            0x7fff
+        } else {
+            v.to_bits() as u32
+        }
+    }
+    let mut next = xorshift(0x3C6E_F372_A54F_F53A);
+    let edges = [
+        0x3f80_3000u32,
+        0x477f_f000,
+        0x7fc0_0000,
+        0x8000_0000,
+        0x3340_0000,
+    ];
+    let inputs: Vec<u32> = (0..64)
+        .map(|i| {
+            if i < 10 {
+                edges[i % 5]
+            } else {
+                (next() >> 8) as u32 ^ 0x3f00_0000
+            }
+        })
+        .collect();
+    let p = run("cvtpair", &in_out(32, "u32", &inputs, 16 * 32));
+    let out = u32s(&p, "out");
+    for t in 0..32 {
+        let (a, b) = (inputs[2 * t], inputs[2 * t + 1]);
+        let pack = |f: &dyn Fn(u32) -> u32| f(b) | f(a) << 16;
+        let want = [pack(&narrow::<Half>), pack(&narrow::<BFloat>)];
+        assert_eq!(
+            out[4 * t..4 * t + 2],
+            want,
+            "thread {t}: {a:#010x} {b:#010x}"
+        );
     }
 }

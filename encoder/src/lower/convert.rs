@@ -7,6 +7,31 @@ use sgpu_isa::Ity;
 
 impl<'a> FnLower<'a, '_> {
     /// `cvt` between integer widths and float types, and `cvta`.
+    /// `cvt.rn{.sat}.f16x2.f32 d, a, b` (and `.bf16x2`): a converted to the high half, b to
+    /// the low one, each as the scalar `cvt` would.
+    fn cvt_pair(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        (d, dp): (VReg, u8),
+        a: Src<'a>,
+        to: Type,
+        from: Type,
+    ) {
+        let Some(b) = self.operand(ins, 2) else {
+            return;
+        };
+        let name = if to.name == "f16x2" { "f16" } else { "bf16" };
+        let Some(half) = Type::from_name(name) else {
+            return;
+        };
+        let halves = [self.new32(), self.new32()];
+        for (t, s) in halves.iter().zip([b, a]) {
+            self.cvt_float(ins, *t, 0, s, half, from);
+        }
+        let (lo, hi) = (R::of(halves[0], 0), R::of(halves[1], 0));
+        self.prmt_imm(R::of(d, dp), lo, hi, 0x5410, sgpu_isa::Pmode::Default);
+    }
+
     pub(super) fn convert(&mut self, ins: &PtxInstruction<'a>) {
         let tys = self.tys;
         let Some((d, dp, _)) = self.dest(ins, 0) else {
@@ -21,6 +46,9 @@ impl<'a> FnLower<'a, '_> {
         let [to, from] = &tys[..] else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
+        if matches!(to.name, "f16x2" | "bf16x2") && from.name == "f32" {
+            return self.cvt_pair(ins, (d, dp), a, *to, *from);
+        }
         if to.class == TyClass::Float || from.class == TyClass::Float {
             return self.cvt_float(ins, d, dp, a, *to, *from);
         }

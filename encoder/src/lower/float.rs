@@ -3,7 +3,7 @@
 
 use super::int::{LUT_OR, LUT_XOR};
 use super::*;
-use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Rnd};
+use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Pmode, Rnd};
 
 /// The rounding modifier among an instruction's, and whether it rounds to an integer
 /// (`.rni` and its kin).
@@ -29,18 +29,15 @@ impl<'a> FnLower<'a, '_> {
         let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
-        // f16 add, sub, mul, min, max, neg and abs run in f32: widening is exact, and f32 has
-        // more than twice f16's precision plus two bits, so rounding the f32 result to f16
-        // gives the f16 result rounded once (docs/float.md). fma is summed to odd first.
-        let half = ty.name == "f16"
-            && matches!(
-                op,
-                "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs"
-            );
-        if ty.name != "f32" && !half {
+        let half_op = matches!(
+            op,
+            "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs"
+        );
+        let (half, pair) = (ty.name == "f16" && half_op, ty.name == "f16x2" && half_op);
+        if ty.name != "f32" && !half && !pair {
             return self.unsupported(format!("`{}`: {} arithmetic", ins.mnemonic.text, ty.name));
         }
-        if half && self.has(".ftz") {
+        if (half || pair) && self.has(".ftz") {
             return self.unsupported(format!("`{}`: `.ftz` on f16 arithmetic", ins.mnemonic.text));
         }
         let Some((d, dp, _)) = self.dest(ins, 0) else {
@@ -59,29 +56,62 @@ impl<'a> FnLower<'a, '_> {
             let Some(l) = self.lane(s, false) else { return };
             *lane = l;
         }
-        if half {
-            for lane in lanes[..n].iter_mut() {
-                let wide = self.new32();
-                self.convert_half((wide, 0), *lane, Fcvt::FromF16, false);
-                *lane = Lane::Reg(wide, 0);
-            }
-        }
         let lanes = &lanes[..n];
         let (rnd, _) = rounding(ins);
-        let ftz = self.has(".ftz");
-        let sat = self.has(".sat");
+        let modes = (rnd, self.has(".ftz"), self.has(".sat"));
         let approx = self.has(".approx") || self.has(".full");
-        if half && op == "fma" {
-            if let [a, b, c] = lanes {
-                let odd = self.sum_to_odd(*a, *b, *c);
-                self.convert_half((d, dp), odd, Fcvt::F16, sat);
+        if pair {
+            // Each half on its own, the high one shifted down first; then packed.
+            let halves = [self.new32(), self.new32()];
+            let mut high = [Lane::Imm(0); 3];
+            for (h, l) in high.iter_mut().zip(lanes) {
+                *h = match *l {
+                    Lane::Imm(i) => Lane::Imm(i >> 16),
+                    reg => {
+                        let t = self.new32();
+                        let r = self.r(reg);
+                        self.shift(t, 0, r, Lane::Imm(16), false, true);
+                        Lane::Reg(t, 0)
+                    }
+                };
             }
+            self.half(ins, op, (halves[0], 0), lanes, modes);
+            self.half(ins, op, (halves[1], 0), &high[..n], modes);
+            let (lo, hi) = (R::of(halves[0], 0), R::of(halves[1], 0));
+            self.prmt_imm(R::of(d, dp), lo, hi, 0x5410, Pmode::Default);
         } else if half {
-            let wide = self.new32();
-            self.float_op(ins, op, (wide, 0), lanes, (rnd, ftz, sat, approx));
-            self.convert_half((d, dp), Lane::Reg(wide, 0), Fcvt::F16, false);
+            self.half(ins, op, (d, dp), lanes, modes);
         } else {
+            let (rnd, ftz, sat) = modes;
             self.float_op(ins, op, (d, dp), lanes, (rnd, ftz, sat, approx));
+        }
+    }
+
+    /// An f16 operation (f16 add, sub, mul, min, max, neg, abs) in f32: widening is exact,
+    /// and f32 has more than twice f16's precision plus two bits, so rounding the f32 result
+    /// to f16 gives the f16 result rounded once (docs/float.md). fma is summed to odd first.
+    fn half(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        op: &str,
+        d: (VReg, u8),
+        lanes: &[Lane],
+        (rnd, ftz, sat): (Rnd, bool, bool),
+    ) {
+        let mut wide = [Lane::Imm(0); 3];
+        for (w, l) in wide.iter_mut().zip(lanes) {
+            let t = self.new32();
+            self.convert_half((t, 0), *l, Fcvt::FromF16, false);
+            *w = Lane::Reg(t, 0);
+        }
+        let wide = &wide[..lanes.len()];
+        if let ("fma", [a, b, c]) = (op, wide) {
+            let odd = self.sum_to_odd(*a, *b, *c);
+            self.convert_half(d, odd, Fcvt::F16, sat);
+        } else {
+            let t = self.new32();
+            self.float_op(ins, op, (t, 0), wide, (rnd, ftz, sat, false));
+            self.convert_half(d, Lane::Reg(t, 0), Fcvt::F16, false);
         }
     }
 
