@@ -2,7 +2,8 @@
 # Runs every test of ptxas-rs: formatting, lints, generated-file drift, RTL lint, unit,
 # corpus, snapshot, generated-form, robustness and CLI tests, and a build of the fuzz target.
 # Needs Rust (rustup's stable toolchain with rustfmt and clippy), the reference material in
-# ../shared, and Verilator, g++ and make, which it installs with apt-get when they are missing.
+# ../shared, Verilator, g++ and make (for the RTL tests) and clang-16 (for `ptxas-rs cuda`),
+# which it installs with apt-get when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,9 +18,10 @@ for component in rustfmt clippy; do
     fi
 done
 
-# The RTL tests build with Verilator, which compiles its C++ with g++ and make.
+# The RTL tests build with Verilator, which compiles its C++ with g++ and make; tests/cuda.rs
+# compiles CUDA C with Debian's clang-16.
 missing=()
-for tool in verilator:verilator g++:g++ make:make; do
+for tool in verilator:verilator g++:g++ make:make clang-16:clang-16; do
     command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then

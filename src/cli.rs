@@ -137,20 +137,47 @@ enum Command {
     Run {
         /// The ELF file to run
         input: PathBuf,
-        /// The launch manifest: kernel, grid, buffers, surfaces, parameters (docs/launch.md)
-        #[arg(long, value_name = "LAUNCH.toml")]
-        launch: PathBuf,
-        /// Write the final bytes of a buffer or surface to a file
-        #[arg(long, value_name = "NAME=PATH")]
-        dump: Vec<String>,
-        /// Show the first values of a buffer or surface, as u8..u64, s8..s64, b8..b64 (hex),
-        /// f16, bf16, f32 or f64 (default: the manifest's array type or surface format, else u32)
-        #[arg(long, value_name = "NAME[:TYPE]")]
-        print: Vec<String>,
-        /// Print every warp instruction as it retires
-        #[arg(long)]
-        trace: bool,
+        #[command(flatten)]
+        run: RunArgs,
     },
+    /// Compile a CUDA C file with clang-16, assemble it and run a kernel on the golden model
+    Cuda {
+        /// The CUDA C file (`__global__` kernels; `extern "C"` keeps their names plain)
+        input: PathBuf,
+        /// Also write the PTX clang made to this file (diagnostics and traps then name it)
+        #[arg(long, value_name = "FILE.ptx")]
+        ptx: Option<PathBuf>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+}
+
+/// How `run` and `cuda` run the kernel.
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The launch manifest: kernel, grid, buffers, surfaces, parameters (docs/launch.md)
+    #[arg(long, value_name = "LAUNCH.toml")]
+    launch: PathBuf,
+    /// Write the final bytes of a buffer or surface to a file
+    #[arg(long, value_name = "NAME=PATH")]
+    dump: Vec<String>,
+    /// Show the first values of a buffer or surface, as u8..u64, s8..s64, b8..b64 (hex),
+    /// f16, bf16, f32 or f64 (default: the manifest's array type or surface format, else u32)
+    #[arg(long, value_name = "NAME[:TYPE]")]
+    print: Vec<String>,
+    /// Print every warp instruction as it retires
+    #[arg(long)]
+    trace: bool,
+}
+
+impl RunArgs {
+    fn options(&self) -> crate::run::Options<'_> {
+        crate::run::Options {
+            dumps: &self.dump,
+            prints: &self.print,
+            trace: self.trace,
+        }
+    }
 }
 
 /// Exit status when the kernel traps.
@@ -233,19 +260,11 @@ fn run(cli: Cli) -> Result<u8> {
                 }
             }
         }
-        Some(Command::Run {
-            input,
-            launch,
-            dump,
-            print,
-            trace,
-        }) => {
-            let options = crate::run::Options {
-                dumps: &dump,
-                prints: &print,
-                trace,
-            };
-            crate::run::run_kernel(&input, &launch, &options)
+        Some(Command::Run { input, run }) => {
+            crate::run::run_kernel(&input, &run.launch, &run.options())
+        }
+        Some(Command::Cuda { input, ptx, run }) => {
+            crate::cuda::run(&input, ptx.as_deref(), &run.launch, &run.options())
         }
         None => assemble(cli.assemble),
     }
@@ -302,6 +321,20 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     let output = args.output.unwrap_or_else(|| input.with_extension("elf"));
     write_atomically(&output, &assembled.elf)?;
     Ok(0)
+}
+
+/// Assembles `input` to `output` with the default options, exactly as `ptxas-rs -o OUTPUT
+/// INPUT` does.
+pub(crate) fn assemble_file(input: &Path, output: &Path) -> Result<u8> {
+    let words = [
+        "ptxas-rs".as_ref(),
+        "-o".as_ref(),
+        output.as_os_str(),
+        "--".as_ref(),
+        input.as_os_str(),
+    ];
+    let cli = Cli::try_parse_from(words).context("assembling with the default options")?;
+    assemble(cli.assemble)
 }
 
 /// Writes through a temporary file in the same folder and renames it, so that a failure

@@ -1,7 +1,9 @@
-//! The `ptxas-rs` command line: argument handling and the rendering of diagnostics. The
-//! libraries return typed diagnostics; only this crate turns them into text and exit codes.
+//! The `ptxas-rs` command line: argument handling, CUDA C through clang-16, and the rendering
+//! of diagnostics. The libraries return typed diagnostics; only this crate turns them into
+//! text and exit codes.
 
 pub mod cli;
+mod cuda;
 pub mod ptxas_flags;
 pub mod render;
 mod run;
