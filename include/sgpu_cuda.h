@@ -45,6 +45,15 @@ __SGPU_DEVICE unsigned atomicDec(unsigned *p, unsigned v) { return __nvvm_atom_d
 __SGPU_DEVICE int atomicAnd(int *p, int v) { return __nvvm_atom_and_gen_i(p, v); }
 __SGPU_DEVICE int atomicOr(int *p, int v) { return __nvvm_atom_or_gen_i(p, v); }
 __SGPU_DEVICE int atomicXor(int *p, int v) { return __nvvm_atom_xor_gen_i(p, v); }
+__SGPU_DEVICE unsigned atomicAnd(unsigned *p, unsigned v) {
+  return (unsigned)__nvvm_atom_and_gen_i((int *)p, (int)v);
+}
+__SGPU_DEVICE unsigned atomicOr(unsigned *p, unsigned v) {
+  return (unsigned)__nvvm_atom_or_gen_i((int *)p, (int)v);
+}
+__SGPU_DEVICE unsigned atomicXor(unsigned *p, unsigned v) {
+  return (unsigned)__nvvm_atom_xor_gen_i((int *)p, (int)v);
+}
 __SGPU_DEVICE int atomicCAS(int *p, int compare, int v) {
   return __nvvm_atom_cas_gen_i(p, compare, v);
 }

@@ -246,3 +246,45 @@ fn a_compile_error_is_clangs_exits_1_and_leaves_no_ptx() {
     assert!(stderr.contains("clang-16 could not compile"), "{stderr}");
     assert!(!ptx.exists(), "no PTX is left after a failed compile");
 }
+
+#[test]
+fn the_other_atomics_shuffles_and_votes() {
+    let ran = run("intrinsics", &["counters", "out"]);
+    let v: Vec<u32> = ran
+        .input_int("buffers", "in", "u32")
+        .iter()
+        .map(|&x| x as u32)
+        .collect();
+    let counters = ran.u32s("counters");
+    let fold = |f: fn(u32, u32) -> u32, start| v.iter().fold(start, |a, &x| f(a, x));
+    assert_eq!(
+        counters[..6],
+        [
+            fold(u32::min, u32::MAX),
+            fold(u32::max, 0),
+            fold(|a, x| a & x, u32::MAX),
+            fold(|a, x| a | x, 0),
+            fold(|a, x| a ^ x, 0),
+            64
+        ]
+    );
+    // One thread claimed the slot (its index plus one); every other saw it taken.
+    let out = ran.u32s("out");
+    let claims: Vec<u32> = (0..64).map(|t| out[4 * t + 2]).collect();
+    assert_eq!(claims.iter().filter(|&&c| c == 0).count(), 1);
+    let winner = claims.iter().position(|&c| c == 0).unwrap() as u32;
+    assert_eq!(counters[6], winner + 1);
+    assert!(claims.iter().all(|&c| c == 0 || c == winner + 1));
+    assert!(counters[7] < 64, "atomicExch left a thread index");
+    for t in 0..64 {
+        let warp = &v[t / 32 * 32..t / 32 * 32 + 32];
+        let up = if t % 32 == 0 { v[t] } else { v[t - 1] };
+        let flags = u32::from(warp.iter().all(|x| x & 1 == 1))
+            | u32::from(warp.iter().any(|&x| x > 900)) << 1;
+        assert_eq!(
+            [out[4 * t], out[4 * t + 1], out[4 * t + 3]],
+            [up, v[t ^ 1], flags],
+            "thread {t}"
+        );
+    }
+}
