@@ -1417,26 +1417,6 @@ fn half_precision_fused_multiply_add() {
     }
 }
 
-/// Device functions with `.reg` results and parameters (older nvcc's style), passed through
-/// the same frame slots as `.param` ones: 32-, 64- and 16-bit parameters, two results, an
-/// immediate argument, and a call from such a function.
-#[test]
-fn register_parameters_and_results() {
-    let p = run(
-        "regparams",
-        "block = [32]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 1024\n",
-    );
-    let out = u32s(&p, "out");
-    for t in 0..32u32 {
-        let b = u64::from(t) << 33;
-        let q = b + u64::from(t);
-        let i = 8 * t as usize;
-        assert_eq!(out[i..i + 3], [t + 1, 8, 3 * t + 2], "thread {t}");
-        let q = [q as u32, (q >> 32) as u32];
-        assert_eq!(out[i + 4..i + 8], [q, q].concat(), "thread {t}");
-    }
-}
-
 /// cvt.rn.f16x2.f32 and cvt.rn.bf16x2.f32: a to the high half, b to the low one, each rounded
 /// as `rustc_apfloat` rounds it (NaN the canonical 0x7fff).
 #[test]

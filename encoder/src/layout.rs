@@ -38,9 +38,6 @@ pub struct Signature {
     pub results: Vec<(u32, u32)>,
     pub params: Vec<(u32, u32)>,
     pub size: u32,
-    /// The results and parameters are `.reg` ones (old nvcc style): passed through the same
-    /// frame slots, the caller storing and loading its registers around the call.
-    pub registers: bool,
 }
 
 /// A variable of global memory: an ELF symbol of the data section.
@@ -134,8 +131,6 @@ pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
     place(f.ret.as_deref().unwrap_or(&[]), &mut sig.results, &mut at);
     place(f.params.as_deref().unwrap_or(&[]), &mut sig.params, &mut at);
     sig.size = align_to(at, 8);
-    let decls = || f.ret.iter().flatten().chain(f.params.iter().flatten());
-    sig.registers = decls().any(|d| d.space == StateSpace::Reg);
     sig
 }
 

@@ -25,7 +25,6 @@ impl<'a> FnLower<'a, '_> {
                 self.set_target(at, Target::Label(id));
             }
             "ret" if !self.entry => {
-                self.store_register_results();
                 self.emit(Op::Ret, &[]);
             }
             "ret" | "exit" => {
@@ -56,7 +55,7 @@ impl<'a> FnLower<'a, '_> {
     /// `call_arguments`); CALL moves the frame there. Every register is the callee's to use,
     /// so the allocator keeps nothing in registers across a call.
     fn call(&mut self, ins: &PtxInstruction<'a>) {
-        let Some((results, callee, params)) = call_parts(ins) else {
+        let Some((_, callee, _)) = call_parts(ins) else {
             return self.unsupported("this call");
         };
         // CUDA's assert calls `__assertfail` from the runtime: on sgpu a failed assertion stops
@@ -75,17 +74,6 @@ impl<'a> FnLower<'a, '_> {
             }
             _ => return self.unsupported("an indirect call"),
         };
-        let layout = self.layout;
-        let sig = &layout.signatures[callee.text];
-        if sig.registers {
-            // `.reg` arguments go to the callee's parameter slots in the outgoing area.
-            for (arg, &(offset, bytes)) in params.iter().zip(&sig.params) {
-                let Some(value) = self.register_value(arg, bytes) else {
-                    return;
-                };
-                self.frame_move(value, bytes, offset, true, true);
-            }
-        }
         let at = self.emit(
             Op::Call {
                 target: 0,
@@ -95,70 +83,6 @@ impl<'a> FnLower<'a, '_> {
         );
         self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
         self.code[at].call_frame = true;
-        if sig.registers {
-            for (result, &(offset, bytes)) in results.iter().zip(&sig.results) {
-                let Some((d, dp, _)) = self.dst(result) else {
-                    return;
-                };
-                self.frame_move(R::of(d, dp), bytes, offset, true, false);
-            }
-        }
-    }
-
-    /// A `.reg` argument as a register (tuple): an immediate is built in one first.
-    fn register_value(&mut self, arg: &Expr<'a>, bytes: u32) -> Option<R> {
-        match self.src(arg)? {
-            Src::Reg { v, part, .. } => Some(R::of(v, part)),
-            other => {
-                let words = (bytes / 4).max(1) as u8;
-                let t = self.vregs.new_reg(Class::Gpr { size: words });
-                for w in 0..words {
-                    let l = self.lane(other, w == 1)?;
-                    self.mov_lane(t, w, l);
-                }
-                Some(R::of(t, 0))
-            }
-        }
-    }
-
-    /// A device function with `.reg` results and parameters: they are registers of the
-    /// function, the parameters loaded from their frame slots on entry (the results are
-    /// stored before each `RET`, [`Self::store_register_results`]).
-    pub(super) fn register_parameters(
-        &mut self,
-        f: &ptx_grammar::ast::Function<'a>,
-        sig: &crate::layout::Signature,
-    ) {
-        let results = f.ret.iter().flatten().map(|d| (d, true));
-        let params = f.params.iter().flatten().map(|d| (d, false));
-        let mut slots = sig.results.iter().chain(&sig.params);
-        for (decl, is_result) in results.chain(params) {
-            if decl.space != ptx_grammar::ast::StateSpace::Reg {
-                self.unsupported("a function with both `.reg` and `.param` parameters");
-                return;
-            }
-            self.declare(decl);
-            for d in &decl.declarators {
-                let Some(&(offset, bytes)) = slots.next() else {
-                    return;
-                };
-                let Some((v, _, _)) = self.vreg(d.name.text) else {
-                    continue;
-                };
-                if is_result {
-                    self.reg_results.push((v, offset, bytes));
-                } else {
-                    self.frame_move(R::of(v, 0), bytes, offset, false, false);
-                }
-            }
-        }
-    }
-
-    /// Stores a function's `.reg` results to their frame slots, before a `RET`.
-    pub(super) fn store_register_results(&mut self) {
-        for (v, offset, bytes) in self.reg_results.clone() {
-            self.frame_move(R::of(v, 0), bytes, offset, false, true);
-        }
     }
 
     fn barrier(&mut self, ins: &PtxInstruction<'a>) {

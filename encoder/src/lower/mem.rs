@@ -507,39 +507,6 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// Moves the `bytes` of register (tuple) `r` to (`store`) or from the frame slot at
-    /// `offset`, of the outgoing call area with `outgoing`: how `.reg` parameters and results
-    /// pass through the same slots as `.param` ones.
-    pub(super) fn frame_move(
-        &mut self,
-        r: R,
-        bytes: u32,
-        offset: u32,
-        outgoing: bool,
-        store: bool,
-    ) {
-        let size = match bytes {
-            1 => Msize::U8,
-            2 => Msize::U16,
-            4 => Msize::B32,
-            8 => Msize::B64,
-            16 => Msize::B128,
-            _ => return self.unsupported(format!("a `.reg` parameter of {bytes} bytes")),
-        };
-        let words = (bytes / 4).max(1) as u8;
-        let addr = Address::Reg {
-            base: R::ZERO,
-            wide: false,
-            offset: i64::from(offset),
-            outgoing,
-        };
-        if store {
-            self.emit_store(addr, r, Space::Local, (size, words), Cop::default());
-        } else {
-            self.emit_load(r, addr, Space::Local, (size, words), Cop::default());
-        }
-    }
-
     /// A new tuple of `size` consecutive registers.
     fn new_tuple(&mut self, size: u8) -> VReg {
         self.vregs.new_reg(Class::Gpr { size })

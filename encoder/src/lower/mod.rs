@@ -233,9 +233,6 @@ pub struct FnLower<'a, 'l> {
     /// offsets in the outgoing area.
     outgoing: Vec<FxHashMap<&'a str, u32>>,
     outgoing_size: u32,
-    /// A function with `.reg` results: each result register and its frame slot, stored
-    /// before every `RET`.
-    reg_results: Vec<(VReg, u32, u32)>,
 }
 
 /// The type modifiers of an instruction, in the order written (`cvt.u32.f32`: u32, f32); the
@@ -444,7 +441,6 @@ impl<'a, 'l> FnLower<'a, 'l> {
             frame_start: layout.local_size,
             outgoing: Vec::new(),
             outgoing_size: 0,
-            reg_results: Vec::new(),
         };
         l.scopes.push();
         let mut param_size = 0;
@@ -459,13 +455,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
             // Results and parameters are at the start of the function's frame.
             let sig = &layout.signatures[f.name.text];
             let decls = f.ret.iter().flatten().chain(f.params.iter().flatten());
-            if sig.registers {
-                l.register_parameters(f, sig);
-            } else {
-                let names = decls.flat_map(|d| d.declarators.iter().map(|x| x.name.text));
-                for (name, &(offset, _)) in names.zip(sig.results.iter().chain(&sig.params)) {
-                    l.define(name, None, LocalDecl::Var(Place::Local { offset }));
-                }
+            let names = decls.flat_map(|d| d.declarators.iter().map(|x| x.name.text));
+            for (name, &(offset, _)) in names.zip(sig.results.iter().chain(&sig.params)) {
+                l.define(name, None, LocalDecl::Var(Place::Local { offset }));
             }
             l.frame_start = sig.size;
         }
@@ -474,9 +466,6 @@ impl<'a, 'l> FnLower<'a, 'l> {
         // A kernel that runs off its end exits.
         if l.code.last().is_none_or(|m| !m.is_unconditional_jump()) {
             l.span = Span::new(body.span.end as usize - 1, body.span.end as usize);
-            if !l.entry {
-                l.store_register_results();
-            }
             l.emit(if l.entry { Op::Exit } else { Op::Ret }, &[]);
         }
         let max_threads = f.directives.iter().find_map(|d| {
