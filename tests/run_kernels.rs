@@ -1039,6 +1039,37 @@ fn a_call_from_a_frame_near_the_local_memory_limit() {
     assert_eq!(u32s(&run("farcall", manifest), "out"), [10]);
 }
 
+/// Device functions with `.reg` parameters and results, passed through the callee's frame:
+/// calls inside a loop with a guarded early return, a 64-bit result with a predicate one,
+/// f32 and 16-bit registers, and `.reg` and `.param` parameters mixed.
+#[test]
+fn register_parameters_and_results() {
+    let mut next = xorshift(0x5EED_0010);
+    let mut input: Vec<u32> = (0..64).map(|_| next() as u32 >> (next() % 24)).collect();
+    input[..6].copy_from_slice(&[0, 1, 360, 1000, 0x8000_0000, 0xFFFF]);
+    let p = run("regcalls", &in_out(64, "u32", &input, 24 * 64));
+    let out = u32s(&p, "out");
+    let gcd = |mut a: u32, mut b: u32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    for (t, &x) in input.iter().enumerate() {
+        let wide = 2 * (u64::from(x) * 64);
+        let want = [
+            gcd(x, 360),
+            u32::from(u64::from(x) * 64 > 0x10_0000_0000),
+            wide as u32,
+            (wide >> 32) as u32,
+            (x as f32 * 0.5).to_bits(),
+            i32::from((x as u16 as i16).wrapping_neg()).wrapping_add(x.wrapping_sub(1000) as i32)
+                as u32,
+        ];
+        assert_eq!(out[6 * t..6 * t + 6], want, "thread {t}, x = {x:#x}");
+    }
+}
+
 /// cp.async copies at once (zero fill with a source size of 0), its waits order nothing more,
 /// and isspacep tells each window from global memory.
 #[test]

@@ -6,6 +6,7 @@ use ptx_grammar::ast::{
     Block, DeclSpec, Expr, Init, Item, Linkage, Module, StateSpace, Statement, VarDecl,
 };
 use ptx_grammar::check::decl::{declared_type, Opaque};
+use ptx_grammar::check::types::Type;
 use rustc_hash::FxHashMap;
 
 /// Where a module-scope name lives.
@@ -32,12 +33,25 @@ pub enum Place {
 }
 
 /// Where a device function's results and parameters are in its frame: results first, then
-/// parameters, each at its alignment, from offset 0.
+/// parameters, each at its alignment, from offset 0. `.reg` parameters and results (old
+/// nvcc's style) are passed through the frame too, like `.param` ones: the caller stores
+/// each argument register in its slot before `CALL` and loads each result register after it,
+/// the callee loads its parameter registers on entry and stores its result registers before
+/// `RET`.
 #[derive(Clone, Debug, Default)]
 pub struct Signature {
-    pub results: Vec<(u32, u32)>,
-    pub params: Vec<(u32, u32)>,
+    pub results: Vec<FrameSlot>,
+    pub params: Vec<FrameSlot>,
     pub size: u32,
+}
+
+/// One declarator of a signature in the callee's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameSlot {
+    pub offset: u32,
+    pub size: u32,
+    /// The register type and vector width of a `.reg` declarator, `None` for a `.param` one.
+    pub reg: Option<(Type, u8)>,
 }
 
 /// A variable of global memory: an ELF symbol of the data section.
@@ -112,17 +126,27 @@ pub fn alignment(v: &VarDecl<'_>, element: u32) -> u32 {
 /// The frame layout of a function's results and parameters.
 pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
     let mut sig = Signature::default();
-    let place = |decls: &[VarDecl<'_>], out: &mut Vec<(u32, u32)>, at: &mut u32| {
+    let place = |decls: &[VarDecl<'_>], out: &mut Vec<FrameSlot>, at: &mut u32| {
         for p in decls {
+            let reg = match p.space {
+                StateSpace::Reg => declared_type(p)
+                    .ok()
+                    .and_then(|info| Some((info.ty?, info.vector))),
+                _ => None,
+            };
             let Some((scalar, vector)) = element_size(p) else {
-                out.push((*at, 0));
+                out.push(FrameSlot {
+                    offset: *at,
+                    size: 0,
+                    reg,
+                });
                 continue;
             };
             for d in &p.declarators {
                 let count: u64 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
                 let size = scalar * vector * count as u32;
                 let offset = align_to(*at, alignment(p, scalar * vector));
-                out.push((offset, size));
+                out.push(FrameSlot { offset, size, reg });
                 *at = offset + size;
             }
         }

@@ -24,9 +24,7 @@ impl<'a> FnLower<'a, '_> {
                 );
                 self.set_target(at, Target::Label(id));
             }
-            "ret" if !self.entry => {
-                self.emit(Op::Ret, &[]);
-            }
+            "ret" if !self.entry => self.ret(),
             "ret" | "exit" => {
                 self.emit(Op::Exit, &[]);
             }
@@ -51,11 +49,33 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// `call (results), f, (params);`: the arguments are already in the outgoing area (see
-    /// `call_arguments`); CALL moves the frame there. Every register is the callee's to use,
-    /// so the allocator keeps nothing in registers across a call.
+    /// A device function's return: its `.reg` results go to their frame slots, where the
+    /// caller loads them.
+    pub(super) fn ret(&mut self) {
+        for i in 0..self.reg_results.len() {
+            let ((v, part), slot) = self.reg_results[i];
+            let ty = slot.reg.expect("a .reg result").0;
+            let value = if ty.class == TyClass::Pred {
+                Src::Pred(v, false)
+            } else {
+                Src::Reg {
+                    v,
+                    ty,
+                    part,
+                    sel: None,
+                }
+            };
+            self.store_frame_slot(value, slot, false);
+        }
+        self.emit(Op::Ret, &[]);
+    }
+
+    /// `call (results), f, (params);`: `.param` arguments are already in the outgoing area
+    /// (see `call_arguments`), `.reg` ones are stored there now and `.reg` results loaded
+    /// from there after the call; CALL moves the frame there. Every register is the
+    /// callee's to use, so the allocator keeps nothing in registers across a call.
     fn call(&mut self, ins: &PtxInstruction<'a>) {
-        let Some((_, callee, _)) = call_parts(ins) else {
+        let Some((results, callee, params)) = call_parts(ins) else {
             return self.unsupported("this call");
         };
         // CUDA's assert calls `__assertfail` from the runtime: on sgpu a failed assertion stops
@@ -74,6 +94,19 @@ impl<'a> FnLower<'a, '_> {
             }
             _ => return self.unsupported("an indirect call"),
         };
+        let sig = &self.layout.signatures[callee.text];
+        let (param_slots, result_slots) = (sig.params.clone(), sig.results.clone());
+        for (arg, slot) in params.iter().zip(param_slots) {
+            if let Some((ty, _)) = slot.reg {
+                let Some(value) = self.src(arg) else { return };
+                if let Src::Reg { ty: given, .. } = value {
+                    if !self.same_register_type(given, ty) {
+                        return;
+                    }
+                }
+                self.store_frame_slot(value, slot, true);
+            }
+        }
         let at = self.emit(
             Op::Call {
                 target: 0,
@@ -83,6 +116,32 @@ impl<'a> FnLower<'a, '_> {
         );
         self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
         self.code[at].call_frame = true;
+        for (result, slot) in results.iter().zip(result_slots) {
+            if let Some((ty, _)) = slot.reg {
+                let Some((v, part, given)) = self.dst(result) else {
+                    return;
+                };
+                if !self.same_register_type(given, ty) {
+                    return;
+                }
+                self.load_frame_slot((v, part), slot, true);
+            }
+        }
+    }
+
+    /// Whether a register passed for a `.reg` parameter or result has its type's size (as
+    /// ptxas requires: `.b32` for `.f32` passes, `.u32` for `.u64` does not); an error when
+    /// not.
+    fn same_register_type(&mut self, given: Type, declared: Type) -> bool {
+        let kind = |t: Type| (t.bits, t.class == TyClass::Pred);
+        if kind(given) == kind(declared) {
+            return true;
+        }
+        self.fail(format!(
+            "a `.{}` register passed for a `.reg .{}` parameter or result",
+            given.name, declared.name
+        ));
+        false
     }
 
     fn barrier(&mut self, ins: &PtxInstruction<'a>) {

@@ -1,6 +1,7 @@
 //! Loads, stores, atomics and reductions.
 
 use super::*;
+use crate::layout::FrameSlot;
 use ptx_grammar::ast::{AddressPart, Operand as O};
 use sgpu_isa::abi::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use sgpu_isa::{Aop, Aty, Bop, Cop, Icmp, Msize, Space};
@@ -587,6 +588,103 @@ impl<'a> FnLower<'a, '_> {
             ],
         );
         self.code[at].outgoing = outgoing;
+    }
+
+    /// The access that moves a `.reg` parameter or result of type `ty` through its frame
+    /// slot: a predicate is one byte, 0 or 1; vectors are not passed this way.
+    fn frame_slot_access(&mut self, (ty, vector): (Type, u8)) -> Option<(Msize, u8)> {
+        if ty.class == TyClass::Pred {
+            return Some((Msize::U8, 1));
+        }
+        match msize(ty) {
+            Some(size) if vector == 1 => Some((size, (u32::from(ty.bits).max(32) / 32) as u8)),
+            _ => {
+                self.unsupported(format!(
+                    "a `.reg .{}{}` parameter or result",
+                    if vector > 1 {
+                        format!("v{vector} .")
+                    } else {
+                        String::new()
+                    },
+                    ty.name
+                ));
+                None
+            }
+        }
+    }
+
+    /// The address of frame slot `slot`: in this function's frame, or with `outgoing` in
+    /// its outgoing call area (the callee's frame).
+    fn frame_slot_address(slot: FrameSlot, outgoing: bool) -> Address {
+        Address::Reg {
+            base: R::ZERO,
+            wide: false,
+            offset: i64::from(slot.offset),
+            outgoing,
+        }
+    }
+
+    /// Stores `value` in the frame slot of a `.reg` parameter or result.
+    pub(super) fn store_frame_slot(&mut self, value: Src<'a>, slot: FrameSlot, outgoing: bool) {
+        let Some(reg) = slot.reg else { return };
+        let Some((size, words)) = self.frame_slot_access(reg) else {
+            return;
+        };
+        let lane = match (value, words) {
+            (Src::Reg { v, part, .. }, _) => Some(Lane::Reg(v, part)),
+            (_, 1) => self.lane(value, false),
+            (_, 2) => self.pair(value),
+            _ => {
+                self.unsupported("this argument");
+                return;
+            }
+        };
+        let Some(lane) = lane else { return };
+        let value = self.r(lane);
+        let addr = Self::frame_slot_address(slot, outgoing);
+        self.emit_store(addr, value, Space::Local, (size, words), Cop::default());
+    }
+
+    /// Loads the frame slot of a `.reg` parameter or result into register `dest`.
+    pub(super) fn load_frame_slot(
+        &mut self,
+        (d, part): (VReg, u8),
+        slot: FrameSlot,
+        outgoing: bool,
+    ) {
+        let Some(reg) = slot.reg else { return };
+        let Some((size, words)) = self.frame_slot_access(reg) else {
+            return;
+        };
+        let addr = Self::frame_slot_address(slot, outgoing);
+        if reg.0.class != TyClass::Pred {
+            return self.emit_load(
+                R::of(d, part),
+                addr,
+                Space::Local,
+                (size, words),
+                Cop::default(),
+            );
+        }
+        let t = self.new32();
+        self.emit_load(
+            R::of(t, 0),
+            addr,
+            Space::Local,
+            (size, words),
+            Cop::default(),
+        );
+        self.icmp32(
+            d,
+            None,
+            Icmp::Ne,
+            false,
+            Lane::Reg(t, 0),
+            Lane::Imm(0),
+            None,
+            Bop::And,
+            false,
+        );
     }
 
     /// `isspacep.space p, a`: whether generic address `a` is in `space`. Shared, local and

@@ -20,7 +20,7 @@ mod video;
 mod warp;
 
 use crate::diag::Diags;
-use crate::layout::{Layout, Place};
+use crate::layout::{FrameSlot, Layout, Place};
 use crate::mir::{Class, Field, MInst, Reloc, Slot, Target, VReg, VRegs};
 use ptx_grammar::ast::{
     BinaryOp, Block, Expr, Function, FunctionKind, Ident, Instruction as PtxInstruction, NodeKind,
@@ -233,6 +233,8 @@ pub struct FnLower<'a, 'l> {
     /// offsets in the outgoing area.
     outgoing: Vec<FxHashMap<&'a str, u32>>,
     outgoing_size: u32,
+    /// A device function's `.reg` results, which `ret` stores in their frame slots.
+    reg_results: Vec<((VReg, u8), FrameSlot)>,
 }
 
 /// The type modifiers of an instruction, in the order written (`cvt.u32.f32`: u32, f32); the
@@ -441,6 +443,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             frame_start: layout.local_size,
             outgoing: Vec::new(),
             outgoing_size: 0,
+            reg_results: Vec::new(),
         };
         l.scopes.push();
         let mut param_size = 0;
@@ -454,10 +457,21 @@ impl<'a, 'l> FnLower<'a, 'l> {
         } else {
             // Results and parameters are at the start of the function's frame.
             let sig = &layout.signatures[f.name.text];
-            let decls = f.ret.iter().flatten().chain(f.params.iter().flatten());
-            let names = decls.flat_map(|d| d.declarators.iter().map(|x| x.name.text));
-            for (name, &(offset, _)) in names.zip(sig.results.iter().chain(&sig.params)) {
-                l.define(name, None, LocalDecl::Var(Place::Local { offset }));
+            let names = |decls: &Option<Vec<VarDecl<'a>>>| {
+                let decls = decls.iter().flatten();
+                decls
+                    .flat_map(|d| d.declarators.iter().map(|x| x.name.text))
+                    .collect::<Vec<_>>()
+            };
+            for (name, &slot) in names(&f.ret).into_iter().zip(&sig.results) {
+                if let Some(v) = l.define_slot(name, slot) {
+                    l.reg_results.push((v, slot));
+                }
+            }
+            for (name, &slot) in names(&f.params).into_iter().zip(&sig.params) {
+                if let Some(v) = l.define_slot(name, slot) {
+                    l.load_frame_slot(v, slot, false);
+                }
             }
             l.frame_start = sig.size;
         }
@@ -466,7 +480,11 @@ impl<'a, 'l> FnLower<'a, 'l> {
         // A kernel that runs off its end exits.
         if l.code.last().is_none_or(|m| !m.is_unconditional_jump()) {
             l.span = Span::new(body.span.end as usize - 1, body.span.end as usize);
-            l.emit(if l.entry { Op::Exit } else { Op::Ret }, &[]);
+            if l.entry {
+                l.emit(Op::Exit, &[]);
+            } else {
+                l.ret();
+            }
         }
         let max_threads = f.directives.iter().find_map(|d| {
             matches!(d.name.text, ".maxntid" | ".reqntid")
@@ -488,6 +506,19 @@ impl<'a, 'l> FnLower<'a, 'l> {
             max_threads,
             outgoing_size: l.outgoing_size,
         })
+    }
+
+    /// Declares a device function's result or parameter `name`: a variable in its frame
+    /// slot, or for a `.reg` one a register, returned, which moves through the slot.
+    fn define_slot(&mut self, name: &'a str, slot: FrameSlot) -> Option<(VReg, u8)> {
+        let Some((ty, vector)) = slot.reg else {
+            let offset = slot.offset;
+            self.define(name, None, LocalDecl::Var(Place::Local { offset }));
+            return None;
+        };
+        self.define(name, None, LocalDecl::Reg { ty, vector });
+        let (v, _, _) = self.vreg(name)?;
+        Some((v, 0))
     }
 
     /// Places a kernel parameter at or after `at`: its (offset, size).
@@ -582,9 +613,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 .iter()
                 .zip(&sig.results)
                 .chain(params.iter().zip(&sig.params));
-            for (arg, &(offset, _)) in slots {
-                if let Expr::Name(id) = arg {
-                    map.insert(id.text, offset);
+            for (arg, slot) in slots {
+                if let (Expr::Name(id), None) = (arg, slot.reg) {
+                    map.insert(id.text, slot.offset);
                 }
             }
         }
