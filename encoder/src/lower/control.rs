@@ -97,10 +97,11 @@ impl<'a> FnLower<'a, '_> {
         let sig = &self.layout.signatures[callee.text];
         let (param_slots, result_slots) = (sig.params.clone(), sig.results.clone());
         for (arg, slot) in params.iter().zip(param_slots) {
-            if let Some((ty, _)) = slot.reg {
+            if let Some(declared) = slot.reg {
                 let Some(value) = self.src(arg) else { return };
-                if let Src::Reg { ty: given, .. } = value {
-                    if !self.same_register_type(given, ty) {
+                if let Src::Reg { ty, .. } = value {
+                    let given = (ty, self.register_width(arg));
+                    if !self.same_register_type(given, declared) {
                         return;
                     }
                 }
@@ -117,11 +118,12 @@ impl<'a> FnLower<'a, '_> {
         self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
         self.code[at].call_frame = true;
         for (result, slot) in results.iter().zip(result_slots) {
-            if let Some((ty, _)) = slot.reg {
-                let Some((v, part, given)) = self.dst(result) else {
+            if let Some(declared) = slot.reg {
+                let Some((v, part, ty)) = self.dst(result) else {
                     return;
                 };
-                if !self.same_register_type(given, ty) {
+                let given = (ty, self.register_width(result));
+                if !self.same_register_type(given, declared) {
                     return;
                 }
                 self.load_frame_slot((v, part), slot, true);
@@ -129,17 +131,29 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// Whether a register passed for a `.reg` parameter or result has its type's size (as
-    /// ptxas requires: `.b32` for `.f32` passes, `.u32` for `.u64` does not); an error when
-    /// not.
-    fn same_register_type(&mut self, given: Type, declared: Type) -> bool {
-        let kind = |t: Type| (t.bits, t.class == TyClass::Pred);
+    /// The vector width of the register an operand names whole (1 for a scalar or an
+    /// element).
+    fn register_width(&mut self, e: &Expr<'a>) -> u8 {
+        match e {
+            Expr::Name(id) if id.split_suffix().1.is_none() => {
+                self.vreg(id.text).map_or(1, |(_, _, n)| n)
+            }
+            _ => 1,
+        }
+    }
+
+    /// Whether a register passed for a `.reg` parameter or result has its type's size and
+    /// vector width (as ptxas requires: `.b32` for `.f32` passes, `.u32` for `.u64` does
+    /// not); an error when not.
+    fn same_register_type(&mut self, given: (Type, u8), declared: (Type, u8)) -> bool {
+        let kind = |(t, n): (Type, u8)| (t.bits, t.class == TyClass::Pred, n);
         if kind(given) == kind(declared) {
             return true;
         }
         self.fail(format!(
-            "a `.{}` register passed for a `.reg .{}` parameter or result",
-            given.name, declared.name
+            "a `{}` register passed for a `.reg {}` parameter or result",
+            register_type_name(given.0, given.1),
+            register_type_name(declared.0, declared.1)
         ));
         false
     }

@@ -590,23 +590,27 @@ impl<'a> FnLower<'a, '_> {
         self.code[at].outgoing = outgoing;
     }
 
-    /// The access that moves a `.reg` parameter or result of type `ty` through its frame
-    /// slot: a predicate is one byte, 0 or 1; vectors are not passed this way.
-    fn frame_slot_access(&mut self, (ty, vector): (Type, u8)) -> Option<(Msize, u8)> {
+    /// The access that moves a `.reg` parameter or result of type `ty` (a vector of
+    /// `vector` elements) through its frame slot, and whether its elements are packed
+    /// (8- and 16-bit ones, each in its own register, lie side by side in memory). A
+    /// predicate is one byte, 0 or 1.
+    fn frame_slot_access(&mut self, (ty, vector): (Type, u8)) -> Option<(Msize, u8, bool)> {
         if ty.class == TyClass::Pred {
-            return Some((Msize::U8, 1));
+            return Some((Msize::U8, 1, false));
         }
-        match msize(ty) {
-            Some(size) if vector == 1 => Some((size, (u32::from(ty.bits).max(32) / 32) as u8)),
-            _ => {
+        let packed = vector > 1 && ty.bits < 32;
+        let bits = u32::from(ty.bits) * u32::from(vector);
+        let access = Type {
+            bits: bits as u16,
+            class: if packed { TyClass::Unsigned } else { ty.class },
+            ..ty
+        };
+        match msize(access) {
+            Some(size) => Some((size, (bits.max(32) / 32) as u8, packed)),
+            None => {
                 self.unsupported(format!(
-                    "a `.reg .{}{}` parameter or result",
-                    if vector > 1 {
-                        format!("v{vector} .")
-                    } else {
-                        String::new()
-                    },
-                    ty.name
+                    "a {bits}-bit `.reg {}` parameter or result",
+                    register_type_name(ty, vector)
                 ));
                 None
             }
@@ -624,13 +628,19 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// Stores `value` in the frame slot of a `.reg` parameter or result.
+    /// Stores `value` in the frame slot of a `.reg` parameter or result; for a vector,
+    /// `value` is its whole register.
     pub(super) fn store_frame_slot(&mut self, value: Src<'a>, slot: FrameSlot, outgoing: bool) {
-        let Some(reg) = slot.reg else { return };
-        let Some((size, words)) = self.frame_slot_access(reg) else {
+        let Some((ty, vector)) = slot.reg else { return };
+        let Some((size, words, packed)) = self.frame_slot_access((ty, vector)) else {
             return;
         };
         let lane = match (value, words) {
+            (Src::Reg { v, .. }, _) if packed => {
+                let t = self.new_tuple(words);
+                self.pack_vector(t, 0, v, ty, vector);
+                Some(Lane::Reg(t, 0))
+            }
             (Src::Reg { v, part, .. }, _) => Some(Lane::Reg(v, part)),
             (_, 1) => self.lane(value, false),
             (_, 2) => self.pair(value),
@@ -645,19 +655,21 @@ impl<'a> FnLower<'a, '_> {
         self.emit_store(addr, value, Space::Local, (size, words), Cop::default());
     }
 
-    /// Loads the frame slot of a `.reg` parameter or result into register `dest`.
+    /// Loads the frame slot of a `.reg` parameter or result into register `d` (from part
+    /// `part`; a vector's whole register).
     pub(super) fn load_frame_slot(
         &mut self,
         (d, part): (VReg, u8),
         slot: FrameSlot,
         outgoing: bool,
     ) {
-        let Some(reg) = slot.reg else { return };
-        let Some((size, words)) = self.frame_slot_access(reg) else {
+        let Some((ty, vector)) = slot.reg else { return };
+        let Some((size, words, packed)) = self.frame_slot_access((ty, vector)) else {
             return;
         };
         let addr = Self::frame_slot_address(slot, outgoing);
-        if reg.0.class != TyClass::Pred {
+        let direct = !packed && ty.class != TyClass::Pred;
+        if direct {
             return self.emit_load(
                 R::of(d, part),
                 addr,
@@ -666,7 +678,7 @@ impl<'a> FnLower<'a, '_> {
                 Cop::default(),
             );
         }
-        let t = self.new32();
+        let t = self.new_tuple(words);
         self.emit_load(
             R::of(t, 0),
             addr,
@@ -674,17 +686,13 @@ impl<'a> FnLower<'a, '_> {
             (size, words),
             Cop::default(),
         );
-        self.icmp32(
-            d,
-            None,
-            Icmp::Ne,
-            false,
-            Lane::Reg(t, 0),
-            Lane::Imm(0),
-            None,
-            Bop::And,
-            false,
-        );
+        if packed {
+            let word = |w: u8| Lane::Reg(t, w.min(words - 1));
+            self.unpack_vector(d, ty, vector, [word(0), word(1)]);
+        } else {
+            let (t, zero) = (Lane::Reg(t, 0), Lane::Imm(0));
+            self.icmp32(d, None, Icmp::Ne, false, t, zero, None, Bop::And, false);
+        }
     }
 
     /// `isspacep.space p, a`: whether generic address `a` is in `space`. Shared, local and

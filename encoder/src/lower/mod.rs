@@ -284,6 +284,14 @@ fn reg_src<'a>(v: VReg, ty: Type, vector: u8, suffix: Option<&'a str>) -> Src<'a
     Src::Reg { v, ty, part, sel }
 }
 
+/// A register type as PTX writes it in a declaration: `.u32`, `.v2 .u32`.
+fn register_type_name(ty: Type, vector: u8) -> String {
+    match vector {
+        1 => format!(".{}", ty.name),
+        n => format!(".v{n} .{}", ty.name),
+    }
+}
+
 /// The first modifier that names a value of an ISA enumeration (`.popc` names `Bred::Popc`).
 fn isa_modifier<T>(ins: &PtxInstruction<'_>, from_name: fn(&str) -> Option<T>) -> Option<T> {
     ins.modifiers()
