@@ -1076,6 +1076,33 @@ fn register_parameters_and_results() {
     }
 }
 
+/// Indirect calls: each thread calls one of three functions through a pointer chosen by
+/// its number (the warp calls each target in turn), the even threads one with a `.reg`
+/// prototype under a guard (the odd ones keep the value they had), and each thread one of
+/// a `.calltargets` list.
+#[test]
+fn indirect_calls_through_function_pointers() {
+    let mut next = xorshift(0x5EED_0011);
+    let input: Vec<u32> = (0..64).map(|_| next() as u32 >> 8).collect();
+    let p = run("indirect", &in_out(64, "u32", &input, 12 * 64));
+    let out = u32s(&p, "out");
+    for (t, &x) in input.iter().enumerate() {
+        let called = match t % 3 {
+            0 => x.wrapping_add(x),
+            1 => x.wrapping_mul(x),
+            _ => x.wrapping_neg(),
+        };
+        let guarded = if t % 2 == 0 { x + 7 } else { 0 };
+        let listed = if t % 2 == 0 {
+            x.wrapping_mul(x)
+        } else {
+            x.wrapping_add(x)
+        };
+        let want = [called, guarded, listed];
+        assert_eq!(out[3 * t..3 * t + 3], want, "thread {t}, x = {x:#x}");
+    }
+}
+
 /// cp.async copies at once (zero fill with a source size of 0), its waits order nothing more,
 /// and isspacep tells each window from global memory.
 #[test]

@@ -245,17 +245,14 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
                             symbol,
                             addend,
                             high,
-                        } => {
-                            let t = if high {
-                                R_SGPU_ABS32_HI
-                            } else {
-                                R_SGPU_ABS32_LO
-                            };
-                            (symbol as usize, t, addend)
-                        }
+                        } => (symbol as usize, abs32(high), addend),
                         Reloc::Call { function } => {
                             let name = input.layout.functions[function as usize];
                             (function_symbol[name], R_SGPU_CALL, 0)
+                        }
+                        Reloc::FunctionAddress { function, high } => {
+                            let name = input.layout.functions[function as usize];
+                            (function_symbol[name], abs32(high), 0)
                         }
                     };
                     Rel {
@@ -402,4 +399,13 @@ fn emit(sections: &[Section], symbols: &mut [Symbol]) -> Vec<u8> {
     w.write_shstrtab_section_header();
     let _ = (strtab, shstrtab);
     buffer
+}
+
+/// The relocation of an address's high word, or its low.
+fn abs32(high: bool) -> u32 {
+    if high {
+        R_SGPU_ABS32_HI
+    } else {
+        R_SGPU_ABS32_LO
+    }
 }

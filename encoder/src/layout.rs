@@ -125,6 +125,15 @@ pub fn alignment(v: &VarDecl<'_>, element: u32) -> u32 {
 
 /// The frame layout of a function's results and parameters.
 pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
+    signature_of(
+        f.ret.as_deref().unwrap_or(&[]),
+        f.params.as_deref().unwrap_or(&[]),
+    )
+}
+
+/// The frame layout of results and parameters `ret` and `params` (a function's, or a call
+/// prototype's).
+pub fn signature_of(ret: &[VarDecl<'_>], params: &[VarDecl<'_>]) -> Signature {
     let mut sig = Signature::default();
     let place = |decls: &[VarDecl<'_>], out: &mut Vec<FrameSlot>, at: &mut u32| {
         for p in decls {
@@ -152,8 +161,8 @@ pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
         }
     };
     let mut at = 0;
-    place(f.ret.as_deref().unwrap_or(&[]), &mut sig.results, &mut at);
-    place(f.params.as_deref().unwrap_or(&[]), &mut sig.params, &mut at);
+    place(ret, &mut sig.results, &mut at);
+    place(params, &mut sig.params, &mut at);
     sig.size = align_to(at, 8);
     sig
 }

@@ -239,7 +239,13 @@ impl Program {
                         (i64::from(*callee) - (at as i64 + 1)) * 8
                     }
                     R_SGPU_ABS32_LO | R_SGPU_ABS32_HI => {
-                        let address = data_base as i64 + sym.address() as i64 + rel.addend();
+                        // A function's address is its first instruction's byte address in
+                        // the code space; a variable's is in global memory.
+                        let base = match target_section.and_then(|s| section_start.get(&s)) {
+                            Some(&start) => i64::from(start) * 8,
+                            None => data_base as i64,
+                        };
+                        let address = base + sym.address() as i64 + rel.addend();
                         if r_type == R_SGPU_ABS32_HI {
                             address >> 32
                         } else {

@@ -73,9 +73,16 @@ impl<'a> FnLower<'a, '_> {
     /// `call (results), f, (params);`: `.param` arguments are already in the outgoing area
     /// (see `call_arguments`), `.reg` ones are stored there now and `.reg` results loaded
     /// from there after the call; CALL moves the frame there. Every register is the
-    /// callee's to use, so the allocator keeps nothing in registers across a call.
+    /// callee's to use, so the allocator keeps nothing in registers across a call. An
+    /// indirect call, through a register with a prototype, is CALLR.
     fn call(&mut self, ins: &PtxInstruction<'a>) {
-        let Some((results, callee, params)) = call_parts(ins) else {
+        let Some(CallParts {
+            results,
+            callee,
+            params,
+            prototype,
+        }) = call_parts(ins)
+        else {
             return self.unsupported("this call");
         };
         // CUDA's assert calls `__assertfail` from the runtime: on sgpu a failed assertion stops
@@ -84,17 +91,15 @@ impl<'a> FnLower<'a, '_> {
             self.emit(Op::Trap, &[]);
             return;
         }
-        let function = match self.layout.places.get(callee.text) {
-            Some(Place::Function { index }) if self.layout.defined.contains(callee.text) => *index,
-            Some(Place::Function { .. }) => {
-                return self.unsupported(format!(
-                    "a call to `{}`, which is not defined in this module",
-                    callee.text
-                ))
-            }
-            _ => return self.unsupported("an indirect call"),
+        let Some(target) = self.call_target(callee) else {
+            return;
         };
-        let sig = &self.layout.signatures[callee.text];
+        let Some(sig) = self.callee_signature(callee, prototype) else {
+            return self.unsupported(format!(
+                "an indirect call without a `.callprototype` or `.calltargets` (through `{}`)",
+                prototype.map_or("nothing", |p| p.text)
+            ));
+        };
         let (param_slots, result_slots) = (sig.params.clone(), sig.results.clone());
         for (arg, slot) in params.iter().zip(param_slots) {
             if let Some(declared) = slot.reg {
@@ -108,14 +113,26 @@ impl<'a> FnLower<'a, '_> {
                 self.store_frame_slot(value, slot, true);
             }
         }
-        let at = self.emit(
-            Op::Call {
-                target: 0,
-                frame: 0,
-            },
-            &[],
-        );
-        self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
+        let at = match target {
+            CallTarget::Function(function) => {
+                let at = self.emit(
+                    Op::Call {
+                        target: 0,
+                        frame: 0,
+                    },
+                    &[],
+                );
+                self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
+                at
+            }
+            CallTarget::Pointer(ra) => self.emit(
+                Op::Callr {
+                    ra: ra.reg,
+                    rframe: 0,
+                },
+                &[wide(use_(fields::RA, ra), 2)],
+            ),
+        };
         self.code[at].call_frame = true;
         for (result, slot) in results.iter().zip(result_slots) {
             if let Some(declared) = slot.reg {
@@ -127,6 +144,45 @@ impl<'a> FnLower<'a, '_> {
                     return;
                 }
                 self.load_frame_slot((v, part), slot, true);
+            }
+        }
+    }
+
+    /// What a call calls: a function defined in this module, or the address in a register
+    /// (a 32-bit one, which ptxas takes too, zero-extended). Anything else is reported.
+    fn call_target(&mut self, callee: &Ident<'a>) -> Option<CallTarget> {
+        if let Some((v, ty, _)) = self.vreg(callee.text) {
+            return match (ty.bits, ty.class) {
+                (_, TyClass::Pred) | (..=16, _) => {
+                    self.fail(format!(
+                        "a call through `{}`, a `.{}` register, which cannot hold an address",
+                        callee.text, ty.name
+                    ));
+                    None
+                }
+                (32, _) => {
+                    let t = self.new64();
+                    self.mov_lane(t, 0, Lane::Reg(v, 0));
+                    self.mov_lane(t, 1, Lane::Imm(0));
+                    Some(CallTarget::Pointer(R::of(t, 0)))
+                }
+                _ => Some(CallTarget::Pointer(R::of(v, 0))),
+            };
+        }
+        match self.layout.places.get(callee.text) {
+            Some(Place::Function { index }) if self.layout.defined.contains(callee.text) => {
+                Some(CallTarget::Function(*index))
+            }
+            Some(Place::Function { .. }) => {
+                self.unsupported(format!(
+                    "a call to `{}`, which is not defined in this module",
+                    callee.text
+                ));
+                None
+            }
+            _ => {
+                self.fail(format!("a call to `{}`, which is no function", callee.text));
+                None
             }
         }
     }
@@ -256,4 +312,12 @@ impl<'a> FnLower<'a, '_> {
         };
         Some((rb, self.r(count)))
     }
+}
+
+/// What a call instruction calls.
+enum CallTarget {
+    /// The function of this index of the layout's functions: `CALL`.
+    Function(u32),
+    /// The code address in this register pair: `CALLR`.
+    Pointer(R),
 }
