@@ -3,7 +3,7 @@
 
 use crate::diag::Diags;
 use ptx_grammar::ast::{
-    Block, DeclSpec, Expr, Init, Item, Linkage, Module, StateSpace, Statement, VarDecl,
+    Block, DeclSpec, Expr, Init, Item, Linkage, Module, Span, StateSpace, Statement, VarDecl,
 };
 use ptx_grammar::check::decl::{declared_type, Opaque};
 use ptx_grammar::check::types::Type;
@@ -88,16 +88,28 @@ pub struct Layout<'a> {
     pub signatures: FxHashMap<&'a str, Signature>,
     /// The functions with a body in this module.
     pub defined: rustc_hash::FxHashSet<&'a str>,
+    /// Functions whose address an initializer holds, and where: each must be defined in
+    /// the module by its end.
+    function_addresses: Vec<(&'a str, Span)>,
 }
 
 /// A 64-bit word of `.data` (or, with `constant`, of `.sgpu.const`) at `offset` that holds
-/// the address of global variable `symbol` (an index of [`Layout::globals`]) plus `addend`.
+/// the address of `target` plus `addend`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DataReloc {
     pub constant: bool,
     pub offset: u32,
-    pub symbol: u32,
+    pub target: AddressOf,
     pub addend: i64,
+}
+
+/// What an address in an initializer is the address of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressOf {
+    /// A global variable: an index of [`Layout::globals`].
+    Global(u32),
+    /// A function (a function pointer): an index of [`Layout::functions`].
+    Function(u32),
 }
 
 /// The byte size of a declaration's scalar type, and its vector width. An opaque
@@ -215,6 +227,14 @@ impl<'a> Layout<'a> {
                 }
                 Item::Var(v) => l.variable(v, false, diags),
                 _ => {}
+            }
+        }
+        for &(name, span) in &l.function_addresses {
+            if !l.defined.contains(name) {
+                diags.unsupported(
+                    span,
+                    format!("the address of `{name}`, which is not defined in this module"),
+                );
             }
         }
         l
@@ -414,7 +434,7 @@ impl<'a> Layout<'a> {
                 self.data_relocs.push(DataReloc {
                     constant,
                     offset,
-                    symbol,
+                    target: AddressOf::Global(symbol),
                     addend,
                 });
                 return Some(0);
@@ -423,6 +443,24 @@ impl<'a> Layout<'a> {
                 diags.unsupported(
                     e.span(),
                     "a global variable's address in a 32-bit initializer (it is above 4 GiB)",
+                );
+                return None;
+            }
+            // A function pointer; the function may be defined further on (`build` checks).
+            Some(Place::Function { index }) if bytes == 8 && !generic && addend == 0 => {
+                self.data_relocs.push(DataReloc {
+                    constant,
+                    offset,
+                    target: AddressOf::Function(index),
+                    addend,
+                });
+                self.function_addresses.push((name.text, e.span()));
+                return Some(0);
+            }
+            Some(Place::Function { .. }) => {
+                diags.unsupported(
+                    e.span(),
+                    "a function's address other than whole in a 64-bit initializer",
                 );
                 return None;
             }
