@@ -38,6 +38,8 @@ package sgpu_isa_pkg;
   localparam int unsigned UNI_MSB = 28;
   localparam int unsigned FRAME_LSB = 12;
   localparam int unsigned FRAME_MSB = 31;
+  localparam int unsigned RFRAME_LSB = 32;
+  localparam int unsigned RFRAME_MSB = 51;
   localparam int unsigned PD_LSB = 59;
   localparam int unsigned PD_MSB = 61;
   localparam int unsigned PQ_LSB = 56;
@@ -200,6 +202,7 @@ package sgpu_isa_pkg;
     OP_BRA = 8'h02,
     OP_SSY = 8'h03,
     OP_CALL = 8'h05,
+    OP_CALLR = 8'h04,
     OP_RET = 8'h06,
     OP_TRAP = 8'h07,
     OP_BAR = 8'h08,
@@ -283,6 +286,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_BRA = 64'hffffffff10000fff;
   localparam logic [63:0] USED_SSY = 64'hffffffff00000fff;
   localparam logic [63:0] USED_CALL = 64'hffffffffffffffff;
+  localparam logic [63:0] USED_CALLR = 64'h000fffff0ff00fff;
   localparam logic [63:0] USED_RET = 64'h0000000000000fff;
   localparam logic [63:0] USED_TRAP = 64'h0000000000000fff;
   localparam logic [63:0] USED_BAR = 64'h80003ffff0000fff;
@@ -372,6 +376,7 @@ package sgpu_isa_pkg;
           || instr[TARGET_LSB +: 3] != 3'd0;
       OP_CALL: illegal_word = (instr & ~USED_CALL) != 64'h0
           || instr[TARGET_LSB +: 3] != 3'd0;
+      OP_CALLR: illegal_word = (instr & ~USED_CALLR) != 64'h0;
       OP_RET: illegal_word = (instr & ~USED_RET) != 64'h0;
       OP_TRAP: illegal_word = (instr & ~USED_TRAP) != 64'h0;
       OP_BAR: illegal_word = (instr & ~USED_BAR) != 64'h0
@@ -997,6 +1002,7 @@ package sgpu_isa_pkg;
       8'h02: unit_of = UNIT_CONTROL;
       8'h03: unit_of = UNIT_CONTROL;
       8'h05: unit_of = UNIT_CONTROL;
+      8'h04: unit_of = UNIT_CONTROL;
       8'h06: unit_of = UNIT_CONTROL;
       8'h07: unit_of = UNIT_CONTROL;
       8'h08: unit_of = UNIT_CONTROL;
@@ -1083,6 +1089,7 @@ package sgpu_isa_pkg;
       8'h02: fixed_latency = 1'b1;
       8'h03: fixed_latency = 1'b1;
       8'h05: fixed_latency = 1'b1;
+      8'h04: fixed_latency = 1'b1;
       8'h06: fixed_latency = 1'b1;
       8'h07: fixed_latency = 1'b1;
       8'h08: fixed_latency = 1'b0;
@@ -1169,6 +1176,7 @@ package sgpu_isa_pkg;
       8'h02: reg_writes = 4'b0000;
       8'h03: reg_writes = 4'b0000;
       8'h05: reg_writes = 4'b0000;
+      8'h04: reg_writes = 4'b0000;
       8'h06: reg_writes = 4'b0000;
       8'h07: reg_writes = 4'b0000;
       8'h08: reg_writes = 4'b0000;
@@ -1255,6 +1263,7 @@ package sgpu_isa_pkg;
       8'h02: reg_reads = 4'b0000;
       8'h03: reg_reads = 4'b0000;
       8'h05: reg_reads = 4'b0000;
+      8'h04: reg_reads = 4'b0010;
       8'h06: reg_reads = 4'b0000;
       8'h07: reg_reads = 4'b0000;
       8'h08: reg_reads = 4'b1100;
@@ -1493,6 +1502,7 @@ package sgpu_isa_pkg;
 
   function automatic logic [3:0] regs_ra(logic [63:0] instr);
     unique case (instr[OP_MSB:OP_LSB])
+      OP_CALLR: regs_ra = 4'd2;
       OP_WARPSYNC: regs_ra = 4'd1;
       OP_MOV: regs_ra = 4'd1;
       OP_SEL: regs_ra = 4'd1;

@@ -143,3 +143,19 @@ fn zluda_param_is_addressable() {
     .unwrap_or_else(|t| panic!("{file}: {t}"));
     assert_eq!(common::u64s(&p, "out"), [0]);
 }
+
+/// ZLUDA's `vector`: a device function with `.reg .v2` parameter and result (older nvcc's
+/// style) called on a loaded vector: both elements become their sum.
+#[test]
+fn zluda_vector_register_parameters() {
+    let file = "zluda/spirv_run/vector.ptx";
+    let source = common::read(&common::shared_dir().join("corpus").join(file));
+    let p = assemble_and_run(
+        &source,
+        file,
+        "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n\
+         [buffers.in]\nu32 = [1000, 234]\n[buffers.out]\nsize = 8\n",
+    )
+    .unwrap_or_else(|t| panic!("{file}: {t}"));
+    assert_eq!(common::u32s(&p, "out"), [1234, 1234]);
+}

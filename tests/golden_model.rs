@@ -252,6 +252,35 @@ fn endless_recursion_overflows_the_stack_as_a_trap() {
     );
 }
 
+/// `CALLR` through a function's address plus `offset`: the address itself calls, one not a
+/// multiple of 8 or past 32-bit word indices traps as a bad call target, one past the code
+/// when fetched.
+#[test]
+fn indirect_calls_to_no_instruction_trap() {
+    let launch = |offset: u64| {
+        let manifest = format!(
+            "params = [{{ buffer = \"out\" }}, {{ u64 = {offset} }}]\n[buffers.out]\nsize = 4\n"
+        );
+        run("badcall", &manifest)
+    };
+    let p = launch(0).unwrap_or_else(|t| panic!("{t}"));
+    assert_eq!(u32s(&p, "out"), [1]);
+    for offset in [4, 1 << 40] {
+        let cause = trap(launch(offset));
+        // The function's own address: a multiple of 8 below 4 GiB.
+        let base_fits = |address: u64| {
+            let base = address.wrapping_sub(offset);
+            base % 8 == 0 && base < 1 << 32
+        };
+        assert!(
+            matches!(cause, Cause::CallTarget { address } if base_fits(address)),
+            "offset {offset:#x}: {cause:?}"
+        );
+    }
+    let cause = trap(launch(8 << 20));
+    assert!(matches!(cause, Cause::PcOutsideCode { .. }), "{cause:?}");
+}
+
 #[test]
 fn accesses_that_wrap_the_address_space_trap() {
     for (which, at) in [(0, -8i64), (1, -8), (2, -16)] {

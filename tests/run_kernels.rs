@@ -1039,6 +1039,70 @@ fn a_call_from_a_frame_near_the_local_memory_limit() {
     assert_eq!(u32s(&run("farcall", manifest), "out"), [10]);
 }
 
+/// Device functions with `.reg` parameters and results, passed through the callee's frame:
+/// calls inside a loop with a guarded early return, a 64-bit result with a predicate one, a predicate parameter,
+/// f32 and 16-bit registers, vectors (of 16-bit elements too), and `.reg` and `.param` parameters
+/// mixed.
+#[test]
+fn register_parameters_and_results() {
+    let mut next = xorshift(0x5EED_0010);
+    let mut input: Vec<u32> = (0..64).map(|_| next() as u32 >> (next() % 24)).collect();
+    input[..6].copy_from_slice(&[0, 1, 360, 1000, 0x8000_0000, 0xFFFF]);
+    let p = run("regcalls", &in_out(64, "u32", &input, 40 * 64));
+    let out = u32s(&p, "out");
+    let gcd = |mut a: u32, mut b: u32| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    for (t, &x) in input.iter().enumerate() {
+        let wide = 2 * (u64::from(x) * 64);
+        let big = u64::from(x) * 64 > 0x10_0000_0000;
+        let want = [
+            gcd(x, 360),
+            u32::from(big),
+            wide as u32,
+            (wide >> 32) as u32,
+            (x as f32 * 0.5).to_bits(),
+            i32::from((x as u16 as i16).wrapping_neg()).wrapping_add(x.wrapping_sub(1000) as i32)
+                as u32,
+            x.wrapping_add(1),
+            x,
+            x.rotate_left(16),
+            if big { x } else { !x },
+        ];
+        assert_eq!(out[10 * t..10 * t + 10], want, "thread {t}, x = {x:#x}");
+    }
+}
+
+/// Indirect calls: each thread calls one of three functions through a pointer chosen by
+/// its number (the warp calls each target in turn), the even threads one with a `.reg`
+/// prototype under a guard (the odd ones keep the value they had), and each thread one of
+/// a `.calltargets` list.
+#[test]
+fn indirect_calls_through_function_pointers() {
+    let mut next = xorshift(0x5EED_0011);
+    let input: Vec<u32> = (0..64).map(|_| next() as u32 >> 8).collect();
+    let p = run("indirect", &in_out(64, "u32", &input, 12 * 64));
+    let out = u32s(&p, "out");
+    for (t, &x) in input.iter().enumerate() {
+        let called = match t % 3 {
+            0 => x.wrapping_add(x),
+            1 => x.wrapping_mul(x),
+            _ => x.wrapping_neg(),
+        };
+        let guarded = if t % 2 == 0 { x + 7 } else { 0 };
+        let listed = if t % 2 == 0 {
+            x.wrapping_mul(x)
+        } else {
+            x.wrapping_add(x)
+        };
+        let want = [called, guarded, listed];
+        assert_eq!(out[3 * t..3 * t + 3], want, "thread {t}, x = {x:#x}");
+    }
+}
+
 /// cp.async copies at once (zero fill with a source size of 0), its waits order nothing more,
 /// and isspacep tells each window from global memory.
 #[test]

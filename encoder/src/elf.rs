@@ -2,7 +2,7 @@
 //! its metadata and line table, the global and constant data, surface slots as symbols, and
 //! relocations for the addresses of global variables.
 
-use crate::layout::Layout;
+use crate::layout::{AddressOf, Layout};
 use crate::mir::Reloc;
 use crate::Function;
 use object::elf;
@@ -106,36 +106,6 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
         8,
         layout.const_image.clone(),
     ));
-    // Addresses of global variables in the two images' initializers.
-    for (constant, target, name) in [
-        (false, data, ".rela.data"),
-        (true, constants, ".rela.sgpu.const"),
-    ] {
-        let rels: Vec<Rel> = layout
-            .data_relocs
-            .iter()
-            .filter(|r| r.constant == constant)
-            .map(|r| Rel {
-                r_offset: u64::from(r.offset),
-                // Symbols are numbered from one here; the data symbols come first.
-                r_sym: r.symbol + 1,
-                r_type: R_SGPU_ABS64,
-                r_addend: r.addend,
-            })
-            .collect();
-        if !rels.is_empty() {
-            sections.push(Section {
-                name: name.into(),
-                sh_type: elf::SHT_RELA,
-                flags: u64::from(elf::SHF_INFO_LINK),
-                align: 8,
-                data: Vec::new(),
-                size: 0,
-                info: Some(target),
-                rels,
-            });
-        }
-    }
     // Surface slots: one symbol per `.surfref`, its value the slot.
     if !layout.surfaces.is_empty() {
         let surf = sections.len();
@@ -245,17 +215,14 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
                             symbol,
                             addend,
                             high,
-                        } => {
-                            let t = if high {
-                                R_SGPU_ABS32_HI
-                            } else {
-                                R_SGPU_ABS32_LO
-                            };
-                            (symbol as usize, t, addend)
-                        }
+                        } => (symbol as usize, abs32(high), addend),
                         Reloc::Call { function } => {
                             let name = input.layout.functions[function as usize];
                             (function_symbol[name], R_SGPU_CALL, 0)
+                        }
+                        Reloc::FunctionAddress { function, high } => {
+                            let name = input.layout.functions[function as usize];
+                            (function_symbol[name], abs32(high), 0)
                         }
                     };
                     Rel {
@@ -274,6 +241,39 @@ pub fn write(input: &Input<'_, '_>) -> Vec<u8> {
                 data: Vec::new(),
                 size: 0,
                 info: Some(text),
+                rels,
+            });
+        }
+    }
+    // Addresses in the two images' initializers, once every function has its symbol.
+    for (constant, target, name) in [
+        (false, data, ".rela.data"),
+        (true, constants, ".rela.sgpu.const"),
+    ] {
+        let rels: Vec<Rel> = layout
+            .data_relocs
+            .iter()
+            .filter(|r| r.constant == constant)
+            .map(|r| Rel {
+                r_offset: u64::from(r.offset),
+                // Symbols are numbered from one here; the data symbols come first.
+                r_sym: match r.target {
+                    AddressOf::Global(symbol) => symbol,
+                    AddressOf::Function(f) => function_symbol[layout.functions[f as usize]] as u32,
+                } + 1,
+                r_type: R_SGPU_ABS64,
+                r_addend: r.addend,
+            })
+            .collect();
+        if !rels.is_empty() {
+            sections.push(Section {
+                name: name.into(),
+                sh_type: elf::SHT_RELA,
+                flags: u64::from(elf::SHF_INFO_LINK),
+                align: 8,
+                data: Vec::new(),
+                size: 0,
+                info: Some(target),
                 rels,
             });
         }
@@ -402,4 +402,13 @@ fn emit(sections: &[Section], symbols: &mut [Symbol]) -> Vec<u8> {
     w.write_shstrtab_section_header();
     let _ = (strtab, shstrtab);
     buffer
+}
+
+/// The relocation of an address's high word, or its low.
+fn abs32(high: bool) -> u32 {
+    if high {
+        R_SGPU_ABS32_HI
+    } else {
+        R_SGPU_ABS32_LO
+    }
 }

@@ -3,9 +3,10 @@
 
 use crate::diag::Diags;
 use ptx_grammar::ast::{
-    Block, DeclSpec, Expr, Init, Item, Linkage, Module, StateSpace, Statement, VarDecl,
+    Block, DeclSpec, Expr, Init, Item, Linkage, Module, Span, StateSpace, Statement, VarDecl,
 };
 use ptx_grammar::check::decl::{declared_type, Opaque};
+use ptx_grammar::check::types::Type;
 use rustc_hash::FxHashMap;
 
 /// Where a module-scope name lives.
@@ -32,12 +33,25 @@ pub enum Place {
 }
 
 /// Where a device function's results and parameters are in its frame: results first, then
-/// parameters, each at its alignment, from offset 0.
+/// parameters, each at its alignment, from offset 0. `.reg` parameters and results (old
+/// nvcc's style) are passed through the frame too, like `.param` ones: the caller stores
+/// each argument register in its slot before `CALL` and loads each result register after it,
+/// the callee loads its parameter registers on entry and stores its result registers before
+/// `RET`.
 #[derive(Clone, Debug, Default)]
 pub struct Signature {
-    pub results: Vec<(u32, u32)>,
-    pub params: Vec<(u32, u32)>,
+    pub results: Vec<FrameSlot>,
+    pub params: Vec<FrameSlot>,
     pub size: u32,
+}
+
+/// One declarator of a signature in the callee's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameSlot {
+    pub offset: u32,
+    pub size: u32,
+    /// The register type and vector width of a `.reg` declarator, `None` for a `.param` one.
+    pub reg: Option<(Type, u8)>,
 }
 
 /// A variable of global memory: an ELF symbol of the data section.
@@ -74,16 +88,28 @@ pub struct Layout<'a> {
     pub signatures: FxHashMap<&'a str, Signature>,
     /// The functions with a body in this module.
     pub defined: rustc_hash::FxHashSet<&'a str>,
+    /// Functions whose address an initializer holds, and where: each must be defined in
+    /// the module by its end.
+    function_addresses: Vec<(&'a str, Span)>,
 }
 
 /// A 64-bit word of `.data` (or, with `constant`, of `.sgpu.const`) at `offset` that holds
-/// the address of global variable `symbol` (an index of [`Layout::globals`]) plus `addend`.
+/// the address of `target` plus `addend`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DataReloc {
     pub constant: bool,
     pub offset: u32,
-    pub symbol: u32,
+    pub target: AddressOf,
     pub addend: i64,
+}
+
+/// What an address in an initializer is the address of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressOf {
+    /// A global variable: an index of [`Layout::globals`].
+    Global(u32),
+    /// A function (a function pointer): an index of [`Layout::functions`].
+    Function(u32),
 }
 
 /// The byte size of a declaration's scalar type, and its vector width. An opaque
@@ -111,25 +137,44 @@ pub fn alignment(v: &VarDecl<'_>, element: u32) -> u32 {
 
 /// The frame layout of a function's results and parameters.
 pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
+    signature_of(
+        f.ret.as_deref().unwrap_or(&[]),
+        f.params.as_deref().unwrap_or(&[]),
+    )
+}
+
+/// The frame layout of results and parameters `ret` and `params` (a function's, or a call
+/// prototype's).
+pub fn signature_of(ret: &[VarDecl<'_>], params: &[VarDecl<'_>]) -> Signature {
     let mut sig = Signature::default();
-    let place = |decls: &[VarDecl<'_>], out: &mut Vec<(u32, u32)>, at: &mut u32| {
+    let place = |decls: &[VarDecl<'_>], out: &mut Vec<FrameSlot>, at: &mut u32| {
         for p in decls {
+            let reg = match p.space {
+                StateSpace::Reg => declared_type(p)
+                    .ok()
+                    .and_then(|info| Some((info.ty?, info.vector))),
+                _ => None,
+            };
             let Some((scalar, vector)) = element_size(p) else {
-                out.push((*at, 0));
+                out.push(FrameSlot {
+                    offset: *at,
+                    size: 0,
+                    reg,
+                });
                 continue;
             };
             for d in &p.declarators {
                 let count: u64 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
                 let size = scalar * vector * count as u32;
                 let offset = align_to(*at, alignment(p, scalar * vector));
-                out.push((offset, size));
+                out.push(FrameSlot { offset, size, reg });
                 *at = offset + size;
             }
         }
     };
     let mut at = 0;
-    place(f.ret.as_deref().unwrap_or(&[]), &mut sig.results, &mut at);
-    place(f.params.as_deref().unwrap_or(&[]), &mut sig.params, &mut at);
+    place(ret, &mut sig.results, &mut at);
+    place(params, &mut sig.params, &mut at);
     sig.size = align_to(at, 8);
     sig
 }
@@ -182,6 +227,14 @@ impl<'a> Layout<'a> {
                 }
                 Item::Var(v) => l.variable(v, false, diags),
                 _ => {}
+            }
+        }
+        for &(name, span) in &l.function_addresses {
+            if !l.defined.contains(name) {
+                diags.unsupported(
+                    span,
+                    format!("the address of `{name}`, which is not defined in this module"),
+                );
             }
         }
         l
@@ -381,7 +434,7 @@ impl<'a> Layout<'a> {
                 self.data_relocs.push(DataReloc {
                     constant,
                     offset,
-                    symbol,
+                    target: AddressOf::Global(symbol),
                     addend,
                 });
                 return Some(0);
@@ -390,6 +443,24 @@ impl<'a> Layout<'a> {
                 diags.unsupported(
                     e.span(),
                     "a global variable's address in a 32-bit initializer (it is above 4 GiB)",
+                );
+                return None;
+            }
+            // A function pointer; the function may be defined further on (`build` checks).
+            Some(Place::Function { index }) if bytes == 8 && !generic && addend == 0 => {
+                self.data_relocs.push(DataReloc {
+                    constant,
+                    offset,
+                    target: AddressOf::Function(index),
+                    addend,
+                });
+                self.function_addresses.push((name.text, e.span()));
+                return Some(0);
+            }
+            Some(Place::Function { .. }) => {
+                diags.unsupported(
+                    e.span(),
+                    "a function's address other than whole in a 64-bit initializer",
                 );
                 return None;
             }

@@ -187,7 +187,12 @@ fn finish(
                 .map_err(|e| too_large("for a call's arguments", &e))?;
         }
         if m.call_frame {
-            sgpu_isa::set_field(&mut word, fields::FRAME, out_base as i64)
+            let field = if m.opcode() == sgpu_isa::opcodes::CALLR {
+                fields::RFRAME
+            } else {
+                fields::FRAME
+            };
+            sgpu_isa::set_field(&mut word, field, out_base as i64)
                 .map_err(|e| too_large("for a call", &e))?;
         }
         words.push(word);

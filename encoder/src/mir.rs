@@ -118,8 +118,8 @@ pub enum Target {
     End,
 }
 
-/// An address the loader fills in: of a global variable (into `MOV32I`'s immediate), or of
-/// a called function (into `CALL`'s target).
+/// An address the loader fills in: of a global variable or a function (into `MOV32I`'s
+/// immediate), or of a called function (into `CALL`'s target).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reloc {
     /// Global variable `symbol` (an index of the layout's globals) plus `addend`; the high
@@ -131,6 +131,9 @@ pub enum Reloc {
     },
     /// The function named by this index of the layout's functions.
     Call { function: u32 },
+    /// The address of that function (a function pointer, `mov.u64 %rd, f`), high word or
+    /// low, into `MOV32I`'s immediate.
+    FunctionAddress { function: u32, high: bool },
 }
 
 /// The most register fields one instruction has (ATOM: rd, ra, rb, rc and the guard).
@@ -212,6 +215,14 @@ impl MInst {
 
     pub fn opcode(&self) -> u8 {
         sgpu_isa::field(self.word, fields::OP) as u8
+    }
+
+    /// A `CALL` or `CALLR`: the callee may use every register.
+    pub fn is_call(&self) -> bool {
+        matches!(
+            self.opcode(),
+            sgpu_isa::opcodes::CALL | sgpu_isa::opcodes::CALLR
+        )
     }
 }
 

@@ -308,7 +308,7 @@ pub fn allocate(
     let calls: Vec<u32> = code
         .iter()
         .enumerate()
-        .filter(|(_, m)| m.opcode() == sgpu_isa::opcodes::CALL)
+        .filter(|(_, m)| m.is_call())
         .map(|(i, _)| 2 * i as u32)
         .collect();
     // First without reserving anything for spill code; if that spills, again with the

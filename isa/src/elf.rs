@@ -6,13 +6,13 @@ pub const EM_SGPU: u16 = 0x5347;
 /// `e_flags`: the ISA version in the low byte.
 pub const EF_SGPU_ISA_1: u32 = 1;
 /// Relocations on the `imm32` field (bits 63:32) of the word at `r_offset`: the low and high
-/// words of a global variable's address.
+/// words of a global variable's or a function's address (docs/elf.md).
 pub const R_SGPU_ABS32_LO: u32 = 1;
 pub const R_SGPU_ABS32_HI: u32 = 2;
 /// On the `target` field (bits 63:32): the callee's address relative to the next instruction.
 pub const R_SGPU_CALL: u32 = 3;
 /// On the 64-bit little-endian word at `r_offset` of `.data` or `.sgpu.const`: a global
-/// variable's address (an initializer such as `{generic(x), x+8}`).
+/// variable's or a function's address (an initializer such as `{generic(x), x+8, f}`).
 pub const R_SGPU_ABS64: u32 = 4;
 /// The layout version of `.sgpu.info.NAME`.
 pub const INFO_VERSION: u32 = 1;

@@ -122,6 +122,13 @@ pub mod fields {
         signed: false,
         align: 1,
     };
+    pub const RFRAME: Field = Field {
+        name: "rframe",
+        lsb: 32,
+        msb: 51,
+        signed: false,
+        align: 1,
+    };
     pub const PD: Field = Field {
         name: "pd",
         lsb: 59,
@@ -662,13 +669,13 @@ pub mod fields {
         align: 1,
     };
     /// Every field, in the table's order.
-    pub const ALL: [Field; 93] = [
-        OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, PD, PQ,
-        PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX, NAN,
-        ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT, MUFU,
-        SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC, DSIZE, SCLAMP, SFMT,
-        SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN, BSGN, ASEL, BSEL, VSAT,
-        VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
+    pub const ALL: [Field; 94] = [
+        OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, RFRAME,
+        PD, PQ, PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX,
+        NAN, ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT,
+        MUFU, SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC, DSIZE, SCLAMP,
+        SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN, BSGN, ASEL, BSEL,
+        VSAT, VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
     ];
 }
 
@@ -679,6 +686,7 @@ pub mod opcodes {
     pub const BRA: u8 = 0x02;
     pub const SSY: u8 = 0x03;
     pub const CALL: u8 = 0x05;
+    pub const CALLR: u8 = 0x04;
     pub const RET: u8 = 0x06;
     pub const TRAP: u8 = 0x07;
     pub const BAR: u8 = 0x08;
@@ -2163,6 +2171,8 @@ pub enum Op {
     Ssy { target: i32 },
     /// calls the function `target` bytes after the next instruction; its local memory starts `frame` bytes into the caller's
     Call { target: i32, frame: u32 },
+    /// calls the function at code address ra (register pair: byte address of its first instruction); its local memory starts `rframe` bytes into the caller's. Lanes with different targets call them in turn, the first active lane's first
+    Callr { ra: Reg, rframe: u32 },
     /// returns from a call, to the caller's local memory
     Ret,
     /// stops the kernel with an error
@@ -2774,12 +2784,13 @@ pub enum Op {
 }
 
 /// Each instruction: its mnemonic, opcode and the bits it uses.
-pub const INSTRUCTIONS: [(&str, u8, u64); 80] = [
+pub const INSTRUCTIONS: [(&str, u8, u64); 81] = [
     ("NOP", 0x00, 0x0000000000000fff),
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
     ("SSY", 0x03, 0xffffffff00000fff),
     ("CALL", 0x05, 0xffffffffffffffff),
+    ("CALLR", 0x04, 0x000fffff0ff00fff),
     ("RET", 0x06, 0x0000000000000fff),
     ("TRAP", 0x07, 0x0000000000000fff),
     ("BAR", 0x08, 0x80003ffff0000fff),
@@ -2865,6 +2876,7 @@ impl Op {
             Op::Bra { .. } => "BRA",
             Op::Ssy { .. } => "SSY",
             Op::Call { .. } => "CALL",
+            Op::Callr { .. } => "CALLR",
             Op::Ret => "RET",
             Op::Trap => "TRAP",
             Op::Bar { .. } => "BAR",
@@ -2970,6 +2982,11 @@ impl Instruction {
                 set_field(&mut word, fields::OP, 0x5)?;
                 set_field(&mut word, fields::TARGET, i64::from(target))?;
                 set_field(&mut word, fields::FRAME, i64::from(frame))?;
+            }
+            Op::Callr { ra, rframe } => {
+                set_field(&mut word, fields::OP, 0x4)?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RFRAME, i64::from(rframe))?;
             }
             Op::Ret => {
                 set_field(&mut word, fields::OP, 0x6)?;
@@ -4410,6 +4427,19 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             ),
             frame: get(word, 12, 31) as u32,
         },
+        0x04 => {
+            let reserved = word & !0x000fffff0ff00fff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "CALLR",
+                    bits: reserved,
+                });
+            }
+            Op::Callr {
+                ra: Reg(get(word, 20, 27) as u8),
+                rframe: get(word, 32, 51) as u32,
+            }
+        }
         0x06 => {
             let reserved = word & !0x0000000000000fff;
             if reserved != 0 {
@@ -6197,6 +6227,12 @@ impl fmt::Display for Instruction {
                 f.write_str(", ")?;
                 write!(f, "{:#x}", frame)?;
             }
+            Op::Callr { ra, rframe } => {
+                f.write_str(" ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{:#x}", rframe)?;
+            }
             Op::Ret => {
                 let _ = f;
             }
@@ -7702,6 +7738,13 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
             let frame = text::unsigned(o1, 20)? as u32;
             Op::Call { target, frame }
         }
+        "CALLR" => {
+            mods.finish("CALLR")?;
+            let [o0, o1] = text::operands::<2>("CALLR", &operands)?;
+            let ra = text::reg(o0)?;
+            let rframe = text::unsigned(o1, 20)? as u32;
+            Op::Callr { ra, rframe }
+        }
         "RET" => {
             mods.finish("RET")?;
             let [] = text::operands::<0>("RET", &operands)?;
@@ -9020,6 +9063,7 @@ impl Op {
             Op::Bra { .. } => Unit::Control,
             Op::Ssy { .. } => Unit::Control,
             Op::Call { .. } => Unit::Control,
+            Op::Callr { .. } => Unit::Control,
             Op::Ret => Unit::Control,
             Op::Trap => Unit::Control,
             Op::Bar { .. } => Unit::Control,
@@ -9107,6 +9151,7 @@ impl Op {
             Op::Bra { .. } => true,
             Op::Ssy { .. } => true,
             Op::Call { .. } => true,
+            Op::Callr { .. } => true,
             Op::Ret => true,
             Op::Trap => true,
             Op::Bar { .. } => false,
@@ -9195,6 +9240,9 @@ impl Op {
             Op::Bra { .. } => {}
             Op::Ssy { .. } => {}
             Op::Call { .. } => {}
+            Op::Callr { ra, .. } => {
+                r.reg(fields::RA, Some(ra), 2, false);
+            }
             Op::Ret => {}
             Op::Trap => {}
             Op::Bar { rb, rc, .. } => {

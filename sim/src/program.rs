@@ -207,7 +207,7 @@ impl Program {
                     return Err("a relocation without a symbol".into());
                 };
                 let sym = file.symbol_by_index(sym).map_err(|e| e.to_string())?;
-                let address = data_base
+                let address = symbol_base(&sym, &section_start, data_base)
                     .wrapping_add(sym.address())
                     .wrapping_add(rel.addend() as u64);
                 let word = usize::try_from(offset)
@@ -239,7 +239,8 @@ impl Program {
                         (i64::from(*callee) - (at as i64 + 1)) * 8
                     }
                     R_SGPU_ABS32_LO | R_SGPU_ABS32_HI => {
-                        let address = data_base as i64 + sym.address() as i64 + rel.addend();
+                        let base = symbol_base(&sym, &section_start, data_base) as i64;
+                        let address = base + sym.address() as i64 + rel.addend();
                         if r_type == R_SGPU_ABS32_HI {
                             address >> 32
                         } else {
@@ -276,5 +277,18 @@ impl Program {
             Some([line, ..]) => format!("{ptx}:{line}"),
             None => format!("{ptx}:?"),
         }
+    }
+}
+
+/// Where a symbol's section is placed: a function's code at its first instruction's byte
+/// address in the code space (a function pointer), a variable's data in global memory.
+fn symbol_base<'d>(
+    sym: &impl ObjectSymbol<'d>,
+    section_start: &HashMap<object::SectionIndex, u32>,
+    data_base: u64,
+) -> u64 {
+    match sym.section_index().and_then(|s| section_start.get(&s)) {
+        Some(&start) => u64::from(start) * 8,
+        None => data_base,
     }
 }

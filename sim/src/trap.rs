@@ -31,6 +31,8 @@ pub enum Cause {
     /// A divergent branch or a call needed more than [`crate::warp::STACK_DEPTH`] entries
     /// of the reconvergence stack.
     StackOverflow,
+    /// `CALLR` to an address that is not a multiple of 8 or lies past every word index.
+    CallTarget { address: u64 },
     /// A call moved a lane's frame past the end of its local memory.
     FrameOverflow { lane: u8, frame: u64 },
     /// A `.sync` warp operation whose member mask names lanes that are not executing it.
@@ -88,6 +90,10 @@ impl fmt::Display for Cause {
                 f,
                 "the reconvergence stack overflowed its {} entries",
                 crate::warp::STACK_DEPTH
+            ),
+            CallTarget { address } => write!(
+                f,
+                "an indirect call to {address:#x}, which is no instruction's address"
             ),
             FrameOverflow { lane, frame } => write!(
                 f,

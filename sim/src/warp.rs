@@ -295,14 +295,30 @@ impl Warp {
         self.advance(next);
     }
 
-    /// `CALL`: the calling lanes run the callee in an entry of their own that ends when they
-    /// have all returned; the caller's entry waits at the return address.
-    pub fn call(&mut self, mask: u32, next: u32, target: u32, frame: u32) -> Result<(), Cause> {
+    /// `CALL` (and `CALLR` for one target): the calling lanes `mask` run the callee in an
+    /// entry of their own that ends when they have all returned; the caller's entry waits at
+    /// the return address. The lanes of `waiting` (a `CALLR`'s lanes with other targets) wait
+    /// at the call instruction in an entry between the two, which runs it again and ends at
+    /// the return address; when that entry is the one running, it only narrows.
+    pub fn call(
+        &mut self,
+        mask: u32,
+        waiting: u32,
+        next: u32,
+        target: u32,
+        frame: u32,
+    ) -> Result<(), Cause> {
         if mask == 0 {
             self.advance(next);
             return Ok(());
         }
-        if self.stack.len() >= STACK_DEPTH {
+        let here = next - 1;
+        let again = self
+            .stack
+            .last()
+            .is_some_and(|t| t.call.is_none() && t.pc == here && t.rpc == next);
+        let new_waiting = waiting != 0 && !again;
+        if self.stack.len() + 1 + usize::from(new_waiting) > STACK_DEPTH {
             return Err(Cause::StackOverflow);
         }
         for l in lanes(mask) {
@@ -318,7 +334,19 @@ impl Warp {
             self.frame[l] += frame;
         }
         if let Some(top) = self.stack.last_mut() {
-            top.pc = next;
+            if waiting != 0 && again {
+                top.mask = waiting;
+            } else {
+                top.pc = next;
+            }
+        }
+        if new_waiting {
+            self.stack.push(Entry {
+                pc: here,
+                rpc: next,
+                mask: waiting,
+                call: None,
+            });
         }
         self.stack.push(Entry {
             pc: target,

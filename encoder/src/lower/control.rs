@@ -24,9 +24,7 @@ impl<'a> FnLower<'a, '_> {
                 );
                 self.set_target(at, Target::Label(id));
             }
-            "ret" if !self.entry => {
-                self.emit(Op::Ret, &[]);
-            }
+            "ret" if !self.entry => self.ret(),
             "ret" | "exit" => {
                 self.emit(Op::Exit, &[]);
             }
@@ -51,11 +49,40 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// `call (results), f, (params);`: the arguments are already in the outgoing area (see
-    /// `call_arguments`); CALL moves the frame there. Every register is the callee's to use,
-    /// so the allocator keeps nothing in registers across a call.
+    /// A device function's return: its `.reg` results go to their frame slots, where the
+    /// caller loads them.
+    pub(super) fn ret(&mut self) {
+        for i in 0..self.reg_results.len() {
+            let ((v, part), slot) = self.reg_results[i];
+            let ty = slot.reg.expect("a .reg result").0;
+            let value = if ty.class == TyClass::Pred {
+                Src::Pred(v, false)
+            } else {
+                Src::Reg {
+                    v,
+                    ty,
+                    part,
+                    sel: None,
+                }
+            };
+            self.store_frame_slot(value, slot, false);
+        }
+        self.emit(Op::Ret, &[]);
+    }
+
+    /// `call (results), f, (params);`: `.param` arguments are already in the outgoing area
+    /// (see `call_arguments`), `.reg` ones are stored there now and `.reg` results loaded
+    /// from there after the call; CALL moves the frame there. Every register is the
+    /// callee's to use, so the allocator keeps nothing in registers across a call. An
+    /// indirect call, through a register with a prototype, is CALLR.
     fn call(&mut self, ins: &PtxInstruction<'a>) {
-        let Some((_, callee, _)) = call_parts(ins) else {
+        let Some(CallParts {
+            results,
+            callee,
+            params,
+            prototype,
+        }) = call_parts(ins)
+        else {
             return self.unsupported("this call");
         };
         // CUDA's assert calls `__assertfail` from the runtime: on sgpu a failed assertion stops
@@ -64,25 +91,127 @@ impl<'a> FnLower<'a, '_> {
             self.emit(Op::Trap, &[]);
             return;
         }
-        let function = match self.layout.places.get(callee.text) {
-            Some(Place::Function { index }) if self.layout.defined.contains(callee.text) => *index,
+        let Some(target) = self.call_target(callee) else {
+            return;
+        };
+        let Some(sig) = self.callee_signature(callee, prototype) else {
+            return self.unsupported(format!(
+                "an indirect call without a `.callprototype` or `.calltargets` (through `{}`)",
+                prototype.map_or("nothing", |p| p.text)
+            ));
+        };
+        let (param_slots, result_slots) = (sig.params.clone(), sig.results.clone());
+        for (arg, slot) in params.iter().zip(param_slots) {
+            if let Some(declared) = slot.reg {
+                let Some(value) = self.src(arg) else { return };
+                if let Src::Reg { ty, .. } = value {
+                    let given = (ty, self.register_width(arg));
+                    if !self.same_register_type(given, declared) {
+                        return;
+                    }
+                }
+                self.store_frame_slot(value, slot, true);
+            }
+        }
+        let at = match target {
+            CallTarget::Function(function) => {
+                let at = self.emit(
+                    Op::Call {
+                        target: 0,
+                        frame: 0,
+                    },
+                    &[],
+                );
+                self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
+                at
+            }
+            CallTarget::Pointer(ra) => self.emit(
+                Op::Callr {
+                    ra: ra.reg,
+                    rframe: 0,
+                },
+                &[wide(use_(fields::RA, ra), 2)],
+            ),
+        };
+        self.code[at].call_frame = true;
+        for (result, slot) in results.iter().zip(result_slots) {
+            if let Some(declared) = slot.reg {
+                let Some((v, part, ty)) = self.dst(result) else {
+                    return;
+                };
+                let given = (ty, self.register_width(result));
+                if !self.same_register_type(given, declared) {
+                    return;
+                }
+                self.load_frame_slot((v, part), slot, true);
+            }
+        }
+    }
+
+    /// What a call calls: a function defined in this module, or the address in a register
+    /// (a 32-bit one, which ptxas takes too, zero-extended). Anything else is reported.
+    fn call_target(&mut self, callee: &Ident<'a>) -> Option<CallTarget> {
+        if let Some((v, ty, _)) = self.vreg(callee.text) {
+            return match (ty.bits, ty.class) {
+                (_, TyClass::Pred) | (..=16, _) => {
+                    self.fail(format!(
+                        "a call through `{}`, a `.{}` register, which cannot hold an address",
+                        callee.text, ty.name
+                    ));
+                    None
+                }
+                (32, _) => {
+                    let t = self.new64();
+                    self.mov_lane(t, 0, Lane::Reg(v, 0));
+                    self.mov_lane(t, 1, Lane::Imm(0));
+                    Some(CallTarget::Pointer(R::of(t, 0)))
+                }
+                _ => Some(CallTarget::Pointer(R::of(v, 0))),
+            };
+        }
+        match self.layout.places.get(callee.text) {
+            Some(Place::Function { index }) if self.layout.defined.contains(callee.text) => {
+                Some(CallTarget::Function(*index))
+            }
             Some(Place::Function { .. }) => {
-                return self.unsupported(format!(
+                self.unsupported(format!(
                     "a call to `{}`, which is not defined in this module",
                     callee.text
-                ))
+                ));
+                None
             }
-            _ => return self.unsupported("an indirect call"),
-        };
-        let at = self.emit(
-            Op::Call {
-                target: 0,
-                frame: 0,
-            },
-            &[],
-        );
-        self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
-        self.code[at].call_frame = true;
+            _ => {
+                self.fail(format!("a call to `{}`, which is no function", callee.text));
+                None
+            }
+        }
+    }
+
+    /// The vector width of the register an operand names whole (1 for a scalar or an
+    /// element).
+    fn register_width(&mut self, e: &Expr<'a>) -> u8 {
+        match e {
+            Expr::Name(id) if id.split_suffix().1.is_none() => {
+                self.vreg(id.text).map_or(1, |(_, _, n)| n)
+            }
+            _ => 1,
+        }
+    }
+
+    /// Whether a register passed for a `.reg` parameter or result has its type's size and
+    /// vector width (as ptxas requires: `.b32` for `.f32` passes, `.u32` for `.u64` does
+    /// not); an error when not.
+    fn same_register_type(&mut self, given: (Type, u8), declared: (Type, u8)) -> bool {
+        let kind = |(t, n): (Type, u8)| (t.bits, t.class == TyClass::Pred, n);
+        if kind(given) == kind(declared) {
+            return true;
+        }
+        self.fail(format!(
+            "a `{}` register passed for a `.reg {}` parameter or result",
+            register_type_name(given.0, given.1),
+            register_type_name(declared.0, declared.1)
+        ));
+        false
     }
 
     fn barrier(&mut self, ins: &PtxInstruction<'a>) {
@@ -183,4 +312,12 @@ impl<'a> FnLower<'a, '_> {
         };
         Some((rb, self.r(count)))
     }
+}
+
+/// What a call instruction calls.
+enum CallTarget {
+    /// The function of this index of the layout's functions: `CALL`.
+    Function(u32),
+    /// The code address in this register pair: `CALLR`.
+    Pointer(R),
 }

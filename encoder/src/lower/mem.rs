@@ -1,6 +1,7 @@
 //! Loads, stores, atomics and reductions.
 
 use super::*;
+use crate::layout::FrameSlot;
 use ptx_grammar::ast::{AddressPart, Operand as O};
 use sgpu_isa::abi::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use sgpu_isa::{Aop, Aty, Bop, Cop, Icmp, Msize, Space};
@@ -597,6 +598,111 @@ impl<'a> FnLower<'a, '_> {
             ],
         );
         self.code[at].outgoing = outgoing;
+    }
+
+    /// The access that moves a `.reg` parameter or result of type `ty` (a vector of
+    /// `vector` elements) through its frame slot, and whether its elements are packed
+    /// (8- and 16-bit ones, each in its own register, lie side by side in memory). A
+    /// predicate is one byte, 0 or 1.
+    fn frame_slot_access(&mut self, (ty, vector): (Type, u8)) -> Option<(Msize, u8, bool)> {
+        if ty.class == TyClass::Pred {
+            return Some((Msize::U8, 1, false));
+        }
+        let packed = vector > 1 && ty.bits < 32;
+        let bits = u32::from(ty.bits) * u32::from(vector);
+        let access = Type {
+            bits: bits as u16,
+            class: if packed { TyClass::Unsigned } else { ty.class },
+            ..ty
+        };
+        match msize(access) {
+            Some(size) => Some((size, (bits.max(32) / 32) as u8, packed)),
+            None => {
+                self.unsupported(format!(
+                    "a {bits}-bit `.reg {}` parameter or result",
+                    register_type_name(ty, vector)
+                ));
+                None
+            }
+        }
+    }
+
+    /// The address of frame slot `slot`: in this function's frame, or with `outgoing` in
+    /// its outgoing call area (the callee's frame).
+    fn frame_slot_address(slot: FrameSlot, outgoing: bool) -> Address {
+        Address::Reg {
+            base: R::ZERO,
+            wide: false,
+            offset: i64::from(slot.offset),
+            outgoing,
+        }
+    }
+
+    /// Stores `value` in the frame slot of a `.reg` parameter or result; for a vector,
+    /// `value` is its whole register.
+    pub(super) fn store_frame_slot(&mut self, value: Src<'a>, slot: FrameSlot, outgoing: bool) {
+        let Some((ty, vector)) = slot.reg else { return };
+        let Some((size, words, packed)) = self.frame_slot_access((ty, vector)) else {
+            return;
+        };
+        let lane = match (value, words) {
+            (Src::Reg { v, .. }, _) if packed => {
+                let t = self.new_tuple(words);
+                self.pack_vector(t, 0, v, ty, vector);
+                Some(Lane::Reg(t, 0))
+            }
+            (Src::Reg { v, part, .. }, _) => Some(Lane::Reg(v, part)),
+            (_, 1) => self.lane(value, false),
+            (_, 2) => self.pair(value),
+            _ => {
+                self.unsupported("this argument");
+                return;
+            }
+        };
+        let Some(lane) = lane else { return };
+        let value = self.r(lane);
+        let addr = Self::frame_slot_address(slot, outgoing);
+        self.emit_store(addr, value, Space::Local, (size, words), Cop::default());
+    }
+
+    /// Loads the frame slot of a `.reg` parameter or result into register `d` (from part
+    /// `part`; a vector's whole register).
+    pub(super) fn load_frame_slot(
+        &mut self,
+        (d, part): (VReg, u8),
+        slot: FrameSlot,
+        outgoing: bool,
+    ) {
+        let Some((ty, vector)) = slot.reg else { return };
+        let Some((size, words, packed)) = self.frame_slot_access((ty, vector)) else {
+            return;
+        };
+        let addr = Self::frame_slot_address(slot, outgoing);
+        let direct = !packed && ty.class != TyClass::Pred;
+        if direct {
+            return self.emit_load(
+                R::of(d, part),
+                addr,
+                Space::Local,
+                (size, words),
+                Cop::default(),
+            );
+        }
+        let t = self.new_tuple(words);
+        self.emit_load(
+            R::of(t, 0),
+            addr,
+            Space::Local,
+            (size, words),
+            Cop::default(),
+        );
+        if packed {
+            let word = |w: u8| Lane::Reg(t, w.min(words - 1));
+            self.unpack_vector(d, ty, vector, [word(0), word(1)]);
+        } else {
+            let (t, zero) = (Lane::Reg(t, 0), Lane::Imm(0));
+            self.icmp32(d, None, Icmp::Ne, false, t, zero, None, Bop::And, false);
+        }
     }
 
     /// `isspacep.space p, a`: whether generic address `a` is in `space`. Shared, local and

@@ -20,7 +20,7 @@ mod video;
 mod warp;
 
 use crate::diag::Diags;
-use crate::layout::{Layout, Place};
+use crate::layout::{FrameSlot, Layout, Place, Signature};
 use crate::mir::{Class, Field, MInst, Reloc, Slot, Target, VReg, VRegs};
 use ptx_grammar::ast::{
     BinaryOp, Block, Expr, Function, FunctionKind, Ident, Instruction as PtxInstruction, NodeKind,
@@ -233,6 +233,11 @@ pub struct FnLower<'a, 'l> {
     /// offsets in the outgoing area.
     outgoing: Vec<FxHashMap<&'a str, u32>>,
     outgoing_size: u32,
+    /// A device function's `.reg` results, which `ret` stores in their frame slots.
+    reg_results: Vec<((VReg, u8), FrameSlot)>,
+    /// The `.callprototype`s and `.calltargets` of the blocks being lowered (and of blocks
+    /// closed, which no call names any more), by label: their frame layouts.
+    prototypes: FxHashMap<&'a str, Signature>,
 }
 
 /// The type modifiers of an instruction, in the order written (`cvt.u32.f32`: u32, f32); the
@@ -280,6 +285,14 @@ fn reg_src<'a>(v: VReg, ty: Type, vector: u8, suffix: Option<&'a str>) -> Src<'a
     };
     let part = part * (u32::from(ty.bits).max(32) / 32) as u8;
     Src::Reg { v, ty, part, sel }
+}
+
+/// A register type as PTX writes it in a declaration: `.u32`, `.v2 .u32`.
+fn register_type_name(ty: Type, vector: u8) -> String {
+    match vector {
+        1 => format!(".{}", ty.name),
+        n => format!(".v{n} .{}", ty.name),
+    }
 }
 
 /// The first modifier that names a value of an ISA enumeration (`.popc` names `Bred::Popc`).
@@ -441,6 +454,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
             frame_start: layout.local_size,
             outgoing: Vec::new(),
             outgoing_size: 0,
+            reg_results: Vec::new(),
+            prototypes: FxHashMap::default(),
         };
         l.scopes.push();
         let mut param_size = 0;
@@ -454,10 +469,21 @@ impl<'a, 'l> FnLower<'a, 'l> {
         } else {
             // Results and parameters are at the start of the function's frame.
             let sig = &layout.signatures[f.name.text];
-            let decls = f.ret.iter().flatten().chain(f.params.iter().flatten());
-            let names = decls.flat_map(|d| d.declarators.iter().map(|x| x.name.text));
-            for (name, &(offset, _)) in names.zip(sig.results.iter().chain(&sig.params)) {
-                l.define(name, None, LocalDecl::Var(Place::Local { offset }));
+            let names = |decls: &Option<Vec<VarDecl<'a>>>| {
+                let decls = decls.iter().flatten();
+                decls
+                    .flat_map(|d| d.declarators.iter().map(|x| x.name.text))
+                    .collect::<Vec<_>>()
+            };
+            for (name, &slot) in names(&f.ret).into_iter().zip(&sig.results) {
+                if let Some(v) = l.define_slot(name, slot) {
+                    l.reg_results.push((v, slot));
+                }
+            }
+            for (name, &slot) in names(&f.params).into_iter().zip(&sig.params) {
+                if let Some(v) = l.define_slot(name, slot) {
+                    l.load_frame_slot(v, slot, false);
+                }
             }
             l.frame_start = sig.size;
         }
@@ -466,7 +492,11 @@ impl<'a, 'l> FnLower<'a, 'l> {
         // A kernel that runs off its end exits.
         if l.code.last().is_none_or(|m| !m.is_unconditional_jump()) {
             l.span = Span::new(body.span.end as usize - 1, body.span.end as usize);
-            l.emit(if l.entry { Op::Exit } else { Op::Ret }, &[]);
+            if l.entry {
+                l.emit(Op::Exit, &[]);
+            } else {
+                l.ret();
+            }
         }
         let max_threads = f.directives.iter().find_map(|d| {
             matches!(d.name.text, ".maxntid" | ".reqntid")
@@ -488,6 +518,19 @@ impl<'a, 'l> FnLower<'a, 'l> {
             max_threads,
             outgoing_size: l.outgoing_size,
         })
+    }
+
+    /// Declares a device function's result or parameter `name`: a variable in its frame
+    /// slot, or for a `.reg` one a register, returned, which moves through the slot.
+    fn define_slot(&mut self, name: &'a str, slot: FrameSlot) -> Option<(VReg, u8)> {
+        let Some((ty, vector)) = slot.reg else {
+            let offset = slot.offset;
+            self.define(name, None, LocalDecl::Var(Place::Local { offset }));
+            return None;
+        };
+        self.define(name, None, LocalDecl::Reg { ty, vector });
+        let (v, _, _) = self.vreg(name)?;
+        Some((v, 0))
     }
 
     /// Places a kernel parameter at or after `at`: its (offset, size).
@@ -529,6 +572,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
 
     fn block(&mut self, b: &Block<'a>) {
         self.scopes.push();
+        self.declare_prototypes(b);
         let arguments = self.call_arguments(b);
         self.outgoing.push(arguments);
         for s in &b.statements {
@@ -562,6 +606,45 @@ impl<'a, 'l> FnLower<'a, 'l> {
         self.outgoing.pop();
     }
 
+    /// Records the frame layouts of the `.callprototype`s declared directly in `b`, and of
+    /// its `.calltargets` lists (their first function's: PTX requires them alike).
+    fn declare_prototypes(&mut self, b: &Block<'a>) {
+        for s in &b.statements {
+            let (label, sig) = match s {
+                Statement::CallPrototype(p) => {
+                    let ret = p.ret.as_deref().unwrap_or(&[]);
+                    (p.label.text, crate::layout::signature_of(ret, &p.params))
+                }
+                Statement::Targets {
+                    label,
+                    kind,
+                    targets,
+                } if kind.text == ".calltargets" => {
+                    let first = targets
+                        .first()
+                        .and_then(|f| self.layout.signatures.get(f.text));
+                    let Some(sig) = first else { continue };
+                    (label.text, sig.clone())
+                }
+                _ => continue,
+            };
+            self.prototypes.insert(label, sig);
+        }
+    }
+
+    /// The frame layout a call passes its arguments in: the callee's, or for an indirect
+    /// call (through a register) its prototype's.
+    fn callee_signature(
+        &self,
+        callee: &Ident<'a>,
+        prototype: Option<&Ident<'a>>,
+    ) -> Option<&Signature> {
+        match self.lookup(callee.text) {
+            Some((LocalDecl::Reg { .. }, _)) => self.prototypes.get(prototype?.text),
+            _ => self.layout.signatures.get(callee.text),
+        }
+    }
+
     /// The `.param` variables that the calls directly in `b` pass, with their offsets in the
     /// outgoing area: where the callee's frame has its results and parameters.
     fn call_arguments(&mut self, b: &Block<'a>) -> FxHashMap<&'a str, u32> {
@@ -571,20 +654,24 @@ impl<'a, 'l> FnLower<'a, 'l> {
             if ins.opcode() != "call" {
                 continue;
             }
-            let Some((results, callee, params)) = call_parts(ins) else {
+            let Some(parts) = call_parts(ins) else {
                 continue;
             };
-            let Some(sig) = self.layout.signatures.get(callee.text) else {
+            let Some(sig) = self
+                .callee_signature(parts.callee, parts.prototype)
+                .cloned()
+            else {
                 continue;
             };
             self.outgoing_size = self.outgoing_size.max(sig.size);
-            let slots = results
+            let slots = parts
+                .results
                 .iter()
                 .zip(&sig.results)
-                .chain(params.iter().zip(&sig.params));
-            for (arg, &(offset, _)) in slots {
-                if let Expr::Name(id) = arg {
-                    map.insert(id.text, offset);
+                .chain(parts.params.iter().zip(&sig.params));
+            for (arg, slot) in slots {
+                if let (Expr::Name(id), None) = (arg, slot.reg) {
+                    map.insert(id.text, slot.offset);
                 }
             }
         }
@@ -643,7 +730,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                         None => {
                             self.diags.unsupported(
                                 d.name.span,
-                                "a `.param` variable that no direct call in its block passes",
+                                "a `.param` variable that no call in its block passes",
                             );
                             continue;
                         }
@@ -895,29 +982,46 @@ impl<'a, 'l> FnLower<'a, 'l> {
             Place::Const { offset } => known(offset),
             // A surface's 64-bit handle is its descriptor slot.
             Place::Surface { slot } => known(u32::from(slot)),
-            Place::Global { symbol } => {
-                let t = self.new32();
-                let rd = R::of(t, 0);
-                let m = self.push(
-                    Op::Mov32i {
-                        rd: rd.reg,
-                        imm32: 0,
-                    },
-                    &[def(fields::RD, rd)],
-                    None,
-                );
-                self.code[m].reloc = Some(Box::new(Reloc::Global {
-                    symbol,
-                    addend: off,
+            Place::Global { symbol } => self.relocated(Reloc::Global {
+                symbol,
+                addend: off,
+                high: hi,
+            }),
+            // A function pointer: the byte address of its first instruction (docs/elf.md).
+            Place::Function { index } if off == 0 => {
+                let name = self.layout.functions[index as usize];
+                if !self.layout.defined.contains(name) {
+                    self.unsupported(format!(
+                        "the address of `{name}`, which is not defined in this module"
+                    ));
+                    return None;
+                }
+                self.relocated(Reloc::FunctionAddress {
+                    function: index,
                     high: hi,
-                }));
-                Lane::Reg(t, 0)
+                })
             }
             Place::Texture | Place::Function { .. } | Place::Outgoing { .. } => {
-                self.unsupported("the address of a texture, function or call parameter");
+                self.unsupported("the address of a texture, call parameter or past a function");
                 return None;
             }
         })
+    }
+
+    /// A new register holding the word that relocation `reloc` fills in.
+    fn relocated(&mut self, reloc: Reloc) -> Lane {
+        let t = self.new32();
+        let rd = R::of(t, 0);
+        let m = self.push(
+            Op::Mov32i {
+                rd: rd.reg,
+                imm32: 0,
+            },
+            &[def(fields::RD, rd)],
+            None,
+        );
+        self.code[m].reloc = Some(Box::new(reloc));
+        Lane::Reg(t, 0)
     }
 
     fn new32(&mut self) -> VReg {
@@ -1205,11 +1309,19 @@ impl<'a, 'l> FnLower<'a, 'l> {
     }
 }
 
-/// A call's results, callee and parameters: `call (r), f, (a, b);`, `call f, (a);`,
-/// `call f;`. A one-element list parses as a parenthesised expression.
-fn call_parts<'i, 'a>(
-    ins: &'i PtxInstruction<'a>,
-) -> Option<(Vec<&'i Expr<'a>>, &'i Ident<'a>, Vec<&'i Expr<'a>>)> {
+/// A call's parts: `call (r), f, (a, b);`, `call f, (a);`, `call f;`, and indirect ones
+/// through a register with a prototype, `call (r), %rd, (a), proto;`.
+struct CallParts<'i, 'a> {
+    results: Vec<&'i Expr<'a>>,
+    /// The called function, or the register holding its address.
+    callee: &'i Ident<'a>,
+    params: Vec<&'i Expr<'a>>,
+    /// An indirect call's `.callprototype` (or `.calltargets`) label.
+    prototype: Option<&'i Ident<'a>>,
+}
+
+/// A call's parts. A one-element list parses as a parenthesised expression.
+fn call_parts<'i, 'a>(ins: &'i PtxInstruction<'a>) -> Option<CallParts<'i, 'a>> {
     use ptx_grammar::ast::Operand as O;
     let list = |o: &'i O<'a>| -> Option<Vec<&'i Expr<'a>>> {
         match o {
@@ -1221,23 +1333,31 @@ fn call_parts<'i, 'a>(
             _ => None,
         }
     };
+    let name = |o: Option<&'i O<'a>>| match o {
+        Some(O::Expr(Expr::Name(id))) => Some(id),
+        _ => None,
+    };
     let at = ins
         .operands
         .iter()
         .position(|o| matches!(o, O::Expr(Expr::Name(_))))?;
-    let O::Expr(Expr::Name(callee)) = &ins.operands[at] else {
-        return None;
-    };
+    let callee = name(ins.operands.get(at))?;
     let results = if at == 1 {
         list(&ins.operands[0])?
     } else {
         Vec::new()
     };
-    let params = match ins.operands.get(at + 1) {
-        Some(o) => list(o)?,
-        None => Vec::new(),
+    // The parameter list, if any, then the prototype.
+    let (params, rest) = match ins.operands.get(at + 1) {
+        Some(o) if name(Some(o)).is_none() => (list(o)?, at + 2),
+        _ => (Vec::new(), at + 1),
     };
-    Some((results, callee, params))
+    Some(CallParts {
+        results,
+        callee,
+        params,
+        prototype: name(ins.operands.get(rest)),
+    })
 }
 
 /// A predicate field to bind later (P0, a placeholder), or PT when there is none.

@@ -29,7 +29,11 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) -> Result<Flow, Cause> {
             Flow::Moved
         }
         Op::Call { target: t, frame } => {
-            w.call(mask, next, target(t), frame)?;
+            w.call(mask, 0, next, target(t), frame)?;
+            Flow::Moved
+        }
+        Op::Callr { ra, rframe } => {
+            indirect_call(w, mask, next, ra, rframe)?;
             Flow::Moved
         }
         Op::Trap if mask != 0 => return Err(Cause::TrapInstruction),
@@ -68,6 +72,25 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) -> Result<Flow, Cause> {
         Op::Nop | Op::Trap | Op::Bar { .. } | Op::Barred { .. } | Op::Membar { .. } => Flow::Next,
         _ => unreachable!("exec::step gives the control unit only control instructions"),
     })
+}
+
+/// `CALLR`: the calling lanes that hold the first one's target call it; the others wait at
+/// the `CALLR` and run it again when those have returned, so each target is called once
+/// per distinct value, in lane order of first holders.
+fn indirect_call(w: &mut Warp, mask: u32, next: u32, ra: Reg, frame: u32) -> Result<(), Cause> {
+    let Some(first) = lanes(mask).next() else {
+        w.advance(next);
+        return Ok(());
+    };
+    let address = w.r64(ra, first);
+    let target = (address % 8 == 0)
+        .then(|| u32::try_from(address / 8).ok())
+        .flatten()
+        .ok_or(Cause::CallTarget { address })?;
+    let same = lanes(mask)
+        .filter(|&l| w.r64(ra, l) == address)
+        .fold(0, |m, l| m | 1 << l);
+    w.call(same, mask & !same, next, target, frame)
 }
 
 /// A barrier arrival: the barrier and count are the first executing lane's (PTX requires
