@@ -194,6 +194,16 @@ fn conversion_modifiers_sgpu_cannot_carry_are_reported() {
 }
 
 #[test]
+fn half_comparisons_with_ftz_are_reported() {
+    let err = refused("unsupported/half_compare_ftz.ptx");
+    for line in [12, 13] {
+        let want = format!("half_compare_ftz.ptx:{line}:2: error: unsupported on sgpu: ");
+        assert!(err.contains(&want), "{want} not in {err}");
+    }
+    assert!(err.contains("`.ftz` on an f16 comparison"), "{err}");
+}
+
+#[test]
 fn disasm_rejects_what_is_not_an_sgpu_elf() {
     let out = ptxas_rs(&["disasm", &fixture("ok/statements.ptx")]);
     assert_eq!(out.status.code(), Some(1));

@@ -1392,19 +1392,26 @@ fn half_precision_comparisons() {
     let pairs: Vec<u32> = (0..64)
         .map(|t| u32::from(values[t % 8]) | u32::from(values[t / 8]) << 16)
         .collect();
-    let p = run("halfcmp", &in_out(64, "u32", &pairs, 16 * 64));
+    let p = run("halfcmp", &in_out(64, "u32", &pairs, 32 * 64));
     let out = u32s(&p, "out");
     let h = |b: u16| Half::from_bits(u128::from(b));
     for t in 0..64 {
         let (x, y) = (h(values[t % 8]), h(values[t / 8]));
         let unordered = x.is_nan() || y.is_nan();
+        let (lt, gtu) = (!unordered && x < y, unordered || x > y);
+        // setp.f16x2 on (x, y) against (y, x): p from the low halves, q from the high ones.
+        let (lt_swapped, gtu_swapped) = (!unordered && y < x, unordered || y > x);
         let want = [
-            u32::from(!unordered && x < y),
-            u32::from(unordered || x > y),
+            u32::from(lt),
+            u32::from(gtu),
             if !unordered && x == y { u32::MAX } else { 0 },
             if !unordered && x >= y { 0x3c00 } else { 0 },
+            u32::from(lt),
+            u32::from(lt_swapped),
+            u32::from(gtu || lt),
+            u32::from(gtu_swapped || lt),
         ];
-        assert_eq!(out[4 * t..4 * t + 4], want, "thread {t}: {x:?}, {y:?}");
+        assert_eq!(out[8 * t..8 * t + 8], want, "thread {t}: {x:?}, {y:?}");
     }
 }
 

@@ -187,18 +187,34 @@ impl<'a> FnLower<'a, '_> {
             let Some(cmp) = sgpu_isa::Fcmp::from_name(&cmp_name.to_uppercase()) else {
                 return self.unsupported(format!("the comparison `.{cmp_name}`"));
             };
-            let (Some(mut a), Some(mut b)) = (self.lane(a, false), self.lane(b, false)) else {
+            let (Some(a), Some(b)) = (self.lane(a, false), self.lane(b, false)) else {
                 return;
             };
+            if src_ty.bits != 16 && src_ty.name != "f16x2" {
+                return self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
+            }
+            // Widened, an f16 subnormal is an f32 normal that f32's `.ftz` would not flush.
+            if self.has(".ftz") {
+                return self.unsupported(format!(
+                    "`{}`: `.ftz` on an f16 comparison",
+                    ins.mnemonic.text
+                ));
+            }
+            // f16 compares exactly as the f32 values it widens to; f16x2 as two f16s, the low
+            // halves setting `p` and the high ones `q` (each combined with `c`).
             if src_ty.bits == 16 {
-                // f16 compares exactly as the f32 values it widens to.
-                for l in [&mut a, &mut b] {
-                    let wide = self.new32();
-                    self.convert_half((wide, 0), *l, sgpu_isa::Fcvt::FromF16, false);
-                    *l = Lane::Reg(wide, 0);
+                let (a, b) = (self.widen_half(a), self.widen_half(b));
+                self.fcmp(pd, pq, cmp, a, b, c, bop, false);
+            } else {
+                let Some(q) = pq else {
+                    return self.unsupported("`setp.f16x2` with one destination (it needs `p|q`)");
+                };
+                let (ah, bh) = (self.high_half(a), self.high_half(b));
+                for (p, x, y) in [(pd, a, b), (q, ah, bh)] {
+                    let (x, y) = (self.widen_half(x), self.widen_half(y));
+                    self.fcmp(p, None, cmp, x, y, c, bop, false);
                 }
             }
-            self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
         } else {
             let (cmp, sgn) = match cmp_name {
                 "eq" => (Icmp::Eq, false),

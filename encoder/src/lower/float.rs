@@ -65,15 +65,7 @@ impl<'a> FnLower<'a, '_> {
             let halves = [self.new32(), self.new32()];
             let mut high = [Lane::Imm(0); 3];
             for (h, l) in high.iter_mut().zip(lanes) {
-                *h = match *l {
-                    Lane::Imm(i) => Lane::Imm(i >> 16),
-                    reg => {
-                        let t = self.new32();
-                        let r = self.r(reg);
-                        self.shift(t, 0, r, Lane::Imm(16), false, true);
-                        Lane::Reg(t, 0)
-                    }
-                };
+                *h = self.high_half(*l);
             }
             self.half(ins, op, (halves[0], 0), lanes, modes);
             self.half(ins, op, (halves[1], 0), &high[..n], modes);
@@ -85,6 +77,26 @@ impl<'a> FnLower<'a, '_> {
             let (rnd, ftz, sat) = modes;
             self.float_op(ins, op, (d, dp), lanes, (rnd, ftz, sat, approx));
         }
+    }
+
+    /// The high half of an f16x2 value, in the low 16 bits where the f16 paths read it.
+    pub(super) fn high_half(&mut self, l: Lane) -> Lane {
+        match l {
+            Lane::Imm(i) => Lane::Imm(i >> 16),
+            reg => {
+                let t = self.new32();
+                let r = self.r(reg);
+                self.shift(t, 0, r, Lane::Imm(16), false, true);
+                Lane::Reg(t, 0)
+            }
+        }
+    }
+
+    /// An f16 value (the low 16 bits) widened to f32, exactly.
+    pub(super) fn widen_half(&mut self, l: Lane) -> Lane {
+        let t = self.new32();
+        self.convert_half((t, 0), l, Fcvt::FromF16, false);
+        Lane::Reg(t, 0)
     }
 
     /// An f16 operation (f16 add, sub, mul, min, max, neg, abs) in f32: widening is exact,
@@ -100,9 +112,7 @@ impl<'a> FnLower<'a, '_> {
     ) {
         let mut wide = [Lane::Imm(0); 3];
         for (w, l) in wide.iter_mut().zip(lanes) {
-            let t = self.new32();
-            self.convert_half((t, 0), *l, Fcvt::FromF16, false);
-            *w = Lane::Reg(t, 0);
+            *w = self.widen_half(*l);
         }
         let wide = &wide[..lanes.len()];
         if let ("fma", [a, b, c]) = (op, wide) {
