@@ -1,5 +1,6 @@
-//! Real kernels from ../shared/corpus (LLVM's NVPTX output of CUDA code), assembled and run on
-//! the golden model, each checked against a plain Rust computation of the same thing.
+//! Real kernels from ../shared/corpus (LLVM's NVPTX output of CUDA code, and ZLUDA's test
+//! kernels), assembled and run on the golden model, each checked against a plain Rust
+//! computation of the same thing or ZLUDA's expected output.
 
 mod common;
 
@@ -13,6 +14,15 @@ fn run(file: &str, manifest: &str) -> Prepared {
         .join(file);
     let source = common::read(&path);
     assemble_and_run(&source, file, manifest).unwrap_or_else(|t| panic!("{file}: {t}"))
+}
+
+/// Runs ZLUDA's test kernel `NAME` (parameters `input` and `output`, one thread) on the
+/// buffers `in` and `out` described by `buffers` (TOML).
+fn zluda(name: &str, buffers: &str) -> Prepared {
+    let file = format!("zluda/spirv_run/{name}.ptx");
+    let source = common::read(&common::shared_dir().join("corpus").join(&file));
+    let manifest = format!("params = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n{buffers}");
+    assemble_and_run(&source, &file, &manifest).unwrap_or_else(|t| panic!("{file}: {t}"))
 }
 
 fn dump_f32(p: &Prepared, name: &str) -> Vec<f32> {
@@ -132,15 +142,10 @@ fn devfunc_call_device_functions() {
 /// itself: 0.
 #[test]
 fn zluda_param_is_addressable() {
-    let file = "zluda/spirv_run/param_is_addressable.ptx";
-    let source = common::read(&common::shared_dir().join("corpus").join(file));
-    let p = assemble_and_run(
-        &source,
-        file,
-        "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n\
-         [buffers.in]\nsize = 8\n[buffers.out]\nu64 = [-1]\n",
-    )
-    .unwrap_or_else(|t| panic!("{file}: {t}"));
+    let p = zluda(
+        "param_is_addressable",
+        "[buffers.in]\nsize = 8\n[buffers.out]\nu64 = [-1]\n",
+    );
     assert_eq!(common::u64s(&p, "out"), [0]);
 }
 
@@ -148,14 +153,20 @@ fn zluda_param_is_addressable() {
 /// style) called on a loaded vector: both elements become their sum.
 #[test]
 fn zluda_vector_register_parameters() {
-    let file = "zluda/spirv_run/vector.ptx";
-    let source = common::read(&common::shared_dir().join("corpus").join(file));
-    let p = assemble_and_run(
-        &source,
-        file,
-        "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n\
-         [buffers.in]\nu32 = [1000, 234]\n[buffers.out]\nsize = 8\n",
-    )
-    .unwrap_or_else(|t| panic!("{file}: {t}"));
-    assert_eq!(common::u32s(&p, "out"), [1234, 1234]);
+    let p = zluda(
+        "vector",
+        "[buffers.in]\nu32 = [1000, 234]\n[buffers.out]\nsize = 8\n",
+    );
+    assert_eq!(u32s(&p, "out"), [1234, 1234]);
+}
+
+/// ZLUDA's `set_gt_f16x2` with ZLUDA's own inputs and expected output (from its test table,
+/// run on NVIDIA GPUs): (-0.0, 0.603) > (0.0, 0.354) is (0.0, 1.0).
+#[test]
+fn zluda_set_gt_f16x2() {
+    let p = zluda(
+        "set_gt_f16x2",
+        "[buffers.in]\nu32 = [0x38d38000, 0x35aa0000]\n[buffers.out]\nsize = 4\n",
+    );
+    assert_eq!(u32s(&p, "out"), [0x3c00_0000]);
 }

@@ -171,7 +171,11 @@ impl<'a> FnLower<'a, '_> {
                 Some(p) => (p, None),
                 None => return,
             },
-            O::Expr(_) if set => (self.vregs.new_reg(Class::Pred), None),
+            // `set` on f16x2 compares each half into its own predicate, as `setp`'s `p|q`.
+            O::Expr(_) if set => {
+                let q = (src_ty.name == "f16x2").then(|| self.vregs.new_reg(Class::Pred));
+                (self.vregs.new_reg(Class::Pred), q)
+            }
             _ => return self.unsupported("this destination"),
         };
         let Some([a, b]) = self.sources(ins, 1) else {
@@ -259,6 +263,15 @@ impl<'a> FnLower<'a, '_> {
             let Some((d, dp, _)) = self.dest(ins, 0) else {
                 return;
             };
+            if let (Some(q), "f16x2") = (pq, src_ty.name) {
+                // `set.f16x2.f16x2`: each half 1.0 or 0.0, packed.
+                let halves = [self.new32(), self.new32()];
+                for (t, p) in halves.iter().zip([pd, q]) {
+                    self.sel(*t, 0, Lane::Imm(0x3c00), Lane::Imm(0), (p, false));
+                }
+                let (lo, hi) = (R::of(halves[0], 0), R::of(halves[1], 0));
+                return self.prmt_imm(R::of(d, dp), lo, hi, 0x5410, sgpu_isa::Pmode::Default);
+            }
             let one = match (tys[0].class, tys[0].bits) {
                 (TyClass::Float, 16) => 0x3c00,
                 (TyClass::Float, _) => 0x3f80_0000,

@@ -1218,7 +1218,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         let bf16_arithmetic = opcode != "cvt" && tys.iter().any(|t| t.name == "bf16");
         let f16x2_arithmetic = matches!(
             opcode,
-            "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" | "setp"
+            "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" | "setp" | "set"
         ) && tys.iter().all(|t| t.name == "f16x2")
             // `cvt.rn.f16x2.f32 d, a, b`: two conversions, packed (convert.rs).
             || opcode == "cvt" && matches!(tys.first().map(|t| t.name), Some("f16x2" | "bf16x2"));
