@@ -269,8 +269,8 @@ impl<'a> FnLower<'a, '_> {
                 for (t, p) in halves.iter().zip([pd, q]) {
                     self.sel(*t, 0, Lane::Imm(0x3c00), Lane::Imm(0), (p, false));
                 }
-                let (lo, hi) = (R::of(halves[0], 0), R::of(halves[1], 0));
-                return self.prmt_imm(R::of(d, dp), lo, hi, 0x5410, sgpu_isa::Pmode::Default);
+                let halves = halves.map(|t| Lane::Reg(t, 0));
+                return self.pack_word(d, dp, &halves, 16);
             }
             let one = match (tys[0].class, tys[0].bits) {
                 (TyClass::Float, 16) => 0x3c00,

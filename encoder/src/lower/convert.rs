@@ -28,8 +28,7 @@ impl<'a> FnLower<'a, '_> {
         for (t, s) in halves.iter().zip([b, a]) {
             self.cvt_float(ins, *t, 0, s, half, from);
         }
-        let (lo, hi) = (R::of(halves[0], 0), R::of(halves[1], 0));
-        self.prmt_imm(R::of(d, dp), lo, hi, 0x5410, sgpu_isa::Pmode::Default);
+        self.pack_word(d, dp, &halves.map(|t| Lane::Reg(t, 0)), 16);
     }
 
     pub(super) fn convert(&mut self, ins: &PtxInstruction<'a>) {

@@ -3,7 +3,7 @@
 
 use super::int::{LUT_OR, LUT_XOR};
 use super::*;
-use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Pmode, Rnd};
+use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Rnd};
 
 /// The rounding modifier among an instruction's, and whether it rounds to an integer
 /// (`.rni` and its kin).
@@ -69,8 +69,7 @@ impl<'a> FnLower<'a, '_> {
             }
             self.half(ins, op, (halves[0], 0), lanes, modes);
             self.half(ins, op, (halves[1], 0), &high[..n], modes);
-            let (lo, hi) = (R::of(halves[0], 0), R::of(halves[1], 0));
-            self.prmt_imm(R::of(d, dp), lo, hi, 0x5410, Pmode::Default);
+            self.pack_word(d, dp, &halves.map(|t| Lane::Reg(t, 0)), 16);
         } else if half {
             self.half(ins, op, (d, dp), lanes, modes);
         } else {

@@ -1214,15 +1214,15 @@ impl<'a, 'l> FnLower<'a, 'l> {
             return self.unsupported(format!("`{}`: f64 arithmetic", ins.mnemonic.text));
         }
         // Scalar bf16 is only converted (F2F), never computed on; f16x2 only in the arithmetic
-        // that runs a half at a time (float.rs).
+        // and comparisons that run a half at a time (float.rs, compare.rs).
         let bf16_arithmetic = opcode != "cvt" && tys.iter().any(|t| t.name == "bf16");
-        let f16x2_arithmetic = matches!(
+        let f16x2_half_at_a_time = matches!(
             opcode,
             "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" | "setp" | "set"
         ) && tys.iter().all(|t| t.name == "f16x2")
             // `cvt.rn.f16x2.f32 d, a, b`: two conversions, packed (convert.rs).
             || opcode == "cvt" && matches!(tys.first().map(|t| t.name), Some("f16x2" | "bf16x2"));
-        if bf16_arithmetic || tys.iter().any(|t| t.name.contains("16x2")) && !f16x2_arithmetic {
+        if bf16_arithmetic || tys.iter().any(|t| t.name.contains("16x2")) && !f16x2_half_at_a_time {
             return self.unsupported(format!(
                 "`{}`: packed or bf16 arithmetic",
                 ins.mnemonic.text

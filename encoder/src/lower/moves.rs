@@ -185,7 +185,7 @@ impl<'a> FnLower<'a, '_> {
 
     /// A 32-bit word of `elements` of `bits` each, the first lowest: the element itself for
     /// one 32-bit one, PRMT for two halves, else BFI after BFI into zero.
-    fn pack_word(&mut self, d: VReg, part: u8, elements: &[Lane], bits: u32) {
+    pub(super) fn pack_word(&mut self, d: VReg, part: u8, elements: &[Lane], bits: u32) {
         match elements {
             [one] if bits == 32 => self.mov_lane(d, part, *one),
             [lo, hi] if bits == 16 => {
