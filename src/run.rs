@@ -334,14 +334,28 @@ impl Type {
         let signed = || (bits << (64 - 8 * self.size)) as i64 >> (64 - 8 * self.size);
         use sgpu_sim::float::{widen, BF16, F16};
         match self.name {
-            "f16" => widen(bits as u32, F16).to_string(),
-            "bf16" => widen(bits as u32, BF16).to_string(),
-            "f32" => f32::from_bits(bits as u32).to_string(),
-            "f64" => f64::from_bits(bits).to_string(),
+            "f16" => float_text(widen(bits as u32, F16)),
+            "bf16" => float_text(widen(bits as u32, BF16)),
+            "f32" => float_text(f32::from_bits(bits as u32)),
+            "f64" => float_text(f64::from_bits(bits)),
             n if n.starts_with('s') => signed().to_string(),
             n if n.starts_with('b') => format!("{bits:#0w$x}", w = 2 + 2 * self.size),
             _ => bits.to_string(),
         }
+    }
+}
+
+/// A float in its shortest form that reads back exactly: in decimal, or with an exponent
+/// when decimal would take more than 16 digits before or 5 zeros after the point.
+fn float_text<F>(x: F) -> String
+where
+    F: std::fmt::Display + std::fmt::LowerExp + Into<f64> + Copy,
+{
+    let magnitude = x.into().abs();
+    if magnitude == 0.0 || !magnitude.is_finite() || (1e-5..1e16).contains(&magnitude) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -364,5 +378,9 @@ mod tests {
         assert_eq!(shown("bf16", &[0xc0, 0x3f]), "1.5");
         assert_eq!(shown("f32", &0.1f32.to_le_bytes()), "0.1");
         assert_eq!(shown("f64", &(-2.5f64).to_le_bytes()), "-2.5");
+        assert_eq!(shown("f64", &1e300f64.to_le_bytes()), "1e300");
+        assert_eq!(shown("f64", &(-5e-324f64).to_le_bytes()), "-5e-324");
+        assert_eq!(shown("f32", &3e-6f32.to_le_bytes()), "3e-6");
+        assert_eq!(shown("f64", &f64::NAN.to_le_bytes()), "NaN");
     }
 }

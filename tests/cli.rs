@@ -171,12 +171,15 @@ fn refused(name: &str) -> String {
 
 #[test]
 fn what_sgpu_cannot_run_is_reported_at_its_line() {
-    let err = refused("unsupported/f64_tex.ptx");
+    let err = refused("unsupported/textures.ptx");
     assert!(
-        err.contains("f64_tex.ptx:12:2: error: unsupported on sgpu: `add.f64`: f64 arithmetic"),
+        err.contains("textures.ptx:12:2: error: unsupported on sgpu: `txq`"),
         "{err}"
     );
-    assert!(err.contains("unsupported on sgpu: `tex`"), "{err}");
+    assert!(
+        err.contains("textures.ptx:13:2: error: unsupported on sgpu: `tex`"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -201,6 +204,38 @@ fn half_comparisons_with_ftz_are_reported() {
         assert!(err.contains(&want), "{want} not in {err}");
     }
     assert!(err.contains("`.ftz` on an f16 comparison"), "{err}");
+}
+
+/// A module with f64 arithmetic is linked with the runtime functions it calls, and only
+/// those: `-v` reports them, `disasm` shows them with their lines in the runtime's PTX.
+#[test]
+fn f64_code_is_linked_with_the_runtime_functions_it_calls() {
+    let dir = temp_dir();
+    let ptx = dir.path().join("k.ptx");
+    let elf = dir.path().join("k.elf");
+    std::fs::write(
+        &ptx,
+        ".version 7.0\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 p)\n{\n\t.reg .f64 %fd<4>;\n\t.reg .b64 %rd<2>;\n\
+         \tld.param.u64 %rd1, [p];\n\tld.global.f64 %fd1, [%rd1];\n\
+         \trsqrt.approx.f64 %fd2, %fd1;\n\tst.global.f64 [%rd1], %fd2;\n\tret;\n}\n",
+    )
+    .unwrap();
+    let out = ptxas_rs(&[ptx.to_str().unwrap(), "-o", elf.to_str().unwrap(), "-v"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    // rsqrt calls sqrt and div; nothing else is linked.
+    for f in ["__sgpu_f64_rsqrt", "__sgpu_f64_sqrt", "__sgpu_f64_div"] {
+        assert!(err.contains(&format!("Compiling function '{f}'")), "{err}");
+    }
+    assert_eq!(err.matches("Compiling function").count(), 3, "{err}");
+    let dis = ptxas_rs(&["disasm", elf.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&dis.stdout);
+    let call = text.lines().find(|l| l.contains("CALL")).expect("a CALL");
+    assert!(call.contains(&format!("// {}:10", ptx.display())), "{call}");
+    let runtime = text.split("__sgpu_f64_div:").nth(1).expect("the divide");
+    let first = runtime.lines().nth(1).expect("an instruction");
+    assert!(first.contains("  // <sgpu runtime>/f64.ptx:"), "{first}");
 }
 
 #[test]

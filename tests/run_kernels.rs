@@ -1539,3 +1539,77 @@ fn conversions_to_packed_halves() {
         );
     }
 }
+
+/// bfe on 64 bits, as PTX's pseudocode says it.
+fn bfe64(a: u64, pos: u32, len: u32, signed: bool) -> u64 {
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let sbit = signed && len != 0 && a >> (pos + len - 1).min(63) & 1 == 1;
+    (0..64u32)
+        .map(|i| {
+            let bit = if i < len && pos + i <= 63 {
+                a >> (pos + i) & 1 == 1
+            } else {
+                sbit
+            };
+            u64::from(bit) << i
+        })
+        .sum()
+}
+
+/// Carry chains across 64-bit words, bfe of 64-bit values, slct of them, and `set` from f32
+/// comparisons (which wrote nothing before: the f32 comparison returned early).
+#[test]
+fn carry_chains_wide_bit_fields_and_float_sets() {
+    let mut next = xorshift(0xc0ff_ee00_1234_5678);
+    let mut input: Vec<u64> = (0..128).map(|_| next()).collect();
+    // Equal limbs (no borrow), NaN and negative low words.
+    input[2] = input[3];
+    input[9] = 0x7fc0_0001;
+    input[12] = 0xffff_ffff_ffff_ffff;
+    let manifest = in_out(64, "u64", input.iter().map(|&x| x as i64), 64 * 128);
+    let p = run("carry64", &manifest);
+    let out = u64s(&p, "out");
+    let words = u32s(&p, "out");
+    for t in 0..64 {
+        let (a, b) = (input[2 * t], input[2 * t + 1]);
+        let o = &out[16 * t..16 * t + 16];
+        let (x, y) = (
+            u128::from(a) << 64 | u128::from(b),
+            u128::from(b) << 64 | u128::from(a),
+        );
+        let sum = x.wrapping_add(y);
+        let (diff, borrow) = x.overflowing_sub(y);
+        let want = [
+            sum as u64,
+            (sum >> 64) as u64,
+            diff as u64,
+            (diff >> 64) as u64,
+            0u64.wrapping_sub(u64::from(borrow)),
+            bfe64(a, 5, 17, false),
+            bfe64(a, 60, 10, false),
+            bfe64(a, 40, 24, true),
+            bfe64(a, 70, 3, true),
+            bfe64(a, b as u32, (b as u32) >> 8, false),
+            bfe64(a, b as u32, (b as u32) >> 8, true),
+            if b as u32 as i32 >= 0 { a } else { b },
+        ];
+        assert_eq!(o[..12], want, "thread {t}: a = {a:#x}, b = {b:#x}");
+        let (fa, fb) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+        let gtu = !(fa <= fb);
+        let sets = [
+            if fa < fb { u32::MAX } else { 0 },
+            if fa >= fb { 1f32.to_bits() } else { 0 },
+            if fa.is_nan() || fb.is_nan() {
+                u32::MAX
+            } else {
+                0
+            },
+            if gtu || t != 3 { u32::MAX } else { 0 },
+        ];
+        assert_eq!(
+            words[32 * t + 24..32 * t + 28],
+            sets,
+            "thread {t}: {fa} {fb}"
+        );
+    }
+}

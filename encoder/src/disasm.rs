@@ -70,9 +70,13 @@ pub fn disassemble(bytes: &[u8]) -> Result<String, String> {
                 .get(i * 3..i * 3 + 3)
                 .map(|s| <&[u32; 3]>::try_from(s).expect("three values"))
             {
-                write!(out, "  // {}:{line}", name_of(0)).unwrap();
+                // Line 0: no line of the module's PTX (the f64 runtime's code).
+                if line != 0 {
+                    write!(out, "  // {}:{line}", name_of(0)).unwrap();
+                }
                 if loc_file != 0 {
-                    write!(out, ", {}:{loc_line}", name_of(loc_file)).unwrap();
+                    let sep = if line != 0 { "," } else { "  //" };
+                    write!(out, "{sep} {}:{loc_line}", name_of(loc_file)).unwrap();
                 }
             }
             out.push('\n');

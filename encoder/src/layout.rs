@@ -203,12 +203,14 @@ pub fn too_large(space: StateSpace) -> String {
 }
 
 impl<'a> Layout<'a> {
-    pub fn build(module: &Module<'a>, diags: &mut Diags) -> Layout<'a> {
+    /// The layout of `modules`' storage and functions, as if one module: the module being
+    /// assembled, and the runtime it may be linked with.
+    pub fn build(modules: &[&Module<'a>], diags: &mut Diags) -> Layout<'a> {
         let mut l = Layout {
             global_align: 1,
             ..Layout::default()
         };
-        for item in &module.items {
+        for item in modules.iter().flat_map(|m| &m.items) {
             match item {
                 Item::Function(f) => {
                     let index = match l.places.get(f.name.text) {

@@ -13,6 +13,7 @@ mod layout;
 mod lower;
 mod mir;
 mod regalloc;
+pub mod runtime;
 
 use mir::{Reloc, Target};
 use ptx_grammar::ast::{Item, Module};
@@ -85,7 +86,8 @@ pub fn assemble(
 ) -> Result<Assembled, Vec<Diagnostic>> {
     let mut diags = diag::Diags::default();
     let mut lines = lower::LineCursor::new(source);
-    let layout = layout::Layout::build(module, &mut diags);
+    reserve_runtime_names(module, &mut diags);
+    let layout = layout::Layout::build(&[module, runtime::module()], &mut diags);
     let mut functions = Vec::new();
     let mut loc_files = Vec::new();
     for item in &module.items {
@@ -105,6 +107,9 @@ pub fn assemble(
             _ => {}
         }
     }
+    if diags.is_empty() && link_runtime(&mut functions, &layout, options, &mut diags) {
+        loc_files.push((runtime::FILE_INDEX, runtime::FILE.to_string()));
+    }
     if !diags.is_empty() {
         let mut list = diags.list;
         list.sort_by_key(|d| d.span.start);
@@ -121,6 +126,74 @@ pub fn assemble(
         elf,
         const_bytes: layout.const_image.len() as u32,
     })
+}
+
+/// Reports the module's names that the f64 runtime defines, which every module is linked
+/// with (the runtime's functions would be called in their place).
+fn reserve_runtime_names(module: &Module<'_>, diags: &mut diag::Diags) {
+    let names = module.items.iter().flat_map(|item| match item {
+        Item::Function(f) => vec![f.name],
+        Item::Var(v) => v.declarators.iter().map(|d| d.name).collect(),
+        _ => Vec::new(),
+    });
+    for name in names {
+        if runtime::function(name.text).is_some() {
+            diags.error(
+                name.span,
+                format!("`{}` is reserved: sgpu's f64 runtime defines it", name.text),
+            );
+        }
+    }
+}
+
+/// Adds to `functions` the runtime functions that they call, and those that these call;
+/// whether there were any. The runtime lowers cleanly (tested), and its frames are no larger
+/// than those of the module's functions that call it, so nothing should be reported; what is
+/// is reported at the module's start, since the runtime's source is not the module's.
+fn link_runtime(
+    functions: &mut Vec<Function>,
+    layout: &layout::Layout<'_>,
+    options: &Options,
+    diags: &mut diag::Diags,
+) -> bool {
+    let mut lines = lower::LineCursor::new(runtime::SOURCE);
+    let mut runtime_diags = diag::Diags::default();
+    let mut linked = std::collections::HashSet::new();
+    let mut scanned = 0;
+    while scanned < functions.len() {
+        let callees: Vec<&str> = (functions[scanned].relocs.iter())
+            .filter_map(|(_, r)| match r {
+                Reloc::Call { function } => Some(layout.functions[*function as usize]),
+                _ => None,
+            })
+            .collect();
+        scanned += 1;
+        for name in callees {
+            let Some(f) = runtime::function(name).filter(|_| linked.insert(name)) else {
+                continue;
+            };
+            let lowered =
+                lower::FnLower::lower(runtime::SOURCE, f, layout, &mut lines, &mut runtime_diags);
+            let mut function = match lowered.map(|l| finish(l, layout, options)) {
+                Some(Ok(function)) => function,
+                Some(Err(d)) => {
+                    runtime_diags.list.push(d);
+                    continue;
+                }
+                None => continue,
+            };
+            // Lines of the runtime's file, not of the module's.
+            for line in &mut function.lines {
+                *line = [0, runtime::FILE_INDEX, line[0]];
+            }
+            functions.push(function);
+        }
+    }
+    for d in runtime_diags.list {
+        let message = format!("the f64 runtime cannot be linked: {}", d.message);
+        diags.error(ptx_grammar::ast::Span::new(0, 0), message);
+    }
+    !linked.is_empty()
 }
 
 /// Reconvergence, allocation and branch targets for one lowered function; a frame or a

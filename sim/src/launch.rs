@@ -55,7 +55,7 @@ fn dims(v: Option<&Value>, key: &str) -> Result<[u32; 3]> {
 }
 
 /// The array kinds data may be given in, and their element sizes.
-const ARRAYS: [(&str, usize); 9] = [
+const ARRAYS: [(&str, usize); 10] = [
     ("u8", 1),
     ("u16", 2),
     ("u32", 4),
@@ -65,6 +65,7 @@ const ARRAYS: [(&str, usize); 9] = [
     ("s32", 4),
     ("s64", 8),
     ("f32", 4),
+    ("f64", 8),
 ];
 
 /// Initial contents from an array key or `file`, padded to `size` if given.
@@ -83,12 +84,16 @@ fn contents(t: &Table, at: &str, dir: &Path) -> Result<Option<Vec<u8>>> {
         let mut bytes = Vec::with_capacity(items.len() * width);
         for (i, x) in items.iter().enumerate() {
             let bad = || format!("{at}`{kind}[{i}]` does not fit `{kind}`");
-            let le: Vec<u8> = if kind == "f32" {
+            let le: Vec<u8> = if kind.starts_with('f') {
                 let f = x
                     .as_float()
                     .or_else(|| x.as_integer().map(|n| n as f64))
                     .ok_or_else(bad)?;
-                (f as f32).to_le_bytes().to_vec()
+                if kind == "f32" {
+                    (f as f32).to_le_bytes().to_vec()
+                } else {
+                    f.to_le_bytes().to_vec()
+                }
             } else {
                 let n = x.as_integer().ok_or_else(bad)?;
                 let signed = kind.starts_with('s');

@@ -270,12 +270,16 @@ impl Program {
         self.functions.iter().filter(|f| f.info.entry)
     }
 
-    /// `file.ptx:LINE` of a word, for messages.
+    /// `file.ptx:LINE` of a word, for messages: the module's PTX line, or where it has none
+    /// (the f64 runtime's code, docs/elf.md) the `.loc` file and line.
     pub fn source_line(&self, pc: u32) -> String {
-        let ptx = self.files.get(&0).map_or("?", String::as_str);
+        let file = |index: u32| self.files.get(&index).map_or("?", String::as_str);
         match self.lines.get(pc as usize) {
-            Some([line, ..]) => format!("{ptx}:{line}"),
-            None => format!("{ptx}:?"),
+            Some([0, loc_file, loc_line]) if *loc_file != 0 => {
+                format!("{}:{loc_line}", file(*loc_file))
+            }
+            Some([line, ..]) => format!("{}:{line}", file(0)),
+            None => format!("{}:?", file(0)),
         }
     }
 }

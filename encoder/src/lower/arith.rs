@@ -232,8 +232,22 @@ impl<'a> FnLower<'a, '_> {
     /// `d = a + b` (`a - b` with `sub`) on 64-bit values as (low, high) words: the low words
     /// set the carry, the high words take it.
     pub(super) fn add64(&mut self, d: VReg, dp: u8, a: (Lane, Lane), b: (Lane, Lane), sub: bool) {
-        self.iadd(d, dp, a.0, b.0, sub, true, false, false);
-        self.iadd(d, dp + 1, a.1, b.1, sub, false, true, false);
+        self.add64_carry(d, dp, a, b, sub, (false, false));
+    }
+
+    /// [`add64`](Self::add64) that takes the carry in (`addc`, `subc`) and leaves the high
+    /// word's carry out (`.cc`) as `(carry_in, carry_out)` say.
+    pub(super) fn add64_carry(
+        &mut self,
+        d: VReg,
+        dp: u8,
+        a: (Lane, Lane),
+        b: (Lane, Lane),
+        sub: bool,
+        (carry_in, carry_out): (bool, bool),
+    ) {
+        self.iadd(d, dp, a.0, b.0, sub, true, carry_in, false);
+        self.iadd(d, dp + 1, a.1, b.1, sub, carry_out, true, false);
     }
 
     /// `base + k` in a new register: a pair when `wide` (`base` is its low and high words).
@@ -396,8 +410,10 @@ impl<'a> FnLower<'a, '_> {
             hi.push(h);
         }
         match (op, lo.as_slice(), hi.as_slice()) {
-            ("add" | "sub", [al, bl], [ah, bh]) => {
-                self.add64(d, dp, (*al, *ah), (*bl, *bh), op == "sub");
+            ("add" | "sub" | "addc" | "subc", [al, bl], [ah, bh]) => {
+                let (sub, carry_in) = (op.starts_with("sub"), op.ends_with('c'));
+                let carry = (carry_in, self.has(".cc"));
+                self.add64_carry(d, dp, (*al, *ah), (*bl, *bh), sub, carry);
             }
             ("neg", [al], [ah]) => {
                 let zero = (Lane::Imm(0), Lane::Imm(0));

@@ -61,6 +61,15 @@ impl<'a> FnLower<'a, '_> {
                 };
                 self.bfe(d, dp, a, p, l, signed(ty));
             }
+            ("bfe", [a, pos, len]) if ty.bits == 64 => {
+                let (Some(lo), Some(hi)) = (self.lane(*a, false), self.lane(*a, true)) else {
+                    return;
+                };
+                let Some([pos, len]) = self.lanes([*pos, *len]) else {
+                    return;
+                };
+                self.bfe64(d, dp, (lo, hi), pos, len, signed(ty));
+            }
             ("bfi", [a, b, pos, len]) if ty.bits == 64 => {
                 let halves =
                     |me: &mut Self, s: &Src<'a>| Some((me.lane(*s, false)?, me.lane(*s, true)?));
@@ -494,6 +503,53 @@ impl<'a> FnLower<'a, '_> {
                 &ternary(rd, rm, ri, rb),
             );
         }
+    }
+
+    /// bfe on 64 bits: the `len` bits of `a` from `pos` (each taken mod 256), sign-extended
+    /// from the field's top bit when `sgn` (PTX's pseudocode: "sbit = a[min(pos+len-1, msb)]",
+    /// 0 for a length of 0). The field, `w = min(len, 64 - pos)` bits, is moved to the top
+    /// and back down: `(a << (64 - pos - w)) >> (64 - w)`. A field past bit 63 (w = 0) gives
+    /// a[63] everywhere when signed: the right shift by 64 of `a` itself.
+    fn bfe64(&mut self, d: VReg, dp: u8, a: (Lane, Lane), pos: Lane, len: Lane, sgn: bool) {
+        let (up, down) = match (pos, len) {
+            (Lane::Imm(p), Lane::Imm(l)) => {
+                let (p, l) = ((p & 0xff).min(64), l & 0xff);
+                if l == 0 {
+                    self.mov_lane(d, dp, Lane::Imm(0));
+                    return self.mov_lane(d, dp + 1, Lane::Imm(0));
+                }
+                let w = l.min(64 - p);
+                (Lane::Imm(64 - p - w), Lane::Imm(64 - w))
+            }
+            _ => {
+                let [p, l, room, w, up, down] = [(); 6].map(|_| self.new32());
+                self.logic(p, 0, pos, Lane::Imm(0xff), LUT_AND);
+                self.logic(l, 0, len, Lane::Imm(0xff), LUT_AND);
+                self.sub(room, 0, Lane::Imm(64), Lane::Reg(p, 0));
+                self.minmax(room, Lane::Reg(room, 0), Lane::Imm(0), true, true);
+                self.minmax(w, Lane::Reg(l, 0), Lane::Reg(room, 0), false, false);
+                self.sub(up, 0, Lane::Reg(room, 0), Lane::Reg(w, 0));
+                // A length of 0 gives 0 even when signed: shift everything out.
+                let empty = self.is(Icmp::Eq, false, Lane::Reg(l, 0), Lane::Imm(0));
+                let field = self.new32();
+                self.sub(field, 0, Lane::Imm(64), Lane::Reg(w, 0));
+                self.sel(down, 0, Lane::Imm(64), Lane::Reg(field, 0), (empty, false));
+                if sgn {
+                    // Signed, the field's top bit fills: move it out of reach too.
+                    self.sel(up, 0, Lane::Imm(64), Lane::Reg(up, 0), (empty, false));
+                }
+                (Lane::Reg(up, 0), Lane::Reg(down, 0))
+            }
+        };
+        let t = self.new64();
+        self.funnel(t, 0, a.0, a.1, up, false, false);
+        self.funnel_hi(t, 1, a.0, a.1, up, false, false);
+        let (lo, hi) = pair_lanes(t);
+        let out = self.new64();
+        self.funnel(out, 0, lo, hi, down, true, sgn);
+        self.funnel_hi(out, 1, lo, hi, down, true, sgn);
+        self.mov_lane(d, dp, Lane::Reg(out, 0));
+        self.mov_lane(d, dp + 1, Lane::Reg(out, 1));
     }
 
     /// `d = a << n` or `a >> n` (32 bits).

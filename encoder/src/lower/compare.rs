@@ -118,14 +118,14 @@ impl<'a> FnLower<'a, '_> {
                 }
             }
             "slct" => {
-                // d = c >= 0 ? a : b, with c's type last.
+                // d = c >= 0 ? a : b, with c's type last and d's first.
                 let Some((d, dp, _)) = self.dest(ins, 0) else {
                     return;
                 };
                 let Some([a, b, c]) = self.sources(ins, 1) else {
                     return;
                 };
-                let Some([a, b, c]) = self.lanes([a, b, c]) else {
+                let Some(c) = self.lane(c, false) else {
                     return;
                 };
                 let p = if ty.class == TyClass::Float {
@@ -137,7 +137,12 @@ impl<'a> FnLower<'a, '_> {
                 } else {
                     self.is(Icmp::Ge, true, c, Lane::Imm(0))
                 };
-                self.sel(d, dp, a, b, (p, false));
+                for w in 0..u8::from(tys[0].bits == 64) + 1 {
+                    let (Some(a), Some(b)) = (self.lane(a, w == 1), self.lane(b, w == 1)) else {
+                        return;
+                    };
+                    self.sel(d, dp + w, a, b, (p, false));
+                }
             }
             _ => self.setp(ins, op == "set", &tys),
         }
@@ -187,7 +192,9 @@ impl<'a> FnLower<'a, '_> {
             (None, _) => None,
         };
         let bop = bop.unwrap_or(Bop::And);
-        if src_ty.class == TyClass::Float {
+        if src_ty.name == "f64" {
+            self.double_compare((pd, pq), cmp_name, a, b, c, bop);
+        } else if src_ty.class == TyClass::Float {
             let Some(cmp) = sgpu_isa::Fcmp::from_name(&cmp_name.to_uppercase()) else {
                 return self.unsupported(format!("the comparison `.{cmp_name}`"));
             };
@@ -195,18 +202,16 @@ impl<'a> FnLower<'a, '_> {
                 return;
             };
             if src_ty.bits != 16 && src_ty.name != "f16x2" {
-                return self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
-            }
-            // Widened, an f16 subnormal is an f32 normal that f32's `.ftz` would not flush.
-            if self.has(".ftz") {
+                self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
+            } else if self.has(".ftz") {
+                // Widened, an f16 subnormal is an f32 normal that f32's `.ftz` would not flush.
                 return self.unsupported(format!(
                     "`{}`: `.ftz` on an f16 comparison",
                     ins.mnemonic.text
                 ));
-            }
-            // f16 compares exactly as the f32 values it widens to; f16x2 as two f16s, the low
-            // halves setting `p` and the high ones `q` (each combined with `c`).
-            if src_ty.bits == 16 {
+            } else if src_ty.bits == 16 {
+                // f16 compares exactly as the f32 values it widens to; f16x2 as two f16s, the
+                // low halves setting `p` and the high ones `q` (each combined with `c`).
                 let (a, b) = (self.widen_half(a), self.widen_half(b));
                 self.fcmp(pd, pq, cmp, a, b, c, bop, false);
             } else {

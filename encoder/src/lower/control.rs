@@ -113,27 +113,19 @@ impl<'a> FnLower<'a, '_> {
                 self.store_frame_slot(value, slot, true);
             }
         }
-        let at = match target {
-            CallTarget::Function(function) => {
+        match target {
+            CallTarget::Function(function) => self.call_function(function),
+            CallTarget::Pointer(ra) => {
                 let at = self.emit(
-                    Op::Call {
-                        target: 0,
-                        frame: 0,
+                    Op::Callr {
+                        ra: ra.reg,
+                        rframe: 0,
                     },
-                    &[],
+                    &[wide(use_(fields::RA, ra), 2)],
                 );
-                self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
-                at
+                self.code[at].call_frame = true;
             }
-            CallTarget::Pointer(ra) => self.emit(
-                Op::Callr {
-                    ra: ra.reg,
-                    rframe: 0,
-                },
-                &[wide(use_(fields::RA, ra), 2)],
-            ),
-        };
-        self.code[at].call_frame = true;
+        }
         for (result, slot) in results.iter().zip(result_slots) {
             if let Some(declared) = slot.reg {
                 let Some((v, part, ty)) = self.dst(result) else {
@@ -146,6 +138,20 @@ impl<'a> FnLower<'a, '_> {
                 self.load_frame_slot((v, part), slot, true);
             }
         }
+    }
+
+    /// `CALL` of function `function` (an index of the layout's functions), its frame after
+    /// this function's: arguments are in the outgoing area.
+    pub(super) fn call_function(&mut self, function: u32) {
+        let at = self.emit(
+            Op::Call {
+                target: 0,
+                frame: 0,
+            },
+            &[],
+        );
+        self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
+        self.code[at].call_frame = true;
     }
 
     /// What a call calls: a function defined in this module, or the address in a register

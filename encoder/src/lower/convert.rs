@@ -80,16 +80,13 @@ impl<'a> FnLower<'a, '_> {
             (32, 64) => self.mov_lane(d, dp, lo),
             (t, f) if t == f && !sat => self.mov_lane(d, dp, lo),
             _ => {
-                let ity = |ty: &Type| match (ty.bits, signed(*ty)) {
-                    (8, false) => Ity::U8,
-                    (8, true) => Ity::S8,
-                    (16, false) => Ity::U16,
-                    (16, true) => Ity::S16,
-                    (_, false) => Ity::U32,
-                    (_, true) => Ity::S32,
+                // The low word of a 64-bit source.
+                let from_ty = if from.bits == 64 {
+                    Ity::U32
+                } else {
+                    int_type(*from)
                 };
-                let from_ty = if from.bits == 64 { Ity::U32 } else { ity(from) };
-                self.i2i(d, dp, lo, ity(to), from_ty, sat);
+                self.i2i(d, dp, lo, int_type(*to), from_ty, sat);
             }
         }
     }

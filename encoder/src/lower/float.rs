@@ -1,13 +1,13 @@
 //! Single-precision float arithmetic, comparisons and conversions. f64 is rejected before
 //! this point; f16 values are converted, not computed on.
 
-use super::int::{LUT_OR, LUT_XOR};
+use super::int::{int_type, LUT_OR, LUT_XOR};
 use super::*;
-use sgpu_isa::{Bop, Fcmp, Fcvt, Ity, Lop2, Mufu, Rnd};
+use sgpu_isa::{Bop, Fcmp, Fcvt, Lop2, Mufu, Rnd};
 
 /// The rounding modifier among an instruction's, and whether it rounds to an integer
 /// (`.rni` and its kin).
-fn rounding(ins: &PtxInstruction<'_>) -> (Rnd, bool) {
+pub(super) fn rounding(ins: &PtxInstruction<'_>) -> (Rnd, bool) {
     for m in ins.modifiers() {
         let r = match m {
             ".rn" | ".rni" => Rnd::Rn,
@@ -204,7 +204,18 @@ impl<'a> FnLower<'a, '_> {
     }
 
     /// F2F of `a` between f32 and f16 (`fcvt`), round to nearest, `.sat` as given.
-    pub(super) fn convert_half(&mut self, (d, dp): (VReg, u8), a: Lane, fcvt: Fcvt, sat: bool) {
+    pub(super) fn convert_half(&mut self, d: (VReg, u8), a: Lane, fcvt: Fcvt, sat: bool) {
+        self.convert_float_lane(d, a, fcvt, (Rnd::Rn, false, sat));
+    }
+
+    /// F2F of `a` (`fcvt`) rounded by `rnd`, with `.ftz` and `.sat` as given.
+    pub(super) fn convert_float_lane(
+        &mut self,
+        (d, dp): (VReg, u8),
+        a: Lane,
+        fcvt: Fcvt,
+        (rnd, ftz, sat): (Rnd, bool, bool),
+    ) {
         let (ra, rd) = (self.r(a), R::of(d, dp));
         self.emit(
             Op::F2f {
@@ -212,8 +223,8 @@ impl<'a> FnLower<'a, '_> {
                 ra: ra.reg,
                 fcvt,
                 rint: false,
-                rnd: Rnd::Rn,
-                ftz: false,
+                rnd,
+                ftz,
                 sat,
             },
             &unary(rd, ra),
@@ -221,7 +232,7 @@ impl<'a> FnLower<'a, '_> {
     }
 
     /// The f32 operation `op` of `lanes` into `d`.
-    fn float_op(
+    pub(super) fn float_op(
         &mut self,
         ins: &PtxInstruction<'a>,
         op: &str,
@@ -514,19 +525,12 @@ impl<'a> FnLower<'a, '_> {
                 return self.unsupported(format!("`{}`: `{m}`", ins.mnemonic.text));
             }
         }
+        if to.name == "f64" || from.name == "f64" {
+            return self.cvt_double(ins, (d, dp), a, (to, from));
+        }
         let (rnd, integral) = rounding(ins);
         let ftz = self.has(".ftz");
         let sat = self.has(".sat");
-        let int_ty = |t: Type| match (t.bits, t.class == TyClass::Signed) {
-            (8, false) => Ity::U8,
-            (8, true) => Ity::S8,
-            (16, false) => Ity::U16,
-            (16, true) => Ity::S16,
-            (32, false) => Ity::U32,
-            (32, true) => Ity::S32,
-            (_, false) => Ity::U64,
-            (_, true) => Ity::S64,
-        };
         let Some(lo) = self.lane(a, false) else {
             return;
         };
@@ -564,7 +568,7 @@ impl<'a> FnLower<'a, '_> {
                 if to.name != "f32" {
                     return self.unsupported(format!("`{}`", ins.mnemonic.text));
                 }
-                let ity = int_ty(from);
+                let ity = int_type(from);
                 let width = if from.bits == 64 { 2 } else { 1 };
                 let ra = if width == 2 {
                     match a {
@@ -588,7 +592,7 @@ impl<'a> FnLower<'a, '_> {
                 if from.name != "f32" {
                     return self.unsupported(format!("`{}`", ins.mnemonic.text));
                 }
-                let ito = int_ty(to);
+                let ito = int_type(to);
                 let width = if to.bits == 64 { 2 } else { 1 };
                 let ra = self.r(lo);
                 self.emit(

@@ -26,3 +26,18 @@ pub(super) fn pair_lanes(v: VReg) -> (Lane, Lane) {
 pub(super) fn signed(t: Type) -> bool {
     t.class == TyClass::Signed
 }
+
+/// An integer type as sgpu's `ity` field numbers it.
+pub(super) fn int_type(t: Type) -> sgpu_isa::Ity {
+    use sgpu_isa::Ity;
+    match (t.bits, signed(t)) {
+        (8, false) => Ity::U8,
+        (8, true) => Ity::S8,
+        (16, false) => Ity::U16,
+        (16, true) => Ity::S16,
+        (32, false) => Ity::U32,
+        (32, true) => Ity::S32,
+        (_, false) => Ity::U64,
+        (_, true) => Ity::S64,
+    }
+}

@@ -638,6 +638,19 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
+    /// Stores `value` (a `Msize` access of as many registers) in frame slot `slot` of the
+    /// outgoing area: a call's argument.
+    pub(super) fn store_outgoing(&mut self, slot: FrameSlot, value: R, access: (Msize, u8)) {
+        let at = Self::frame_slot_address(slot, true);
+        self.emit_store(at, value, Space::Local, access, Cop::default());
+    }
+
+    /// Loads frame slot `slot` of the outgoing area (a call's result) into `d`.
+    pub(super) fn load_outgoing(&mut self, d: R, slot: FrameSlot, access: (Msize, u8)) {
+        let at = Self::frame_slot_address(slot, true);
+        self.emit_load(d, at, Space::Local, access, Cop::default());
+    }
+
     /// Stores `value` in the frame slot of a `.reg` parameter or result; for a vector,
     /// `value` is its whole register.
     pub(super) fn store_frame_slot(&mut self, value: Src<'a>, slot: FrameSlot, outgoing: bool) {

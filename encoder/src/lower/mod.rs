@@ -11,6 +11,7 @@ mod bits;
 mod compare;
 mod control;
 mod convert;
+mod double;
 mod float;
 mod int;
 mod mem;
@@ -1211,7 +1212,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
         let opcode = ins.opcode();
         let tys = self.tys;
         if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
-            return self.unsupported(format!("`{}`: f64 arithmetic", ins.mnemonic.text));
+            return self.double(ins);
         }
         // Scalar bf16 is only converted (F2F), never computed on; f16x2 only in the arithmetic
         // and comparisons that run a half at a time (float.rs, compare.rs).
