@@ -1595,7 +1595,7 @@ fn carry_chains_wide_bit_fields_and_float_sets() {
         ];
         assert_eq!(o[..12], want, "thread {t}: a = {a:#x}, b = {b:#x}");
         let (fa, fb) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
-        let gtu = !(fa <= fb);
+        let gtu = fa > fb || fa.is_nan() || fb.is_nan();
         let sets = [
             if fa < fb { u32::MAX } else { 0 },
             if fa >= fb { 1f32.to_bits() } else { 0 },
