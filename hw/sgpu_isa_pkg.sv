@@ -107,9 +107,13 @@ package sgpu_isa_pkg;
   localparam int unsigned ITY_LSB = 44;
   localparam int unsigned ITY_MSB = 46;
   localparam int unsigned FCVT_LSB = 44;
-  localparam int unsigned FCVT_MSB = 46;
-  localparam int unsigned RINT_LSB = 47;
-  localparam int unsigned RINT_MSB = 47;
+  localparam int unsigned FCVT_MSB = 47;
+  localparam int unsigned RINT_LSB = 54;
+  localparam int unsigned RINT_MSB = 54;
+  localparam int unsigned RELU_LSB = 55;
+  localparam int unsigned RELU_MSB = 55;
+  localparam int unsigned SATF_LSB = 56;
+  localparam int unsigned SATF_MSB = 56;
   localparam int unsigned MUFU_LSB = 44;
   localparam int unsigned MUFU_MSB = 47;
   localparam int unsigned SPACE_LSB = 52;
@@ -125,7 +129,7 @@ package sgpu_isa_pkg;
   localparam int unsigned AOP_LSB = 44;
   localparam int unsigned AOP_MSB = 47;
   localparam int unsigned ATY_LSB = 48;
-  localparam int unsigned ATY_MSB = 50;
+  localparam int unsigned ATY_MSB = 51;
   localparam int unsigned BMODE_LSB = 44;
   localparam int unsigned BMODE_MSB = 45;
   localparam int unsigned BRED_LSB = 44;
@@ -335,12 +339,12 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_FRCP = 64'h003100000fffffff;
   localparam logic [63:0] USED_F2I = 64'h003170000fffffff;
   localparam logic [63:0] USED_I2F = 64'h003070000fffffff;
-  localparam logic [63:0] USED_F2F = 64'h0039f0000fffffff;
+  localparam logic [63:0] USED_F2F = 64'h01f9f0000fffffff;
   localparam logic [63:0] USED_LD = 64'h3fffffffffffffff;
   localparam logic [63:0] USED_ST = 64'h3fffffffffffffff;
   localparam logic [63:0] USED_LDC = 64'h3f8fffffffffffff;
-  localparam logic [63:0] USED_ATOM = 64'h2077ffffffffffff;
-  localparam logic [63:0] USED_RED = 64'h2077f00ffff00fff;
+  localparam logic [63:0] USED_ATOM = 64'h207fffffffffffff;
+  localparam logic [63:0] USED_RED = 64'h207ff00ffff00fff;
   localparam logic [63:0] USED_SULD = 64'h1c7ff00fffffffff;
   localparam logic [63:0] USED_SUST = 64'h1c7ffffffff00fff;
   localparam logic [63:0] USED_SURED = 64'h03ff7ffffff00fff;
@@ -439,7 +443,7 @@ package sgpu_isa_pkg;
       OP_F2I: illegal_word = (instr & ~USED_F2I) != 64'h0;
       OP_I2F: illegal_word = (instr & ~USED_I2F) != 64'h0;
       OP_F2F: illegal_word = (instr & ~USED_F2F) != 64'h0
-          || instr[FCVT_MSB:FCVT_LSB] > 3'd4;
+          || instr[FCVT_MSB:FCVT_LSB] > 4'd8;
       OP_LD: illegal_word = (instr & ~USED_LD) != 64'h0
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4
           || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
@@ -450,11 +454,11 @@ package sgpu_isa_pkg;
           || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
       OP_ATOM: illegal_word = (instr & ~USED_ATOM) != 64'h0
           || instr[AOP_MSB:AOP_LSB] > 4'd9
-          || instr[ATY_MSB:ATY_LSB] > 3'd6
+          || instr[ATY_MSB:ATY_LSB] > 4'd10
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
       OP_RED: illegal_word = (instr & ~USED_RED) != 64'h0
           || instr[AOP_MSB:AOP_LSB] > 4'd9
-          || instr[ATY_MSB:ATY_LSB] > 3'd6
+          || instr[ATY_MSB:ATY_LSB] > 4'd10
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
       OP_SULD: illegal_word = (instr & ~USED_SULD) != 64'h0
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4
@@ -604,12 +608,16 @@ package sgpu_isa_pkg;
     ITY_S64 = 3'd7
   } ity_e;
 
-  typedef enum logic [2:0] {
-    FCVT_F32 = 3'd0,
-    FCVT_F16 = 3'd1,
-    FCVT_BF16 = 3'd2,
-    FCVT_FROM_F16 = 3'd3,
-    FCVT_FROM_BF16 = 3'd4
+  typedef enum logic [3:0] {
+    FCVT_F32 = 4'd0,
+    FCVT_F16 = 4'd1,
+    FCVT_BF16 = 4'd2,
+    FCVT_E4M3 = 4'd3,
+    FCVT_E5M2 = 4'd4,
+    FCVT_FROM_F16 = 4'd5,
+    FCVT_FROM_BF16 = 4'd6,
+    FCVT_FROM_E4M3 = 4'd7,
+    FCVT_FROM_E5M2 = 4'd8
   } fcvt_e;
 
   typedef enum logic [3:0] {
@@ -665,14 +673,18 @@ package sgpu_isa_pkg;
     AOP_CAS = 4'd9
   } aop_e;
 
-  typedef enum logic [2:0] {
-    ATY_U32 = 3'd0,
-    ATY_S32 = 3'd1,
-    ATY_U64 = 3'd2,
-    ATY_S64 = 3'd3,
-    ATY_F32 = 3'd4,
-    ATY_B32 = 3'd5,
-    ATY_B64 = 3'd6
+  typedef enum logic [3:0] {
+    ATY_U32 = 4'd0,
+    ATY_S32 = 4'd1,
+    ATY_U64 = 4'd2,
+    ATY_S64 = 4'd3,
+    ATY_F32 = 4'd4,
+    ATY_B32 = 4'd5,
+    ATY_B64 = 4'd6,
+    ATY_F16 = 4'd7,
+    ATY_F16X2 = 4'd8,
+    ATY_BF16 = 4'd9,
+    ATY_BF16X2 = 4'd10
   } aty_e;
 
   typedef enum logic [1:0] {
@@ -1358,11 +1370,11 @@ package sgpu_isa_pkg;
     endcase
   endfunction
 
-  function automatic logic [3:0] width_aty(logic [2:0] v);
+  function automatic logic [3:0] width_aty(logic [3:0] v);
     case (v)
-      3'd2: width_aty = 4'd2;
-      3'd3: width_aty = 4'd2;
-      3'd6: width_aty = 4'd2;
+      4'd2: width_aty = 4'd2;
+      4'd3: width_aty = 4'd2;
+      4'd6: width_aty = 4'd2;
       default: width_aty = 4'd1;
     endcase
   endfunction

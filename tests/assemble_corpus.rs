@@ -1,5 +1,6 @@
-//! Every file of ../shared/corpus assembles, or is rejected only because sgpu cannot run
-//! something in it, with that said at the line; every ELF written satisfies `readelf -a`.
+//! Every file of ../shared/corpus assembles, or is rejected only because it uses textures or
+//! tensor cores, which sgpu cannot run, with that said at the line; every ELF written
+//! satisfies `readelf -a`.
 
 mod common;
 
@@ -53,10 +54,14 @@ fn corpus_assembles_or_is_rejected_as_unsupported() {
     println!("corpus: {assembled} files assembled, {rejected} rejected as unsupported on sgpu");
     let mut by_count: Vec<_> = reasons.into_iter().collect();
     by_count.sort_by_key(|r| std::cmp::Reverse(r.1));
-    for (reason, n) in by_count {
+    for (reason, n) in &by_count {
         println!("  {n:5}  {reason}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Regressions only: raise this as the encoder learns more.
-    assert!(assembled >= 172, "only {assembled} corpus files assemble");
+    // Only textures and tensor cores are beyond sgpu.
+    let beyond = ["`tex`", "`tld4`", "`txq`", "`mma`", "`wmma`", "`ldmatrix`"];
+    for (reason, _) in &by_count {
+        assert!(beyond.contains(&reason.as_str()), "refused: {reason}");
+    }
+    assert!(assembled >= 179, "only {assembled} corpus files assemble");
 }

@@ -186,24 +186,14 @@ fn what_sgpu_cannot_run_is_reported_at_its_line() {
 fn conversion_modifiers_sgpu_cannot_carry_are_reported() {
     let err = refused("unsupported/cvt_modifiers.ptx");
     for (line, what) in [
-        (13, "`cvt.rn.relu.f16.f32`: `.relu`"),
-        (14, "`cvt.rz.satfinite.bf16.f32`: `.satfinite`"),
+        (13, "`cvt.rn.relu.tf32.f32`: tf32"),
+        (14, "`cvt.rz.tf32.f32`: tf32"),
         (15, "`cvt.rna.tf32.f32`: `.rna`"),
         (16, "`cvt.rni.f16.f32`: integer rounding between sizes"),
     ] {
         let want = format!("cvt_modifiers.ptx:{line}:2: error: unsupported on sgpu: {what}");
         assert!(err.contains(&want), "{want} not in {err}");
     }
-}
-
-#[test]
-fn half_comparisons_with_ftz_are_reported() {
-    let err = refused("unsupported/half_compare_ftz.ptx");
-    for line in [12, 13] {
-        let want = format!("half_compare_ftz.ptx:{line}:2: error: unsupported on sgpu: ");
-        assert!(err.contains(&want), "{want} not in {err}");
-    }
-    assert!(err.contains("`.ftz` on an f16 comparison"), "{err}");
 }
 
 /// A module with f64 arithmetic is linked with the runtime functions it calls, and only

@@ -288,3 +288,311 @@ fn the_other_atomics_shuffles_and_votes() {
         );
     }
 }
+
+/// Element `i` of `w`, `bits` wide, zero- or sign-extended.
+fn element(w: u32, i: u32, bits: u32, signed: bool) -> i64 {
+    let v = i64::from((w >> (i * bits)) & ((1u32 << bits) - 1));
+    if signed && v >> (bits - 1) == 1 {
+        v - (1 << bits)
+    } else {
+        v
+    }
+}
+
+/// `f` on each pair of elements of a and b (half-words or bytes), each result wrapped to
+/// its element.
+fn each(a: u32, b: u32, bits: u32, signed: bool, f: &dyn Fn(i64, i64) -> i64) -> u32 {
+    (0..32 / bits).fold(0, |d, i| {
+        let r = f(element(a, i, bits, signed), element(b, i, bits, signed));
+        d | ((r as u32) & ((1u32 << bits) - 1)) << (i * bits)
+    })
+}
+
+/// CUDA's SIMD intrinsics as the Math API documents them (a rounded signed average rounds
+/// half away from zero, CUDA's `(a + b + (a + b >= 0)) >> 1`), in simd.cu's order: each
+/// operation on half-words, then on bytes.
+fn simd_reference(a: u32, b: u32) -> Vec<(String, u32)> {
+    type Op = (&'static str, bool, fn(i64, i64, i64, i64) -> i64);
+    // (name, signed, f(x, y, min, max)) with min and max the element's range.
+    let binary: [Op; 15] = [
+        ("vadd", false, |x, y, _, _| x + y),
+        ("vaddss", true, |x, y, lo, hi| (x + y).clamp(lo, hi)),
+        ("vaddus", false, |x, y, _, hi| (x + y).min(hi)),
+        ("vsub", false, |x, y, _, _| x - y),
+        ("vsubss", true, |x, y, lo, hi| (x - y).clamp(lo, hi)),
+        ("vsubus", false, |x, y, _, _| (x - y).max(0)),
+        ("vavgs", true, |x, y, _, _| {
+            (x + y + i64::from(x + y >= 0)) >> 1
+        }),
+        ("vavgu", false, |x, y, _, _| (x + y + 1) >> 1),
+        ("vhaddu", false, |x, y, _, _| (x + y) >> 1),
+        ("vabsdiffs", true, |x, y, _, _| (x - y).abs()),
+        ("vabsdiffu", false, |x, y, _, _| (x - y).abs()),
+        ("vmaxs", true, |x, y, _, _| x.max(y)),
+        ("vmaxu", false, |x, y, _, _| x.max(y)),
+        ("vmins", true, |x, y, _, _| x.min(y)),
+        ("vminu", false, |x, y, _, _| x.min(y)),
+    ];
+    type Compare = (&'static str, bool, fn(&i64, &i64) -> bool);
+    let compares: [Compare; 10] = [
+        ("eq", false, i64::eq),
+        ("ne", false, i64::ne),
+        ("ges", true, i64::ge),
+        ("geu", false, i64::ge),
+        ("gts", true, i64::gt),
+        ("gtu", false, i64::gt),
+        ("les", true, i64::le),
+        ("leu", false, i64::le),
+        ("lts", true, i64::lt),
+        ("ltu", false, i64::lt),
+    ];
+    let mut out = Vec::new();
+    let range = |bits: u32, signed: bool| {
+        if signed {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        } else {
+            (0, (1i64 << bits) - 1)
+        }
+    };
+    for (name, signed, f) in binary {
+        for bits in [16, 8] {
+            let (lo, hi) = range(bits, signed);
+            let d = each(a, b, bits, signed, &|x, y| f(x, y, lo, hi));
+            out.push((format!("{name}{}", 32 / bits), d));
+        }
+    }
+    // Sums of absolute differences: the whole sum, not an element.
+    for (name, signed) in [("vsads", true), ("vsadu", false)] {
+        for bits in [16, 8] {
+            let sum: i64 = (0..32 / bits)
+                .map(|i| (element(a, i, bits, signed) - element(b, i, bits, signed)).abs())
+                .sum();
+            out.push((format!("{name}{}", 32 / bits), sum as u32));
+        }
+    }
+    for (cc, signed, f) in compares {
+        // __vcmp: all ones in each element where a CC b; __vset: 1.
+        for (prefix, truth) in [("vcmp", -1), ("vset", 1)] {
+            for bits in [16, 8] {
+                let d = each(a, b, bits, signed, &|x, y| {
+                    if f(&x, &y) {
+                        truth
+                    } else {
+                        0
+                    }
+                });
+                out.push((format!("{prefix}{cc}{}", 32 / bits), d));
+            }
+        }
+    }
+    type Unary = (&'static str, fn(i64, i64, i64) -> i64);
+    let unary: [Unary; 4] = [
+        ("vabs", |x, _, _| x.abs()),
+        ("vabsss", |x, lo, hi| x.abs().clamp(lo, hi)),
+        ("vneg", |x, _, _| -x),
+        ("vnegss", |x, lo, hi| (-x).clamp(lo, hi)),
+    ];
+    for (name, f) in unary {
+        for bits in [16, 8] {
+            let (lo, hi) = range(bits, true);
+            out.push((
+                format!("{name}{}", 32 / bits),
+                each(a, 0, bits, true, &|x, _| f(x, lo, hi)),
+            ));
+        }
+    }
+    out.push((
+        "vabsdiff4".into(),
+        each(a, b, 8, false, &|x, y| (x - y).abs()),
+    ));
+    out
+}
+
+#[test]
+fn simd_intrinsics_match_cudas_definitions_on_edge_elements() {
+    let ran = run("simd", &["out"]);
+    let a = ran.input_int("buffers", "a", "u32");
+    let b = ran.input_int("buffers", "b", "u32");
+    assert_eq!(a.len(), 64);
+    let out = ran.u32s("out");
+    let mut checked = std::collections::BTreeMap::new();
+    for (t, (a, b)) in a.iter().zip(&b).enumerate() {
+        let (a, b) = (*a as u32, *b as u32);
+        let want = simd_reference(a, b);
+        let n = want.len();
+        assert_eq!(out.len(), 64 * n, "83 results a thread");
+        for (k, (name, want)) in want.into_iter().enumerate() {
+            let got = out[t * n + k];
+            assert_eq!(
+                got, want,
+                "__{name}({a:#010x}, {b:#010x}) (thread {t}): {got:#010x}, want {want:#010x}"
+            );
+            *checked.entry(name).or_insert(0) += 1;
+        }
+    }
+    // Every intrinsic was checked on every thread's words.
+    assert_eq!(checked.len(), 83);
+    assert!(checked.values().all(|&n| n == 64));
+}
+
+/// surfaces.cu's surfaces: geometry, and dimensions in elements (width, height, depth,
+/// layers; 1 where the geometry has none) of 16 bytes (rgba32_uint).
+const SURFACES: [(&str, [i64; 4]); 5] = [
+    ("1", [4, 1, 1, 1]),
+    ("2", [4, 2, 1, 1]),
+    ("3", [4, 2, 2, 1]),
+    ("l1", [4, 1, 1, 2]),
+    ("l2", [4, 2, 1, 2]),
+];
+/// The eleven shapes each geometry reads and writes, in surfaces.cu's order: (elements,
+/// bytes each).
+const SHAPES: [(i64, i64); 11] = [
+    (1, 1),
+    (1, 2),
+    (1, 4),
+    (1, 8),
+    (2, 1),
+    (4, 1),
+    (2, 2),
+    (4, 2),
+    (2, 4),
+    (4, 4),
+    (2, 8),
+];
+
+/// Where an access of `size` bytes at element index i (x = i * size bytes), y, z and layer
+/// `c` lands in a surface of `dims`, as docs/launch.md says: clamped to the nearest valid
+/// coordinate (x to the last `size` bytes of a row) or, out of bounds and not clamped, `None`.
+/// Coordinates the geometry lacks (those of dimension 1 in SURFACES) are ignored.
+fn surface_place(dims: [i64; 4], c: [i64; 4], size: i64, clamp: bool) -> Option<usize> {
+    let [w, h, d, l] = dims;
+    let fit = |v: i64, max: i64| -> Option<i64> {
+        if (0..=max).contains(&v) {
+            Some(v)
+        } else {
+            clamp.then(|| v.clamp(0, max))
+        }
+    };
+    let x = fit(c[0] * size, w * 16 - size)?;
+    let y = if h > 1 { fit(c[1], h - 1)? } else { 0 };
+    let z = if d > 1 { fit(c[2], d - 1)? } else { 0 };
+    let layer = if l > 1 { fit(c[3], l - 1)? } else { 0 };
+    Some((((layer * d + z) * h + y) * w * 16 + x) as usize)
+}
+
+#[test]
+fn surface_reads_and_writes_of_every_dimension_size_vector_and_boundary_mode() {
+    let ran = run("surfaces", &["loads", "stores"]);
+    let coords: Vec<[i64; 4]> = ran
+        .input_int("buffers", "coords", "s32")
+        .chunks(4)
+        .map(|c| [c[0], c[1], c[2], c[3]])
+        .collect();
+    let threads = coords.len();
+    assert_eq!(threads, 16);
+    let (loads, stores) = (ran.bytes("loads"), ran.bytes("stores"));
+    let mut stored_at = 0;
+    let (mut outside, mut clamped) = (0, 0);
+    for (g, (name, dims)) in SURFACES.iter().enumerate() {
+        let src: Vec<u8> = ran
+            .input_int("surfaces", &format!("src{name}"), "u32")
+            .iter()
+            .flat_map(|&v| (v as u32).to_le_bytes())
+            .collect();
+        let bytes = (dims.iter().product::<i64>() * 16) as usize;
+        assert_eq!(src.len(), bytes);
+        // Modes 0 trap, 1 clamp, 2 zero.
+        for m in 0..3 {
+            for (f, &(n, each)) in SHAPES.iter().enumerate() {
+                let size = n * each;
+                let case = |t: usize| {
+                    format!(
+                        "src{name}/dst{name}, {n} x {each} bytes, mode {m}, thread {t} at {:?}",
+                        coords[t]
+                    )
+                };
+                let mut image = vec![0u8; bytes];
+                for (t, &c) in coords.iter().enumerate() {
+                    let slot = ((g * 3 + m) * SHAPES.len() + f) * threads + t;
+                    let inside = surface_place(*dims, c, size, false).is_some();
+                    outside += usize::from(!inside);
+                    clamped += usize::from(!inside && m == 1);
+                    // Trap mode only accesses in bounds; elsewhere what the mode says.
+                    let at = if m == 0 && !inside {
+                        None
+                    } else {
+                        surface_place(*dims, c, size, m == 1)
+                    };
+                    let mut want = [0u8; 16];
+                    if let Some(at) = at {
+                        want[..size as usize].copy_from_slice(&src[at..at + size as usize]);
+                    }
+                    assert_eq!(
+                        &loads[slot * 16..slot * 16 + 16],
+                        &want[..],
+                        "read {}",
+                        case(t)
+                    );
+                    // The threads write one after another: byte k of thread t's value is the
+                    // top byte of (slot * 16 + k) * 0x9e3779b1.
+                    if let Some(at) = at {
+                        for k in 0..size as usize {
+                            let v = ((slot * 16 + k) as u32).wrapping_mul(0x9e37_79b1) >> 24;
+                            image[at + k] = v as u8;
+                        }
+                    }
+                }
+                let copy = &stores[stored_at..stored_at + bytes];
+                assert_eq!(copy, &image[..], "writes of {}", case(0));
+                stored_at += bytes;
+            }
+        }
+    }
+    assert_eq!(stored_at, stores.len());
+    // Some coordinates were out of bounds, for clamp and zero as well as trap.
+    assert!(clamped > 0 && outside == 3 * clamped, "{outside} {clamped}");
+}
+
+/// surfaces.toml with its last parameter, `trap`, set to `value`, in a temporary directory.
+fn surfaces_with_trap(dir: &Path, value: i64) -> PathBuf {
+    let mut manifest: toml::Table = std::fs::read_to_string(example("surfaces.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let params = manifest["params"].as_array_mut().unwrap();
+    let last = params.last_mut().unwrap().as_table_mut().unwrap();
+    assert!(last.contains_key("s32"), "trap is the last parameter");
+    last.insert("s32".into(), toml::Value::Integer(value));
+    let path = dir.join(format!("surfaces-trap{value}.toml"));
+    std::fs::write(&path, toml::to_string(&manifest).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn surface_accesses_out_of_bounds_trap_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let cu = example("surfaces.cu");
+    // trap = 1: thread 3 reads x = 64 of src2 (rows of 64 bytes); 2: thread 5 writes z = 2
+    // of dst3 (2 slices).
+    for (trap, instruction, thread, what) in [
+        (1, "SULD.2D.B32.TRAP", 3, "x = 64 is out of bounds (0..=60)"),
+        (2, "SUST.3D.B32.TRAP", 5, "z = 2 is out of bounds (0..=1)"),
+    ] {
+        let manifest = surfaces_with_trap(dir.path(), trap);
+        let args = [
+            "cuda",
+            cu.to_str().unwrap(),
+            "--launch",
+            manifest.to_str().unwrap(),
+        ];
+        let out = ptxas_rs(&args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "trap = {trap}: {stderr}");
+        assert!(
+            stderr.contains(instruction)
+                && stderr.contains(what)
+                && stderr.contains(&format!("thread ({thread}, 0, 0)")),
+            "trap = {trap}: {stderr}"
+        );
+    }
+}

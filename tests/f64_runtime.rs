@@ -328,32 +328,17 @@ fn slot_name(i: usize) -> String {
 
 /// Runs the kernel over `cases`, 128 threads a CTA, and returns each case's slots.
 fn run(cases: &[[u64; 3]]) -> Vec<[u64; SLOTS]> {
-    assert_eq!(cases.len() % 128, 0);
-    let dir = tempfile::tempdir().unwrap();
-    let bytes: Vec<u8> = cases
+    let input: Vec<u8> = cases
         .iter()
         .flatten()
         .flat_map(|x| x.to_le_bytes())
         .collect();
-    std::fs::write(dir.path().join("in.bin"), bytes).unwrap();
-    let manifest = format!(
-        "grid = [{}]\nblock = [128]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nfile = \"in.bin\"\n[buffers.out]\nsize = {}\n",
-        cases.len() / 128,
-        cases.len() * SLOTS * 8
-    );
-    let (path, source) = common::kernel("f64ops");
-    let program = common::load(&source, &path);
-    let mut p = sgpu_sim::launch::prepare(&manifest, dir.path(), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )
-    .unwrap_or_else(|t| panic!("{t}"));
-    common::u64s(&p, "out")
+    let out = common::run_cases("f64ops", &input, cases.len(), SLOTS * 8);
+    let words: Vec<u64> = out
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    words
         .chunks_exact(SLOTS)
         .map(|c| c.try_into().unwrap())
         .collect()

@@ -1613,3 +1613,114 @@ fn carry_chains_wide_bit_fields_and_float_sets() {
         );
     }
 }
+
+/// Atomic adds of f16, bf16, f16x2 and bf16x2 (`.noftz`: rounded to nearest, subnormals
+/// kept) against `rustc_apfloat`, each thread on its own words with the old values
+/// returned; `atom.add.f64` (a compare-and-swap loop around the f64 runtime's add) under a
+/// guard; and every thread on one shared word of each kind, with exact sums.
+#[test]
+fn atomic_adds_of_half_precision_and_f64() {
+    use rustc_apfloat::ieee::{BFloat, Half};
+    use rustc_apfloat::{Float, Round};
+    fn add<T: Float>(a: u16, b: u16) -> u16 {
+        let r = T::from_bits(a.into())
+            .add_r(T::from_bits(b.into()), Round::NearestTiesToEven)
+            .value;
+        if r.is_nan() {
+            0x7fff
+        } else {
+            r.to_bits() as u16
+        }
+    }
+    let halves: [u16; 12] = [
+        0x0000, 0x8000, 0x3c00, 0x0001, 0x7bff, 0x7c00, 0x7e00, 0x3f80, 0x7f7f, 0x0080, 0xbc01,
+        0x4248,
+    ];
+    let mut next = xorshift(0xa70f_0000_0016_0001);
+    let threads = 64;
+    let mut h = |i: usize| halves[(next() as usize + i) % halves.len()];
+    let input: Vec<(u32, f64)> = (0..threads)
+        .map(|i| {
+            let w = u32::from(h(i)) | u32::from(h(i + 3)) << 16;
+            (w, (i as f64) * 0.5 - 3.0)
+        })
+        .collect();
+    let own: Vec<(u32, u32, u32, f64)> = (0..threads)
+        .map(|i| {
+            let a = u32::from(h(i + 1)) | u32::from(h(i + 5)) << 16;
+            let b = u32::from(h(i + 2)) | u32::from(h(i + 7)) << 16;
+            let c = u32::from(h(i + 4)) | u32::from(h(i + 9)) << 16;
+            (a, b, c, 1.0e16 + i as f64)
+        })
+        .collect();
+    let mut in_bytes = Vec::new();
+    for (w, x) in &input {
+        in_bytes.extend(w.to_le_bytes());
+        in_bytes.extend([0; 4]);
+        in_bytes.extend(x.to_le_bytes());
+    }
+    let mut own_bytes = Vec::new();
+    for (a, b, c, x) in &own {
+        for w in [a, b, c] {
+            own_bytes.extend(w.to_le_bytes());
+        }
+        own_bytes.extend([0; 4]);
+        own_bytes.extend(x.to_le_bytes());
+    }
+    let manifest = format!(
+        "block = [{threads}]\n\
+         params = [{{ buffer = \"in\" }}, {{ buffer = \"own\" }}, {{ buffer = \"olds\" }}, {{ buffer = \"common\" }}]\n\
+         [buffers.in]\nu8 = [{}]\n[buffers.own]\nu8 = [{}]\n[buffers.olds]\nsize = {}\n\
+         [buffers.common]\nsize = 16\n",
+        list(&in_bytes),
+        list(&own_bytes),
+        16 * threads
+    );
+    let p = run("atomhalf", &manifest);
+    let after = words::<8>(&p, "own");
+    let olds = words::<8>(&p, "olds");
+    for t in 0..threads {
+        let (w, x) = input[t];
+        let (a, b, c, f) = own[t];
+        let lo = |v: u32| v as u16;
+        let hi = |v: u32| (v >> 16) as u16;
+        let f16x2 = |p: u32, q: u32| {
+            u32::from(add::<Half>(lo(p), lo(q))) | u32::from(add::<Half>(hi(p), hi(q))) << 16
+        };
+        let bf16x2 = |p: u32, q: u32| {
+            u32::from(add::<BFloat>(lo(p), lo(q))) | u32::from(add::<BFloat>(hi(p), hi(q))) << 16
+        };
+        let guarded = t % 3 != 0;
+        let new_a =
+            u32::from(add::<Half>(lo(a), lo(w))) | u32::from(add::<BFloat>(hi(a), hi(w))) << 16;
+        let want_f64 = if guarded { f + x } else { f };
+        let word =
+            |b: &[u8; 8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
+        let (o0, o1, o2) = (&after[3 * t], &after[3 * t + 1], &after[3 * t + 2]);
+        assert_eq!(
+            [word(o0, 0), word(o0, 1), word(o1, 0)],
+            [new_a, f16x2(b, w), bf16x2(c, w)],
+            "thread {t}"
+        );
+        assert_eq!(f64::from_le_bytes(*o2), want_f64, "thread {t}: f64");
+        let (r0, r1) = (&olds[2 * t], &olds[2 * t + 1]);
+        let old_f64 = if guarded { f.to_bits() } else { 0 };
+        assert_eq!([word(r0, 0), word(r0, 1)], [a, b], "thread {t}: old values");
+        assert_eq!(u64::from_le_bytes(*r1), old_f64, "thread {t}: old f64");
+    }
+    let common = words::<4>(&p, "common");
+    let sum: f64 = (0..threads).filter(|&t| t != 5).map(|t| input[t].1).sum();
+    let total = u64::from_le_bytes([common[0], common[1]].concat().try_into().unwrap());
+    assert_eq!(f64::from_bits(total), sum);
+    let n = f32::from(threads as u16);
+    let half_of = |v: f32| {
+        use rustc_apfloat::FloatConvert;
+        let mut lost = false;
+        let h: Half = rustc_apfloat::ieee::Single::from_bits(v.to_bits().into())
+            .convert(&mut lost)
+            .value;
+        h.to_bits() as u32
+    };
+    assert_eq!(u32::from_le_bytes(common[2]), half_of(n) | half_of(n) << 16);
+    assert_eq!(u32::from_le_bytes(common[3]) & 0xffff, n.to_bits() >> 16);
+}

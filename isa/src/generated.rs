@@ -363,14 +363,28 @@ pub mod fields {
     pub const FCVT: Field = Field {
         name: "fcvt",
         lsb: 44,
-        msb: 46,
+        msb: 47,
         signed: false,
         align: 1,
     };
     pub const RINT: Field = Field {
         name: "rint",
-        lsb: 47,
-        msb: 47,
+        lsb: 54,
+        msb: 54,
+        signed: false,
+        align: 1,
+    };
+    pub const RELU: Field = Field {
+        name: "relu",
+        lsb: 55,
+        msb: 55,
+        signed: false,
+        align: 1,
+    };
+    pub const SATF: Field = Field {
+        name: "satf",
+        lsb: 56,
+        msb: 56,
         signed: false,
         align: 1,
     };
@@ -426,7 +440,7 @@ pub mod fields {
     pub const ATY: Field = Field {
         name: "aty",
         lsb: 48,
-        msb: 50,
+        msb: 51,
         signed: false,
         align: 1,
     };
@@ -669,13 +683,13 @@ pub mod fields {
         align: 1,
     };
     /// Every field, in the table's order.
-    pub const ALL: [Field; 94] = [
+    pub const ALL: [Field; 96] = [
         OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, RFRAME,
         PD, PQ, PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX,
         NAN, ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT,
-        MUFU, SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC, DSIZE, SCLAMP,
-        SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN, BSGN, ASEL, BSEL,
-        VSAT, VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
+        RELU, SATF, MUFU, SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC,
+        DSIZE, SCLAMP, SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN,
+        BSGN, ASEL, BSEL, VSAT, VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
     ];
 }
 
@@ -1049,17 +1063,25 @@ pub enum Fcvt {
     F32 = 0,
     F16 = 1,
     Bf16 = 2,
-    FromF16 = 3,
-    FromBf16 = 4,
+    E4m3 = 3,
+    E5m2 = 4,
+    FromF16 = 5,
+    FromBf16 = 6,
+    FromE4m3 = 7,
+    FromE5m2 = 8,
 }
 
 impl Fcvt {
-    pub const ALL: [Fcvt; 5] = [
+    pub const ALL: [Fcvt; 9] = [
         Fcvt::F32,
         Fcvt::F16,
         Fcvt::Bf16,
+        Fcvt::E4m3,
+        Fcvt::E5m2,
         Fcvt::FromF16,
         Fcvt::FromBf16,
+        Fcvt::FromE4m3,
+        Fcvt::FromE5m2,
     ];
     pub fn from_bits(bits: u64) -> Option<Fcvt> {
         Fcvt::ALL.get(usize::try_from(bits).ok()?).copied()
@@ -1070,8 +1092,12 @@ impl Fcvt {
             Fcvt::F32 => "",
             Fcvt::F16 => "F16",
             Fcvt::Bf16 => "BF16",
+            Fcvt::E4m3 => "E4M3",
+            Fcvt::E5m2 => "E5M2",
             Fcvt::FromF16 => "FROM_F16",
             Fcvt::FromBf16 => "FROM_BF16",
+            Fcvt::FromE4m3 => "FROM_E4M3",
+            Fcvt::FromE5m2 => "FROM_E5M2",
         }
     }
     pub fn from_name(name: &str) -> Option<Fcvt> {
@@ -1321,10 +1347,14 @@ pub enum Aty {
     F32 = 4,
     B32 = 5,
     B64 = 6,
+    F16 = 7,
+    F16x2 = 8,
+    Bf16 = 9,
+    Bf16x2 = 10,
 }
 
 impl Aty {
-    pub const ALL: [Aty; 7] = [
+    pub const ALL: [Aty; 11] = [
         Aty::U32,
         Aty::S32,
         Aty::U64,
@@ -1332,6 +1362,10 @@ impl Aty {
         Aty::F32,
         Aty::B32,
         Aty::B64,
+        Aty::F16,
+        Aty::F16x2,
+        Aty::Bf16,
+        Aty::Bf16x2,
     ];
     pub fn from_bits(bits: u64) -> Option<Aty> {
         Aty::ALL.get(usize::try_from(bits).ok()?).copied()
@@ -1346,6 +1380,10 @@ impl Aty {
             Aty::F32 => "F32",
             Aty::B32 => "B32",
             Aty::B64 => "B64",
+            Aty::F16 => "F16",
+            Aty::F16x2 => "F16X2",
+            Aty::Bf16 => "BF16",
+            Aty::Bf16x2 => "BF16X2",
         }
     }
     pub fn from_name(name: &str) -> Option<Aty> {
@@ -2475,6 +2513,8 @@ pub enum Op {
         rnd: Rnd,
         ftz: bool,
         sat: bool,
+        relu: bool,
+        satf: bool,
     },
     /// load
     Ld {
@@ -2839,12 +2879,12 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 81] = [
     ("FRCP", 0x4a, 0x003100000fffffff),
     ("F2I", 0x4b, 0x003170000fffffff),
     ("I2F", 0x4c, 0x003070000fffffff),
-    ("F2F", 0x4d, 0x0039f0000fffffff),
+    ("F2F", 0x4d, 0x01f9f0000fffffff),
     ("LD", 0x50, 0x3fffffffffffffff),
     ("ST", 0x51, 0x3fffffffffffffff),
     ("LDC", 0x52, 0x3f8fffffffffffff),
-    ("ATOM", 0x53, 0x2077ffffffffffff),
-    ("RED", 0x54, 0x2077f00ffff00fff),
+    ("ATOM", 0x53, 0x207fffffffffffff),
+    ("RED", 0x54, 0x207ff00ffff00fff),
     ("SULD", 0x58, 0x1c7ff00fffffffff),
     ("SUST", 0x59, 0x1c7ffffffff00fff),
     ("SURED", 0x5a, 0x03ff7ffffff00fff),
@@ -3702,6 +3742,8 @@ impl Instruction {
                 rnd,
                 ftz,
                 sat,
+                relu,
+                satf,
             } => {
                 set_field(&mut word, fields::OP, 0x4d)?;
                 set_field(&mut word, fields::RD, i64::from(rd.0))?;
@@ -3711,6 +3753,8 @@ impl Instruction {
                 set_field(&mut word, fields::RND, rnd as i64)?;
                 set_field(&mut word, fields::FTZ, i64::from(ftz))?;
                 set_field(&mut word, fields::SAT, i64::from(sat))?;
+                set_field(&mut word, fields::RELU, i64::from(relu))?;
+                set_field(&mut word, fields::SATF, i64::from(satf))?;
             }
             Op::Ld {
                 rd,
@@ -5379,7 +5423,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x4d => {
-            let reserved = word & !0x0039f0000fffffff;
+            let reserved = word & !0x01f9f0000fffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "F2F",
@@ -5389,17 +5433,19 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             Op::F2f {
                 rd: Reg(get(word, 12, 19) as u8),
                 ra: Reg(get(word, 20, 27) as u8),
-                fcvt: Fcvt::from_bits(get(word, 44, 46)).ok_or(DecodeError::BadValue {
+                fcvt: Fcvt::from_bits(get(word, 44, 47)).ok_or(DecodeError::BadValue {
                     mnemonic: "F2F",
                     field: "fcvt",
                 })?,
-                rint: get(word, 47, 47) != 0,
+                rint: get(word, 54, 54) != 0,
                 rnd: Rnd::from_bits(get(word, 52, 53)).ok_or(DecodeError::BadValue {
                     mnemonic: "F2F",
                     field: "rnd",
                 })?,
                 ftz: get(word, 48, 48) != 0,
                 sat: get(word, 51, 51) != 0,
+                relu: get(word, 55, 55) != 0,
+                satf: get(word, 56, 56) != 0,
             }
         }
         0x50 => {
@@ -5476,7 +5522,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x53 => {
-            let reserved = word & !0x2077ffffffffffff;
+            let reserved = word & !0x207fffffffffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "ATOM",
@@ -5492,7 +5538,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                     mnemonic: "ATOM",
                     field: "aop",
                 })?,
-                aty: Aty::from_bits(get(word, 48, 50)).ok_or(DecodeError::BadValue {
+                aty: Aty::from_bits(get(word, 48, 51)).ok_or(DecodeError::BadValue {
                     mnemonic: "ATOM",
                     field: "aty",
                 })?,
@@ -5504,7 +5550,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x54 => {
-            let reserved = word & !0x2077f00ffff00fff;
+            let reserved = word & !0x207ff00ffff00fff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "RED",
@@ -5518,7 +5564,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                     mnemonic: "RED",
                     field: "aop",
                 })?,
-                aty: Aty::from_bits(get(word, 48, 50)).ok_or(DecodeError::BadValue {
+                aty: Aty::from_bits(get(word, 48, 51)).ok_or(DecodeError::BadValue {
                     mnemonic: "RED",
                     field: "aty",
                 })?,
@@ -6937,6 +6983,8 @@ impl fmt::Display for Instruction {
                 rnd,
                 ftz,
                 sat,
+                relu,
+                satf,
             } => {
                 text::modifier(f, fcvt.name())?;
                 if *rint {
@@ -6948,6 +6996,12 @@ impl fmt::Display for Instruction {
                 }
                 if *sat {
                     f.write_str(".SAT")?;
+                }
+                if *relu {
+                    f.write_str(".RELU")?;
+                }
+                if *satf {
+                    f.write_str(".SATFINITE")?;
                 }
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
@@ -8383,6 +8437,8 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
             let rnd = mods.take(Rnd::from_name).unwrap_or_default();
             let ftz = mods.flag("FTZ");
             let sat = mods.flag("SAT");
+            let relu = mods.flag("RELU");
+            let satf = mods.flag("SATFINITE");
             mods.finish("F2F")?;
             let [o0, o1] = text::operands::<2>("F2F", &operands)?;
             let rd = text::reg(o0)?;
@@ -8395,6 +8451,8 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 rnd,
                 ftz,
                 sat,
+                relu,
+                satf,
             }
         }
         "LD" => {

@@ -16,13 +16,32 @@ use sgpu_isa::Rnd;
 pub struct Format {
     pub frac: u32,
     pub exp: u32,
+    /// No infinities: the all-ones exponent holds normals too, and only the all-ones
+    /// fraction beside it is NaN (OCP's E4M3).
+    pub finite: bool,
 }
 
-pub const F32: Format = Format { frac: 23, exp: 8 };
-pub const F16: Format = Format { frac: 10, exp: 5 };
-pub const BF16: Format = Format { frac: 7, exp: 8 };
+pub const F32: Format = Format::ieee(23, 8);
+pub const F16: Format = Format::ieee(10, 5);
+pub const BF16: Format = Format::ieee(7, 8);
+/// OCP's 8-bit E4M3: largest finite 448 (0x7e), NaN 0x7f (and 0xff), no infinities.
+pub const E4M3: Format = Format {
+    frac: 3,
+    exp: 4,
+    finite: true,
+};
+/// OCP's 8-bit E5M2: IEEE-like, largest finite 57344 (0x7b), infinity 0x7c.
+pub const E5M2: Format = Format::ieee(2, 5);
 
 impl Format {
+    const fn ieee(frac: u32, exp: u32) -> Format {
+        Format {
+            frac,
+            exp,
+            finite: false,
+        }
+    }
+
     const fn bias(self) -> i32 {
         (1 << (self.exp - 1)) - 1
     }
@@ -41,9 +60,29 @@ impl Format {
         ((1 << self.exp) - 1) << self.frac
     }
 
-    /// The canonical NaN: every bit set but the sign (f32 0x7fffffff, f16 and bf16 0x7fff).
+    /// The canonical NaN: every bit set but the sign (f32 0x7fffffff, f16 and bf16 0x7fff,
+    /// e4m3 and e5m2 0x7f).
     pub const fn nan(self) -> u32 {
         self.sign() - 1
+    }
+
+    /// The largest finite magnitude's bits.
+    pub const fn max_finite(self) -> u32 {
+        if self.finite {
+            self.nan() - 1
+        } else {
+            self.inf() - 1
+        }
+    }
+
+    /// Whether `bits` (a value of this format) is a NaN, or an infinity.
+    fn class(self, bits: u32) -> (bool, bool) {
+        let magnitude = bits & (self.sign() - 1);
+        if self.finite {
+            (magnitude == self.nan(), false)
+        } else {
+            (magnitude > self.inf(), magnitude == self.inf())
+        }
     }
 }
 
@@ -79,7 +118,7 @@ fn round(x: Exact, to: Format, mode: Rnd) -> u32 {
     // fraction moves to the next binade (or from the subnormals to the smallest normal).
     let bits = ((e - to.emin()) as u128) << to.frac;
     let bits = bits + kept + u128::from(up);
-    if bits >= u128::from(to.inf()) {
+    if bits > u128::from(to.max_finite()) {
         sign | overflow(to, x.neg, mode)
     } else {
         sign | bits as u32
@@ -101,7 +140,8 @@ fn split(sig: u128, lsb: i32) -> (u128, bool, bool) {
 }
 
 /// The magnitude of a result too large for the format: infinity when the mode rounds away
-/// from zero on this side, else the largest finite value.
+/// from zero on this side (NaN in a format without infinities), else the largest finite
+/// value.
 fn overflow(to: Format, neg: bool, mode: Rnd) -> u32 {
     let to_inf = match mode {
         Rnd::Rn => true,
@@ -109,10 +149,10 @@ fn overflow(to: Format, neg: bool, mode: Rnd) -> u32 {
         Rnd::Rm => neg,
         Rnd::Rp => !neg,
     };
-    if to_inf {
-        to.inf()
-    } else {
-        to.inf() - 1
+    match (to_inf, to.finite) {
+        (true, false) => to.inf(),
+        (true, true) => to.nan(),
+        (false, _) => to.max_finite(),
     }
 }
 
@@ -162,10 +202,11 @@ fn zero(neg: bool) -> f32 {
     }
 }
 
-/// `x` rounded to `to` by `mode` (cvt.f16.f32, cvt.bf16.f32): NaN gives the canonical NaN.
+/// `x` rounded to `to` by `mode` (cvt.f16.f32, cvt.bf16.f32): NaN gives the canonical NaN,
+/// and so does an infinity in a format without them.
 pub fn narrow(x: f32, to: Format, mode: Rnd) -> u32 {
     let sign = if x.is_sign_negative() { to.sign() } else { 0 };
-    if x.is_nan() {
+    if x.is_nan() || (x.is_infinite() && to.finite) {
         to.nan()
     } else if x.is_infinite() {
         sign | to.inf()
@@ -176,11 +217,11 @@ pub fn narrow(x: f32, to: Format, mode: Rnd) -> u32 {
 
 /// A value of the narrower `from` (its low bits) as f32, exactly; NaN gives the canonical NaN.
 pub fn widen(bits: u32, from: Format) -> f32 {
-    let magnitude = bits & (from.sign() - 1);
     let neg = bits & from.sign() != 0;
-    if magnitude > from.inf() {
+    let (is_nan, is_inf) = from.class(bits);
+    if is_nan {
         nan()
-    } else if magnitude == from.inf() {
+    } else if is_inf {
         infinity(neg)
     } else {
         to_f32(unpack(bits, from), Rnd::Rn)

@@ -211,14 +211,27 @@ pub fn fminmax(a: f32, b: f32, max: bool, nan: bool) -> f32 {
 
 /// atom and red: "d = *a; *a = operation(*a, b)" (cas: "(r == s) ? t : r"), with
 /// "inc(r, s) = (r >= s) ? 0 : r+1; dec(r, s) = (r == 0 || r > s) ? s : r-1;
-/// exch(r, s) = s"; min and max by the type's signedness; add.f32 in IEEE arithmetic.
-/// `n` is 4 or 8 bytes. Returns the new value.
+/// exch(r, s) = s"; min and max by the type's signedness; add.f32 in IEEE arithmetic;
+/// add, min and max of f16 and bf16 (each half of the x2 types on its own) as
+/// [`half_atom`]; the bit operations (and, or, xor, exch, cas, inc, dec) of the half
+/// types on their bits. `n` is 2, 4 or 8 bytes. Returns the new value.
 pub fn atom(old: u64, b: u64, c: u64, aop: Aop, aty: Aty, n: usize) -> u64 {
-    let mask = if n == 8 {
-        u64::MAX
-    } else {
-        u64::from(u32::MAX)
+    let mask = u64::MAX >> (64 - 8 * n);
+    let half_format = match aty {
+        Aty::F16 => Some((float::F16, 1)),
+        Aty::Bf16 => Some((float::BF16, 1)),
+        Aty::F16x2 => Some((float::F16, 2)),
+        Aty::Bf16x2 => Some((float::BF16, 2)),
+        _ => None,
     };
+    if let (Some((format, halves)), Aop::Add | Aop::Min | Aop::Max) = (half_format, aop) {
+        let half = |x: u64, i: u32| (x >> (16 * i)) as u32 & 0xffff;
+        let new = (0..halves).fold(0u64, |acc, i| {
+            let r = half_atom(half(old, i), half(b, i), aop, format);
+            acc | u64::from(r) << (16 * i)
+        });
+        return new & mask;
+    }
     let (b, c) = (b & mask, c & mask);
     let signed = |x: u64| {
         if n == 8 {
@@ -276,6 +289,20 @@ pub fn atom(old: u64, b: u64, c: u64, aop: Aop, aty: Aty, n: usize) -> u64 {
         }
     };
     new & mask
+}
+
+/// add (rounded to nearest, subnormals kept: PTX's `.noftz`), min and max of two f16 or
+/// bf16 values, through f32: widening is exact, an f32 sum rounded to the narrow format is
+/// the exact sum rounded once (f32's 24 bits are at least twice the narrow format's plus
+/// two), and min and max return an operand or the canonical NaN, which narrow exactly.
+fn half_atom(old: u32, b: u32, aop: Aop, format: float::Format) -> u32 {
+    let (x, y) = (float::widen(old, format), float::widen(b, format));
+    let r = match aop {
+        Aop::Min => fminmax(x, y, false, false),
+        Aop::Max => fminmax(x, y, true, false),
+        _ => float::add(x, y, Rnd::Rn, false),
+    };
+    float::narrow(r, format, Rnd::Rn)
 }
 
 /// The combining operation of setp, set and PLOP (`.and`, `.or`, `.xor`), on lane masks.
@@ -489,28 +516,70 @@ pub fn int_to_float(v: i128, rnd: Rnd) -> f32 {
     float::from_int(v, rnd)
 }
 
+/// What a float conversion clamps to before rounding (each commutes with rounding, which
+/// is monotonic and leaves the clamps' bounds in place).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clamps {
+    /// `.sat`: [0, 1], as [`saturate`].
+    pub sat: bool,
+    /// `.relu`: "clamps the result to 0 if negative"; -0 gives +0 too, NaN stays NaN (the
+    /// canonical one, as every NaN a conversion gives).
+    pub relu: bool,
+    /// `.satfinite`: "if the absolute value of input (ignoring sign) is greater than
+    /// MAX_NORM of the specified destination format, then the result is sign-preserved
+    /// MAX_NORM"; NaN stays NaN.
+    pub satfinite: bool,
+}
+
 /// cvt between float formats (F2F): f32 to f32 (with `rint`, rounded to an integral value,
-/// `.rni` and its kin), f32 to f16 or bf16 rounded by `rnd`, f16 or bf16 to f32 exactly.
-/// `.ftz` flushes f32 subnormal sources and results, never f16 or bf16 ones; `.sat` clamps
-/// as [`saturate`], which commutes with the monotonic rounding, so it is applied to the f32
-/// side. With `rint` on a narrowing, the f32 value is made integral first (what the narrow
-/// format then holds is integral too). NaN gives the destination's canonical NaN.
-pub fn convert_float(a: u32, fcvt: Fcvt, rint: bool, rnd: Rnd, ftz: bool, sat: bool) -> u32 {
-    let source = match fcvt {
-        Fcvt::F32 | Fcvt::F16 | Fcvt::Bf16 => ftz_in(f32::from_bits(a), ftz),
-        Fcvt::FromF16 => float::widen(a & 0xffff, float::F16),
-        Fcvt::FromBf16 => float::widen(a & 0xffff, float::BF16),
+/// `.rni` and its kin), f32 to f16, bf16, e4m3 or e5m2 rounded by `rnd`, those to f32
+/// exactly. `.ftz` flushes f32 subnormal sources and results, never narrower ones; the
+/// clamps apply to the value before it is rounded. With `rint` on a narrowing, the f32
+/// value is made integral first (what the narrow format then holds is integral too). NaN
+/// gives the destination's canonical NaN.
+pub fn convert_float(
+    a: u32,
+    fcvt: Fcvt,
+    (rint, rnd, ftz): (bool, Rnd, bool),
+    clamps: Clamps,
+) -> u32 {
+    use float::{BF16, E4M3, E5M2, F16, F32};
+    let (source, to) = match fcvt {
+        Fcvt::F32 => (ftz_in(f32::from_bits(a), ftz), None),
+        Fcvt::F16 => (ftz_in(f32::from_bits(a), ftz), Some(F16)),
+        Fcvt::Bf16 => (ftz_in(f32::from_bits(a), ftz), Some(BF16)),
+        Fcvt::E4m3 => (ftz_in(f32::from_bits(a), ftz), Some(E4M3)),
+        Fcvt::E5m2 => (ftz_in(f32::from_bits(a), ftz), Some(E5M2)),
+        Fcvt::FromF16 => (float::widen(a & 0xffff, F16), None),
+        Fcvt::FromBf16 => (float::widen(a & 0xffff, BF16), None),
+        Fcvt::FromE4m3 => (float::widen(a & 0xff, E4M3), None),
+        Fcvt::FromE5m2 => (float::widen(a & 0xff, E5M2), None),
     };
     let x = if rint {
         round_integral(source, rnd)
     } else {
         source
     };
-    let x = saturate(x, sat);
-    match fcvt {
-        Fcvt::F16 => float::narrow(x, float::F16, rnd),
-        Fcvt::Bf16 => float::narrow(x, float::BF16, rnd),
-        Fcvt::F32 | Fcvt::FromF16 | Fcvt::FromBf16 => canonical(ftz_in(x, ftz)).to_bits(),
+    let x = clamp(x, clamps, to.unwrap_or(F32));
+    match to {
+        Some(format) => float::narrow(x, format, rnd),
+        None => canonical(ftz_in(x, ftz)).to_bits(),
+    }
+}
+
+/// `x` clamped as `c` says, for a result of format `to`.
+fn clamp(x: f32, c: Clamps, to: float::Format) -> f32 {
+    let x = saturate(x, c.sat);
+    let x = if c.relu && !x.is_nan() && x.is_sign_negative() {
+        0.0
+    } else {
+        x
+    };
+    if c.satfinite && !x.is_nan() {
+        let max = float::widen(to.max_finite(), to);
+        x.clamp(-max, max)
+    } else {
+        x
     }
 }
 

@@ -54,6 +54,15 @@ const MAGNITUDES: [u32; 34] = [
     0x7f80_0001, // signalling NaN with a payload
 ];
 
+/// F2F of `a` with `.sat` as given, no `.relu` or `.satfinite`, not rounding to an integer.
+fn convert(a: u32, fcvt: Fcvt, mode: Rnd, ftz: bool, sat: bool) -> u32 {
+    let clamps = lane::Clamps {
+        sat,
+        ..Default::default()
+    };
+    lane::convert_float(a, fcvt, (false, mode, ftz), clamps)
+}
+
 fn edges() -> Vec<u32> {
     let mut v: Vec<u32> = MAGNITUDES
         .iter()
@@ -244,13 +253,9 @@ fn issue_regressions() {
         float::mul(-2.5, tiny, Rnd::Rm, false).to_bits(),
         0x8000_0003
     );
-    let cvt =
-        |x: f32, fcvt, rnd, sat| lane::convert_float(x.to_bits(), fcvt, false, rnd, false, sat);
+    let cvt = |x: f32, fcvt, rnd, sat| convert(x.to_bits(), fcvt, rnd, false, sat);
     assert_eq!(cvt(f32::NAN, Fcvt::Bf16, Rnd::Rn, false), 0x7fff);
-    assert_eq!(
-        lane::convert_float(u32::MAX, Fcvt::Bf16, false, Rnd::Rn, false, false),
-        0x7fff
-    );
+    assert_eq!(convert(u32::MAX, Fcvt::Bf16, Rnd::Rn, false, false), 0x7fff);
     assert_eq!(cvt(f32::INFINITY, Fcvt::Bf16, Rnd::Rn, false), 0x7f80);
     assert_eq!(cvt(f32::MAX, Fcvt::Bf16, Rnd::Rn, false), 0x7f80);
     assert_eq!(cvt(f32::MAX, Fcvt::Bf16, Rnd::Rz, false), 0x7f7f);
@@ -308,7 +313,7 @@ fn check_narrow(a: u32, mode: Rnd, ftz: bool, sat: bool) {
         (Fcvt::Bf16, reference_narrow::<BFloat>(a, mode, ftz, sat)),
     ];
     for (fcvt, want) in cases {
-        let got = lane::convert_float(a, fcvt, false, mode, ftz, sat);
+        let got = convert(a, fcvt, mode, ftz, sat);
         assert_eq!(
             got, want,
             "{fcvt:?} of {a:#010x} {mode:?} ftz={ftz} sat={sat}: got {got:#06x}, want {want:#06x}"
@@ -323,22 +328,8 @@ fn narrowing_at_every_half_and_bfloat_boundary() {
     // Around every f16 value: the value, the midpoint to the next one, and the f32 values
     // either side of that midpoint (every f16 bit pattern below infinity, both signs).
     for h in (0..0x7c00u32).flat_map(|h| [h, h | 0x8000]) {
-        let lo = f32::from_bits(lane::convert_float(
-            h,
-            Fcvt::FromF16,
-            false,
-            Rnd::Rn,
-            false,
-            false,
-        ));
-        let hi = f32::from_bits(lane::convert_float(
-            h + 1,
-            Fcvt::FromF16,
-            false,
-            Rnd::Rn,
-            false,
-            false,
-        ));
+        let lo = f32::from_bits(convert(h, Fcvt::FromF16, Rnd::Rn, false, false));
+        let hi = f32::from_bits(convert(h + 1, Fcvt::FromF16, Rnd::Rn, false, false));
         let mid = ((f64::from(lo) + f64::from(hi)) / 2.0) as f32; // exact: 12 bits
         for x in [lo, mid, mid.next_down(), mid.next_up()] {
             for mode in MODES {
@@ -371,7 +362,7 @@ fn widening_every_half_and_bfloat() {
                 let cases = [(Fcvt::FromF16, half), (Fcvt::FromBf16, bfloat)];
                 for (fcvt, v) in cases {
                     let want = sat_bits(bits_of(flush(v, ftz)), sat);
-                    let got = lane::convert_float(h, fcvt, false, Rnd::Rn, ftz, sat);
+                    let got = convert(h, fcvt, Rnd::Rn, ftz, sat);
                     assert_eq!(got, want, "{fcvt:?} {h:#06x} ftz={ftz} sat={sat}");
                 }
             }
@@ -393,7 +384,7 @@ fn check_float_to_float_and_int(a: u32) {
         for ftz in [false, true] {
             let x = flush(single(a), ftz);
             let want = bits_of(flush(x.round_to_integral(round_of(mode)).value, ftz));
-            let got = lane::convert_float(a, Fcvt::F32, true, mode, ftz, false);
+            let got = lane::convert_float(a, Fcvt::F32, (true, mode, ftz), lane::Clamps::default());
             assert_eq!(got, want, "rint {a:#010x} {mode:?} ftz={ftz}");
         }
         // cvt.rni.s32.f32 and kin: integral, then saturated to the type; NaN gives 0.

@@ -71,6 +71,34 @@ pub fn load(source: &str, file: &str) -> sgpu_sim::program::Program {
     sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
 }
 
+/// Runs `tests/kernels/NAME.ptx`, a kernel `(in, out)` of one case a thread, over the cases
+/// whose bytes are `input` (`cases` of them, a multiple of 128: CTAs of 128 threads), each
+/// writing `out_bytes` bytes: the `out` buffer after. The input goes through a file, so that
+/// millions of cases cost no manifest text.
+pub fn run_cases(name: &str, input: &[u8], cases: usize, out_bytes: usize) -> Vec<u8> {
+    assert_eq!(cases % 128, 0, "whole CTAs");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("in.bin"), input).unwrap();
+    let manifest = format!(
+        "grid = [{}]\nblock = [128]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nfile = \"in.bin\"\n[buffers.out]\nsize = {}\n",
+        cases / 128,
+        cases * out_bytes
+    );
+    let (path, source) = kernel(name);
+    let program = load(&source, &path);
+    let mut p = sgpu_sim::launch::prepare(&manifest, dir.path(), &program).unwrap();
+    sgpu_sim::run(
+        &program,
+        &mut p.global,
+        &p.surfaces,
+        &p.launch,
+        |_, _, _| {},
+    )
+    .unwrap_or_else(|t| panic!("{name}: {t}"));
+    sgpu_sim::launch::dump(&p, "out").unwrap()
+}
+
 /// `tests/kernels/NAME.ptx`, or `examples/NAME.ptx`: its path and text.
 pub fn kernel(name: &str) -> (String, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

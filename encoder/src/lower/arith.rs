@@ -14,6 +14,9 @@ impl<'a> FnLower<'a, '_> {
         if ty.class == TyClass::Float {
             return self.float(ins);
         }
+        if matches!(ty.name, "u16x2" | "s16x2") {
+            return self.int_pair(ins, ty.name == "s16x2");
+        }
         let op = ins.opcode();
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
@@ -116,6 +119,23 @@ impl<'a> FnLower<'a, '_> {
             ("div" | "rem", [a, b]) => {
                 let (a, b) = (ext(self, *a), ext(self, *b));
                 self.idiv(d, dp, a, b, sgn, op == "rem", false);
+            }
+            ("min" | "max", [a, b]) if self.has(".relu") => {
+                // max(min or max, 0), signed (`.relu` is for s32 only).
+                let t = self.new32();
+                self.minmax(t, *a, *b, op == "max", true);
+                let rd = R::of(d, dp);
+                let (rt, zero) = (self.r(Lane::Reg(t, 0)), self.ri(Lane::Imm(0)));
+                self.emit(
+                    Op::Imnmx {
+                        rd: rd.reg,
+                        ra: rt.reg,
+                        rb: zero.val,
+                        max: true,
+                        sgn: true,
+                    },
+                    &binary_ri(rd, rt, zero),
+                );
             }
             ("min" | "max", [a, b]) => {
                 let (a, b) = (ext(self, *a), ext(self, *b));

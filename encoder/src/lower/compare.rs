@@ -176,9 +176,10 @@ impl<'a> FnLower<'a, '_> {
                 Some(p) => (p, None),
                 None => return,
             },
-            // `set` on f16x2 compares each half into its own predicate, as `setp`'s `p|q`.
+            // `set` on a pair compares each half into its own predicate, as `setp`'s `p|q`.
             O::Expr(_) if set => {
-                let q = (src_ty.name == "f16x2").then(|| self.vregs.new_reg(Class::Pred));
+                let pair = half::half_type(src_ty).is_some_and(|(_, pair)| pair);
+                let q = pair.then(|| self.vregs.new_reg(Class::Pred));
                 (self.vregs.new_reg(Class::Pred), q)
             }
             _ => return self.unsupported("this destination"),
@@ -201,29 +202,38 @@ impl<'a> FnLower<'a, '_> {
             let (Some(a), Some(b)) = (self.lane(a, false), self.lane(b, false)) else {
                 return;
             };
-            if src_ty.bits != 16 && src_ty.name != "f16x2" {
-                self.fcmp(pd, pq, cmp, a, b, c, bop, self.has(".ftz"));
-            } else if self.has(".ftz") {
-                // Widened, an f16 subnormal is an f32 normal that f32's `.ftz` would not flush.
-                return self.unsupported(format!(
-                    "`{}`: `.ftz` on an f16 comparison",
-                    ins.mnemonic.text
-                ));
-            } else if src_ty.bits == 16 {
-                // f16 compares exactly as the f32 values it widens to; f16x2 as two f16s, the
-                // low halves setting `p` and the high ones `q` (each combined with `c`).
-                let (a, b) = (self.widen_half(a), self.widen_half(b));
-                self.fcmp(pd, pq, cmp, a, b, c, bop, false);
-            } else {
-                let Some(q) = pq else {
-                    return self.unsupported("`setp.f16x2` with one destination (it needs `p|q`)");
+            let ftz = self.has(".ftz");
+            let Some((format, pair)) = half::half_type(src_ty) else {
+                self.fcmp(pd, pq, cmp, a, b, c, bop, ftz);
+                return self.set_result(ins, set, (pd, None), tys);
+            };
+            // A 16-bit value compares exactly as the f32 value it widens to (its subnormals
+            // flushed first with `.ftz`: widened they are f32 normals); a pair as two, the
+            // low halves setting `p` and the high ones `q` (each combined with `c`).
+            let compare = |me: &mut Self, p: VReg, q: Option<VReg>, x: Lane, y: Lane| {
+                let (x, y) = if ftz {
+                    (me.flush_half(x, format), me.flush_half(y, format))
+                } else {
+                    (x, y)
                 };
-                let (ah, bh) = (self.high_half(a), self.high_half(b));
-                for (p, x, y) in [(pd, a, b), (q, ah, bh)] {
-                    let (x, y) = (self.widen_half(x), self.widen_half(y));
-                    self.fcmp(p, None, cmp, x, y, c, bop, false);
-                }
+                let (x, y) = (me.widen_half(x, format), me.widen_half(y, format));
+                me.fcmp(p, q, cmp, x, y, c, bop, false);
+            };
+            if !pair {
+                compare(self, pd, pq, a, b);
+                return self.set_result(ins, set, (pd, None), tys);
             }
+            let Some(q) = pq else {
+                let what = format!(
+                    "`{}` with one destination (it needs `p|q`)",
+                    ins.mnemonic.text
+                );
+                return self.unsupported(what);
+            };
+            let (ah, bh) = (self.high_half(a), self.high_half(b));
+            compare(self, pd, None, a, b);
+            compare(self, q, None, ah, bh);
+            return self.set_result(ins, set, (pd, Some(q)), tys);
         } else {
             let (cmp, sgn) = match cmp_name {
                 "eq" => (Icmp::Eq, false),
@@ -263,26 +273,39 @@ impl<'a> FnLower<'a, '_> {
                 self.icmp32(pd, pq, cmp, sgn, a, b, c, bop, false);
             }
         }
-        if set {
-            // `set` writes all ones (integer) or 1.0 (f32, f16) where the comparison holds.
-            let Some((d, dp, _)) = self.dest(ins, 0) else {
-                return;
-            };
-            if let (Some(q), "f16x2") = (pq, src_ty.name) {
-                // `set.f16x2.f16x2`: each half 1.0 or 0.0, packed.
-                let halves = [self.new32(), self.new32()];
-                for (t, p) in halves.iter().zip([pd, q]) {
-                    self.sel(*t, 0, Lane::Imm(0x3c00), Lane::Imm(0), (p, false));
-                }
-                let halves = halves.map(|t| Lane::Reg(t, 0));
-                return self.pack_word(d, dp, &halves, 16);
-            }
-            let one = match (tys[0].class, tys[0].bits) {
-                (TyClass::Float, 16) => 0x3c00,
-                (TyClass::Float, _) => 0x3f80_0000,
-                _ => u32::MAX,
-            };
-            self.sel(d, dp, Lane::Imm(one), Lane::Imm(0), (pd, false));
+        self.set_result(ins, set, (pd, None), tys);
+    }
+
+    /// `set`'s result (nothing for `setp`): all ones (an integer destination) or 1.0 (a float
+    /// one) where the comparison `pd` holds; for a pair of halves compared into `pd` (low) and
+    /// `q` (high), each half of the destination as its own (an integer's half all ones).
+    fn set_result(
+        &mut self,
+        ins: &PtxInstruction<'a>,
+        set: bool,
+        (pd, q): (VReg, Option<VReg>),
+        tys: &[Type],
+    ) {
+        if !set {
+            return;
         }
+        let Some((d, dp, _)) = self.dest(ins, 0) else {
+            return;
+        };
+        let to = tys[0];
+        let one = match (half::half_type(to), to.class) {
+            (Some((format, _)), _) => format.one,
+            (None, TyClass::Float) => 0x3f80_0000,
+            (None, _) if q.is_some() => 0xffff,
+            (None, _) => u32::MAX,
+        };
+        let Some(q) = q else {
+            return self.sel(d, dp, Lane::Imm(one), Lane::Imm(0), (pd, false));
+        };
+        let halves = [self.new32(), self.new32()];
+        for (t, p) in halves.iter().zip([pd, q]) {
+            self.sel(*t, 0, Lane::Imm(one), Lane::Imm(0), (p, false));
+        }
+        self.pack_word(d, dp, &halves.map(|t| Lane::Reg(t, 0)), 16);
     }
 }

@@ -7,30 +7,6 @@ use sgpu_isa::Ity;
 
 impl<'a> FnLower<'a, '_> {
     /// `cvt` between integer widths and float types, and `cvta`.
-    /// `cvt.rn{.sat}.f16x2.f32 d, a, b` (and `.bf16x2`): a converted to the high half, b to
-    /// the low one, each as the scalar `cvt` would.
-    fn cvt_pair(
-        &mut self,
-        ins: &PtxInstruction<'a>,
-        (d, dp): (VReg, u8),
-        a: Src<'a>,
-        to: Type,
-        from: Type,
-    ) {
-        let Some(b) = self.operand(ins, 2) else {
-            return;
-        };
-        let name = if to.name == "f16x2" { "f16" } else { "bf16" };
-        let Some(half) = Type::from_name(name) else {
-            return;
-        };
-        let halves = [self.new32(), self.new32()];
-        for (t, s) in halves.iter().zip([b, a]) {
-            self.cvt_float(ins, *t, 0, s, half, from);
-        }
-        self.pack_word(d, dp, &halves.map(|t| Lane::Reg(t, 0)), 16);
-    }
-
     pub(super) fn convert(&mut self, ins: &PtxInstruction<'a>) {
         let tys = self.tys;
         let Some((d, dp, _)) = self.dest(ins, 0) else {
@@ -42,14 +18,14 @@ impl<'a> FnLower<'a, '_> {
         if ins.opcode() == "cvta" {
             return self.cvta(ins, d, dp, a);
         }
+        if ins.modifiers().any(|m| m == ".pack") {
+            return self.cvt_pack(ins, (d, dp));
+        }
         let [to, from] = &tys[..] else {
             return self.unsupported(format!("`{}`", ins.mnemonic.text));
         };
-        if matches!(to.name, "f16x2" | "bf16x2") && from.name == "f32" {
-            return self.cvt_pair(ins, (d, dp), a, *to, *from);
-        }
         if to.class == TyClass::Float || from.class == TyClass::Float {
-            return self.cvt_float(ins, d, dp, a, *to, *from);
+            return self.cvt_float(ins, (d, dp), a, (*to, *from));
         }
         let sat = self.has(".sat");
         let Some(lo) = self.lane(a, false) else {
@@ -88,6 +64,36 @@ impl<'a> FnLower<'a, '_> {
                 };
                 self.i2i(d, dp, lo, int_type(*to), from_ty, sat);
             }
+        }
+    }
+
+    /// `cvt.pack.sat.{u16,s16,u8,s8}.s32{.b32} d, a, b{, c}`: a and b clamped to the
+    /// destination type (`I2I` with `.SAT`; without `.sat`, their low bits), packed with b
+    /// in the low element and a above it; for bytes, c's low half fills d's high half (as
+    /// PTX's pseudocode: "d[i] = c[i - 2 * size]" from bit 16 up).
+    fn cvt_pack(&mut self, ins: &PtxInstruction<'a>, (d, dp): (VReg, u8)) {
+        let Some(to) = self.tys.first().copied() else {
+            return self.unsupported(format!("`{}`", ins.mnemonic.text));
+        };
+        let Some(lanes) = self.source_lanes(ins) else {
+            return;
+        };
+        let (bits, sat) = (u32::from(to.bits), self.has(".sat"));
+        let (ito, from) = (int_type(to), Ity::S32);
+        let [a, b] = [lanes[0], lanes[1]].map(|l| {
+            let t = self.new32();
+            self.i2i(t, 0, l, ito, from, sat);
+            Lane::Reg(t, 0)
+        });
+        match (bits, lanes.get(2)) {
+            (16, _) => self.pack_word(d, dp, &[b, a], 16),
+            (_, Some(&c)) => {
+                let t = self.new32();
+                self.pack_word(t, 0, &[b, a], 8);
+                let (rt, rc) = (self.r(Lane::Reg(t, 0)), self.r(c));
+                self.prmt_imm(R::of(d, dp), rt, rc, 0x5410, sgpu_isa::Pmode::Default);
+            }
+            _ => self.pack_word(d, dp, &[b, a], 8),
         }
     }
 

@@ -2,6 +2,7 @@
 //! f64 runtime (`runtime.rs`, docs/f64.md), which the module is linked with, except the sign
 //! operations (`neg`, `abs`, `copysign`), which are bit operations on the high word.
 
+use super::float::Clamps;
 use super::*;
 use crate::runtime::{class, cmp, flags, Routine};
 use sgpu_isa::{Fcvt, Ity, Msize, Rnd};
@@ -48,6 +49,7 @@ impl<'a> FnLower<'a, '_> {
             "setp" | "set" | "selp" | "slct" => self.compare(ins),
             "testp" => self.double_class(ins),
             "cvt" => self.convert(ins),
+            "atom" | "red" => self.memory(ins),
             _ => self.double_arith(ins),
         }
     }
@@ -92,8 +94,9 @@ impl<'a> FnLower<'a, '_> {
         self.runtime_call(routine, &args, (d, dp), true);
     }
 
-    /// `neg`, `abs` and `copysign` on f64: the f32 operation on the high words (which hold
-    /// the sign), the low word copied (copysign's from b, whose magnitude it keeps).
+    /// `neg`, `abs` and `copysign` on f64: bit operations on the high words (which hold the
+    /// sign; a NaN keeps its payload), the low word copied (copysign's from b, whose
+    /// magnitude it keeps).
     fn double_sign(&mut self, ins: &PtxInstruction<'a>) {
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
@@ -109,9 +112,27 @@ impl<'a> FnLower<'a, '_> {
         let Some(low) = srcs.last().and_then(|s| self.lane(*s, false)) else {
             return;
         };
-        let op = ins.opcode();
-        let exact = (Rnd::Rn, false, false, false);
-        self.float_op(ins, op, (d, dp + 1), &high, exact);
+        const SIGN: u32 = 0x8000_0000;
+        let rd = R::of(d, dp + 1);
+        match (ins.opcode(), high.as_slice()) {
+            ("copysign", [a, b]) => self.copy_sign(d, *a, *b, SIGN, dp + 1),
+            (op, [a]) => {
+                let (imm32, lop2) = if op == "abs" {
+                    (!SIGN, sgpu_isa::Lop2::And)
+                } else {
+                    (SIGN, sgpu_isa::Lop2::Xor)
+                };
+                let ra = self.r(*a);
+                let lop = Op::Lop32i {
+                    rd: rd.reg,
+                    ra: ra.reg,
+                    imm32,
+                    lop2,
+                };
+                self.emit(lop, &unary(rd, ra));
+            }
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        }
         self.mov_lane(d, dp, low);
     }
 
@@ -208,7 +229,7 @@ impl<'a> FnLower<'a, '_> {
                 let Some(x) = self.lane(a, false) else { return };
                 let widen = half(narrow).map(|h| h.1).expect("a half type");
                 let t = self.new32();
-                self.convert_float_lane((t, 0), x, widen, (Rnd::Rn, false, false));
+                self.f2f((t, 0), x, (widen, false, Rnd::Rn, false), Clamps::default());
                 let args = [Arg::Word(Lane::Reg(t, 0)), word(sat)];
                 self.runtime_call(Routine::FromF32, &args, (d, dp), true);
             }
@@ -230,7 +251,12 @@ impl<'a> FnLower<'a, '_> {
                 let args = [Arg::Wide(a), word(flags::RO | sat)];
                 self.runtime_call(Routine::ToF32, &args, (t, 0), false);
                 let fcvt = half(narrow).map(|h| h.0).expect("a half type");
-                self.convert_float_lane((d, dp), Lane::Reg(t, 0), fcvt, (rnd, false, false));
+                let clamps = Clamps {
+                    sat: false,
+                    relu: self.has(".relu"),
+                    satfinite: self.has(".satfinite"),
+                };
+                self.f2f((d, dp), Lane::Reg(t, 0), (fcvt, false, rnd, false), clamps);
             }
             _ => {
                 let ty = int::int_type(to);
@@ -244,6 +270,36 @@ impl<'a> FnLower<'a, '_> {
                 }
             }
         }
+    }
+
+    /// `d = a + b` of f64 register pairs, rounded to nearest.
+    pub(super) fn double_add(&mut self, d: VReg, a: Src<'a>, b: Src<'a>) {
+        let args = [
+            Arg::Wide(a),
+            Arg::Wide(b),
+            Arg::Word(Lane::Imm(Rnd::Rn as u32)),
+        ];
+        self.runtime_call(Routine::Add, &args, (d, 0), true);
+    }
+
+    /// An integer rounded to odd into an f32, through f64 (to odd twice: 64 bits to 53 to
+    /// 24), which `F2F` then rounds to bf16 as the integer itself would be.
+    pub(super) fn int_to_f32_odd(&mut self, d: (VReg, u8), a: Src<'a>, from: Type) {
+        let Some(x) = self.widened(a, from) else {
+            return;
+        };
+        let signed = u32::from(from.class == TyClass::Signed);
+        let word = |x: u32| Arg::Word(Lane::Imm(x));
+        let t = self.new64();
+        let args = [Arg::Wide(x), word(flags::RO), word(signed)];
+        self.runtime_call(Routine::FromInt, &args, (t, 0), true);
+        let f = Src::Reg {
+            v: t,
+            ty: Type::from_name("f64").expect("a PTX type"),
+            part: 0,
+            sel: None,
+        };
+        self.runtime_call(Routine::ToF32, &[Arg::Wide(f), word(flags::RO)], d, false);
     }
 
     /// An integer source extended to 64 bits by its type's signedness, as a source.

@@ -1,5 +1,6 @@
 //! Loads, stores, atomics and reductions.
 
+use super::int::pair_lanes;
 use super::*;
 use crate::layout::FrameSlot;
 use ptx_grammar::ast::{AddressPart, Operand as O};
@@ -839,6 +840,12 @@ impl<'a> FnLower<'a, '_> {
             ("f32", _) => Aty::F32,
             ("b32", _) => Aty::B32,
             ("b64", _) => Aty::B64,
+            ("f16", _) => Aty::F16,
+            ("f16x2", _) => Aty::F16x2,
+            ("bf16", _) => Aty::Bf16,
+            ("bf16x2", _) => Aty::Bf16x2,
+            // ATOM has no f64 sum: a compare-and-swap loop (`atomic_add_f64`).
+            ("f64", _) => Aty::B64,
             _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
         let aop = isa_modifier(ins, Aop::from_name);
@@ -892,6 +899,13 @@ impl<'a> FnLower<'a, '_> {
             R::ZERO
         };
         let aw = if w { 2 } else { 1 };
+        if ty.name == "f64" {
+            if aop != Aop::Add {
+                return self.unsupported(format!("`{}`", ins.mnemonic.text));
+            }
+            let result = if red { None } else { self.dest(ins, 0) };
+            return self.atomic_add_f64((base, w), space, rb, result.map(|(d, dp, _)| (d, dp)));
+        }
         if red {
             self.emit(
                 Op::Red {
@@ -930,6 +944,82 @@ impl<'a> FnLower<'a, '_> {
                     wide(use_(fields::RC, rc), words),
                 ],
             );
+        }
+    }
+}
+
+impl<'a> FnLower<'a, '_> {
+    /// `atom.add.f64` and `red.add.f64`: sgpu's ATOM has no f64 sum (the f64 runtime
+    /// computes it), so a loop, as CUDA's software `atomicAdd(double *)` is written: load the
+    /// value, add, compare-and-swap; while another thread changed the value in between,
+    /// take what the swap found and go again. The old value is the result.
+    fn atomic_add_f64(
+        &mut self,
+        (base, w): (R, bool),
+        space: Space,
+        b: R,
+        result: Option<(VReg, u8)>,
+    ) {
+        let at = Address::Reg {
+            base,
+            wide: w,
+            offset: 0,
+            outgoing: false,
+        };
+        let old = self.new64();
+        self.emit_load(R::of(old, 0), at, space, (Msize::B64, 2), Cop::default());
+        let again = self.new_label();
+        self.place_label(again);
+        let f64_ty = Type::from_name("f64").expect("a PTX type");
+        let reg = |v: VReg, part: u8| Src::Reg {
+            v,
+            ty: f64_ty,
+            part,
+            sel: None,
+        };
+        let (sum, seen) = (self.new64(), self.new64());
+        let addend = b.v.map_or(Src::Imm(0), |(v, p)| reg(v, p));
+        self.double_add(sum, reg(old, 0), addend);
+        let (rs, ro, rn) = (R::of(seen, 0), R::of(old, 0), R::of(sum, 0));
+        let aw = if w { 2 } else { 1 };
+        self.emit(
+            Op::Atom {
+                rd: rs.reg,
+                ra: base.reg,
+                rb: ro.reg,
+                rc: rn.reg,
+                aop: Aop::Cas,
+                aty: Aty::B64,
+                space,
+                e: w,
+            },
+            &[
+                wide(def(fields::RD, rs), 2),
+                wide(use_(fields::RA, base), aw),
+                wide(use_(fields::RB, ro), 2),
+                wide(use_(fields::RC, rn), 2),
+            ],
+        );
+        // Again where the swap found another value, and only in the lanes the guard runs:
+        // computed for every lane, so that the others read false.
+        let retry = self.vregs.new_reg(Class::Pred);
+        let guard = self.guard.take();
+        self.icmp64(
+            retry,
+            Icmp::Ne,
+            false,
+            pair_lanes(seen),
+            pair_lanes(old),
+            guard,
+            Bop::And,
+        );
+        self.guard = guard;
+        self.mov_lane(old, 0, Lane::Reg(seen, 0));
+        self.mov_lane(old, 1, Lane::Reg(seen, 1));
+        self.branch_if(retry, again);
+        if let Some((d, dp)) = result {
+            self.mov_lane(d, dp, Lane::Reg(seen, 0));
+            self.mov_lane(d, dp + 1, Lane::Reg(seen, 1));
         }
     }
 }

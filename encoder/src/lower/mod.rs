@@ -13,6 +13,8 @@ mod control;
 mod convert;
 mod double;
 mod float;
+mod float_convert;
+mod half;
 mod int;
 mod mem;
 mod moves;
@@ -555,6 +557,35 @@ impl<'a, 'l> FnLower<'a, 'l> {
             names[id as usize] = name;
         }
         names
+    }
+
+    /// A label of the lowering's own (a loop it builds), placed by [`place_label`]; it has
+    /// no PTX name, so no symbol.
+    ///
+    /// [`place_label`]: Self::place_label
+    fn new_label(&mut self) -> u32 {
+        self.label_pos.push(usize::MAX);
+        self.label_pos.len() as u32 - 1
+    }
+
+    /// Places label `id` at the next instruction.
+    fn place_label(&mut self, id: u32) {
+        self.label_pos[id as usize] = self.code.len();
+    }
+
+    /// `BRA` to label `id` where predicate `p` holds (ignoring the instruction's guard,
+    /// which `p` must take in already).
+    fn branch_if(&mut self, p: VReg, id: u32) {
+        let guard = self.guard.replace((p, false));
+        let at = self.emit(
+            Op::Bra {
+                uni: false,
+                target: 0,
+            },
+            &[],
+        );
+        self.set_target(at, Target::Label(id));
+        self.guard = guard;
     }
 
     fn collect_labels(&mut self, b: &Block<'a>) {
@@ -1214,21 +1245,6 @@ impl<'a, 'l> FnLower<'a, 'l> {
         if tys.iter().any(|t| t.name == "f64") && !matches!(opcode, "mov" | "ld" | "st") {
             return self.double(ins);
         }
-        // Scalar bf16 is only converted (F2F), never computed on; f16x2 only in the arithmetic
-        // and comparisons that run a half at a time (float.rs, compare.rs).
-        let bf16_arithmetic = opcode != "cvt" && tys.iter().any(|t| t.name == "bf16");
-        let f16x2_half_at_a_time = matches!(
-            opcode,
-            "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" | "setp" | "set"
-        ) && tys.iter().all(|t| t.name == "f16x2")
-            // `cvt.rn.f16x2.f32 d, a, b`: two conversions, packed (convert.rs).
-            || opcode == "cvt" && matches!(tys.first().map(|t| t.name), Some("f16x2" | "bf16x2"));
-        if bf16_arithmetic || tys.iter().any(|t| t.name.contains("16x2")) && !f16x2_half_at_a_time {
-            return self.unsupported(format!(
-                "`{}`: packed or bf16 arithmetic",
-                ins.mnemonic.text
-            ));
-        }
         match opcode {
             "mov" => self.mov(ins),
             "add" | "sub" | "mul" | "mad" | "mul24" | "mad24" | "div" | "rem" | "abs" | "neg"
@@ -1288,6 +1304,12 @@ impl<'a, 'l> FnLower<'a, 'l> {
         (1..ins.operands.len())
             .map(|i| self.operand(ins, i))
             .collect()
+    }
+
+    /// The low lanes of every operand after the destination, or `None` after reporting one.
+    fn source_lanes(&mut self, ins: &PtxInstruction<'a>) -> Option<Vec<Lane>> {
+        let srcs = self.all_sources(ins)?;
+        srcs.into_iter().map(|s| self.lane(s, false)).collect()
     }
 
     /// The low lanes of several sources.

@@ -201,6 +201,66 @@ impl<'a> FnLower<'a, '_> {
         self.emit(op, &binds);
     }
 
+    /// `add`, `sub`, `min` and `max` (with `.relu`) on `.u16x2` and `.s16x2`: the video
+    /// ALU's two-way SIMD operation, each half on its own (`VOP2` without `.SAT` keeps the
+    /// low 16 bits of each sum, as PTX's wrapping add does); `.relu` is a second `VOP2`, the
+    /// signed maximum with zero.
+    pub(super) fn int_pair(&mut self, ins: &PtxInstruction<'a>, signed: bool) {
+        let vop = match ins.opcode() {
+            "add" => Vop::Add,
+            "sub" => Vop::Sub,
+            "min" => Vop::Min,
+            "max" => Vop::Max,
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        let Some((d, dp, _)) = self.dest(ins, 0) else {
+            return;
+        };
+        let Some([a, b]) = self.sources(ins, 1) else {
+            return;
+        };
+        let Some([a, b]) = self.lanes([a, b]) else {
+            return;
+        };
+        let relu = self.has(".relu");
+        let t = if relu { self.new32() } else { d };
+        let tp = if relu { 0 } else { dp };
+        self.vop2(R::of(t, tp), (a, b), vop, signed);
+        if relu {
+            self.vop2(
+                R::of(d, dp),
+                (Lane::Reg(t, 0), Lane::Imm(0)),
+                Vop::Max,
+                true,
+            );
+        }
+    }
+
+    /// `VOP2` of every half, no accumulation or merge.
+    fn vop2(&mut self, rd: R, (a, b): (Lane, Lane), vop: Vop, signed: bool) {
+        let (ra, rb) = (self.r(a), self.r(b));
+        self.emit(
+            Op::Vop2 {
+                rd: rd.reg,
+                vm2: Vmask2::default(),
+                ra: ra.reg,
+                rb: rb.reg,
+                rc: Reg::RZ,
+                vop,
+                dsgn: signed,
+                asgn: signed,
+                bsgn: signed,
+                vsat: false,
+                vacc: false,
+            },
+            &[
+                def(fields::RD, rd),
+                use_(fields::RA, ra),
+                use_(fields::RB, rb),
+            ],
+        );
+    }
+
     /// vadd2 .. vset4: the selected elements of {b, a} gathered in place for each source (a
     /// PRMTI unless they are a's or b's own), then the SIMD instruction with the destination
     /// mask, `.sat` and `.add`.

@@ -299,8 +299,19 @@ pub fn match_modifiers<'m>(
     let mut filled: u32 = 0;
     let mut written: [&str; 32] = [""; 32];
     let mut problems = Vec::new();
-    for m in modifiers {
-        let mask = form.accepts.get(&m[1..]).copied().unwrap_or(0);
+    let mut modifiers = modifiers.peekable();
+    while let Some(m) = modifiers.next() {
+        let mut mask = form.accepts.get(&m[1..]).copied().unwrap_or(0);
+        // `.a.b`, a group of modifiers that only come together (`.xorsign.abs`).
+        if mask == 0 {
+            if let Some(next) = modifiers.peek() {
+                let joined = format!("{}{next}", &m[1..]);
+                if let Some(&both) = form.accepts.get(joined.as_str()) {
+                    mask = both;
+                    modifiers.next();
+                }
+            }
+        }
         // Types fill type slots strictly in order.
         if Type::from_modifier(m).is_some() {
             let next = form.slot_mask & !filled;

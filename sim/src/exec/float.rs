@@ -152,8 +152,15 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) {
             rnd,
             ftz,
             sat,
+            relu,
+            satf,
         } => each(w, mask, rd, |w, l| {
-            lane::convert_float(w.r(ra, l), fcvt, rint, rnd, ftz, sat)
+            let clamps = lane::Clamps {
+                sat,
+                relu,
+                satfinite: satf,
+            };
+            lane::convert_float(w.r(ra, l), fcvt, (rint, rnd, ftz), clamps)
         }),
         _ => unreachable!("exec::step gives the f32 unit only f32 instructions"),
     }

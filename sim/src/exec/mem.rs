@@ -267,10 +267,10 @@ fn atomic(
     b: u64,
     c: u64,
 ) -> Result<u64, Cause> {
-    let n = if matches!(aty, Aty::U64 | Aty::S64 | Aty::B64) {
-        8
-    } else {
-        4
+    let n = match aty {
+        Aty::U64 | Aty::S64 | Aty::B64 => 8,
+        Aty::F16 | Aty::Bf16 => 2,
+        _ => 4,
     };
     let old_bytes = read(w, cx, l, space, address, n)?;
     let mut buf = [0u8; 8];
