@@ -124,6 +124,8 @@ package sgpu_isa_pkg;
   localparam int unsigned COP_MSB = 60;
   localparam int unsigned E_LSB = 61;
   localparam int unsigned E_MSB = 61;
+  localparam int unsigned LABS_LSB = 62;
+  localparam int unsigned LABS_MSB = 62;
   localparam int unsigned CBANK_LSB = 58;
   localparam int unsigned CBANK_MSB = 61;
   localparam int unsigned AOP_LSB = 44;
@@ -340,8 +342,8 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_F2I = 64'h003170000fffffff;
   localparam logic [63:0] USED_I2F = 64'h003070000fffffff;
   localparam logic [63:0] USED_F2F = 64'h01f9f0000fffffff;
-  localparam logic [63:0] USED_LD = 64'h3fffffffffffffff;
-  localparam logic [63:0] USED_ST = 64'h3fffffffffffffff;
+  localparam logic [63:0] USED_LD = 64'h7fffffffffffffff;
+  localparam logic [63:0] USED_ST = 64'h7fffffffffffffff;
   localparam logic [63:0] USED_LDC = 64'h3f8fffffffffffff;
   localparam logic [63:0] USED_ATOM = 64'h207fffffffffffff;
   localparam logic [63:0] USED_RED = 64'h207ff00ffff00fff;
@@ -394,7 +396,7 @@ package sgpu_isa_pkg;
       OP_MOV: illegal_word = (instr & ~USED_MOV) != 64'h0;
       OP_MOV32I: illegal_word = (instr & ~USED_MOV32I) != 64'h0;
       OP_S2R: illegal_word = (instr & ~USED_S2R) != 64'h0
-          || instr[SREG_MSB:SREG_LSB] > 6'd30;
+          || instr[SREG_MSB:SREG_LSB] > 6'd31;
       OP_SEL: illegal_word = (instr & ~USED_SEL) != 64'h0;
       OP_PLOP: illegal_word = (instr & ~USED_PLOP) != 64'h0
           || instr[BOP_MSB:BOP_LSB] > 2'd2;
@@ -789,7 +791,8 @@ package sgpu_isa_pkg;
     SREG_LOCAL_WINDOW = 6'd27,
     SREG_CONST_WINDOW = 6'd28,
     SREG_DYNAMIC_SMEM_SIZE = 6'd29,
-    SREG_TOTAL_SMEM_SIZE = 6'd30
+    SREG_TOTAL_SMEM_SIZE = 6'd30,
+    SREG_FRAME = 6'd31
   } sreg_e;
 
   typedef enum logic [1:0] {

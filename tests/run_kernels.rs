@@ -1724,3 +1724,18 @@ fn atomic_adds_of_half_precision_and_f64() {
     assert_eq!(u32::from_le_bytes(common[2]), half_of(n) | half_of(n) << 16);
     assert_eq!(u32::from_le_bytes(common[3]) & 0xffff, n.to_bits() >> 16);
 }
+
+/// Addresses of local variables passed to called functions name the caller's variables
+/// there (they are absolute, docs/isa.md): a generic pointer and a local-space one, read and
+/// written by callees, and a device function passing its own local array's address on.
+#[test]
+fn local_addresses_passed_to_called_functions() {
+    let p = run(
+        "localptr",
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 128\n",
+    );
+    let want: Vec<u32> = (0..8u32)
+        .flat_map(|t| [t + 100, 4 * t + 100, 4 * t + 100, 3 * t + 300])
+        .collect();
+    assert_eq!(u32s(&p, "out"), want);
+}

@@ -724,6 +724,7 @@ fn reload(
             msize: msize(size),
             cop: Default::default(),
             e: false,
+            labs: false,
         },
         line,
     )?);
@@ -783,6 +784,7 @@ fn spill(
             msize: msize(u32::from(s.width())),
             cop: Default::default(),
             e: false,
+            labs: false,
         },
         line,
     )?);

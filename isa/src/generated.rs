@@ -423,6 +423,13 @@ pub mod fields {
         signed: false,
         align: 1,
     };
+    pub const LABS: Field = Field {
+        name: "labs",
+        lsb: 62,
+        msb: 62,
+        signed: false,
+        align: 1,
+    };
     pub const CBANK: Field = Field {
         name: "cbank",
         lsb: 58,
@@ -683,12 +690,12 @@ pub mod fields {
         align: 1,
     };
     /// Every field, in the table's order.
-    pub const ALL: [Field; 96] = [
+    pub const ALL: [Field; 97] = [
         OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, RFRAME,
         PD, PQ, PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX,
         NAN, ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT,
-        RELU, SATF, MUFU, SPACE, MSIZE, COP, E, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM, VEC,
-        DSIZE, SCLAMP, SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN,
+        RELU, SATF, MUFU, SPACE, MSIZE, COP, E, LABS, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM,
+        VEC, DSIZE, SCLAMP, SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN,
         BSGN, ASEL, BSEL, VSAT, VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
     ];
 }
@@ -1738,10 +1745,11 @@ pub enum Sreg {
     ConstWindow = 28,
     DynamicSmemSize = 29,
     TotalSmemSize = 30,
+    Frame = 31,
 }
 
 impl Sreg {
-    pub const ALL: [Sreg; 31] = [
+    pub const ALL: [Sreg; 32] = [
         Sreg::TidX,
         Sreg::TidY,
         Sreg::TidZ,
@@ -1773,6 +1781,7 @@ impl Sreg {
         Sreg::ConstWindow,
         Sreg::DynamicSmemSize,
         Sreg::TotalSmemSize,
+        Sreg::Frame,
     ];
     pub fn from_bits(bits: u64) -> Option<Sreg> {
         Sreg::ALL.get(usize::try_from(bits).ok()?).copied()
@@ -1811,6 +1820,7 @@ impl Sreg {
             Sreg::ConstWindow => "CONST_WINDOW",
             Sreg::DynamicSmemSize => "DYNAMIC_SMEM_SIZE",
             Sreg::TotalSmemSize => "TOTAL_SMEM_SIZE",
+            Sreg::Frame => "FRAME",
         }
     }
     pub fn from_name(name: &str) -> Option<Sreg> {
@@ -2525,6 +2535,7 @@ pub enum Op {
         msize: Msize,
         cop: Cop,
         e: bool,
+        labs: bool,
     },
     /// store rd
     St {
@@ -2535,6 +2546,7 @@ pub enum Op {
         msize: Msize,
         cop: Cop,
         e: bool,
+        labs: bool,
     },
     /// load from a constant bank
     Ldc {
@@ -2880,8 +2892,8 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 81] = [
     ("F2I", 0x4b, 0x003170000fffffff),
     ("I2F", 0x4c, 0x003070000fffffff),
     ("F2F", 0x4d, 0x01f9f0000fffffff),
-    ("LD", 0x50, 0x3fffffffffffffff),
-    ("ST", 0x51, 0x3fffffffffffffff),
+    ("LD", 0x50, 0x7fffffffffffffff),
+    ("ST", 0x51, 0x7fffffffffffffff),
     ("LDC", 0x52, 0x3f8fffffffffffff),
     ("ATOM", 0x53, 0x207fffffffffffff),
     ("RED", 0x54, 0x207ff00ffff00fff),
@@ -3764,6 +3776,7 @@ impl Instruction {
                 msize,
                 cop,
                 e,
+                labs,
             } => {
                 set_field(&mut word, fields::OP, 0x50)?;
                 set_field(&mut word, fields::RD, i64::from(rd.0))?;
@@ -3773,6 +3786,7 @@ impl Instruction {
                 set_field(&mut word, fields::MSIZE, msize as i64)?;
                 set_field(&mut word, fields::COP, cop as i64)?;
                 set_field(&mut word, fields::E, i64::from(e))?;
+                set_field(&mut word, fields::LABS, i64::from(labs))?;
             }
             Op::St {
                 ra,
@@ -3782,6 +3796,7 @@ impl Instruction {
                 msize,
                 cop,
                 e,
+                labs,
             } => {
                 set_field(&mut word, fields::OP, 0x51)?;
                 set_field(&mut word, fields::RA, i64::from(ra.0))?;
@@ -3791,6 +3806,7 @@ impl Instruction {
                 set_field(&mut word, fields::MSIZE, msize as i64)?;
                 set_field(&mut word, fields::COP, cop as i64)?;
                 set_field(&mut word, fields::E, i64::from(e))?;
+                set_field(&mut word, fields::LABS, i64::from(labs))?;
             }
             Op::Ldc {
                 rd,
@@ -5449,7 +5465,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
             }
         }
         0x50 => {
-            let reserved = word & !0x3fffffffffffffff;
+            let reserved = word & !0x7fffffffffffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "LD",
@@ -5473,10 +5489,11 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                     field: "cop",
                 })?,
                 e: get(word, 61, 61) != 0,
+                labs: get(word, 62, 62) != 0,
             }
         }
         0x51 => {
-            let reserved = word & !0x3fffffffffffffff;
+            let reserved = word & !0x7fffffffffffffff;
             if reserved != 0 {
                 return Err(DecodeError::Reserved {
                     mnemonic: "ST",
@@ -5500,6 +5517,7 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                     field: "cop",
                 })?,
                 e: get(word, 61, 61) != 0,
+                labs: get(word, 62, 62) != 0,
             }
         }
         0x52 => {
@@ -7016,12 +7034,16 @@ impl fmt::Display for Instruction {
                 msize,
                 cop,
                 e,
+                labs,
             } => {
                 text::modifier(f, space.name())?;
                 text::modifier(f, msize.name())?;
                 text::modifier(f, cop.name())?;
                 if *e {
                     f.write_str(".E")?;
+                }
+                if *labs {
+                    f.write_str(".ABS")?;
                 }
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
@@ -7036,12 +7058,16 @@ impl fmt::Display for Instruction {
                 msize,
                 cop,
                 e,
+                labs,
             } => {
                 text::modifier(f, space.name())?;
                 text::modifier(f, msize.name())?;
                 text::modifier(f, cop.name())?;
                 if *e {
                     f.write_str(".E")?;
+                }
+                if *labs {
+                    f.write_str(".ABS")?;
                 }
                 f.write_str(" ")?;
                 text::address(f, *ra, *off24)?;
@@ -8464,6 +8490,7 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 .ok_or_else(|| ParseError::missing("LD", "msize"))?;
             let cop = mods.take(Cop::from_name).unwrap_or_default();
             let e = mods.flag("E");
+            let labs = mods.flag("ABS");
             mods.finish("LD")?;
             let [o0, o1] = text::operands::<2>("LD", &operands)?;
             let rd = text::reg(o0)?;
@@ -8476,6 +8503,7 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 msize,
                 cop,
                 e,
+                labs,
             }
         }
         "ST" => {
@@ -8487,6 +8515,7 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 .ok_or_else(|| ParseError::missing("ST", "msize"))?;
             let cop = mods.take(Cop::from_name).unwrap_or_default();
             let e = mods.flag("E");
+            let labs = mods.flag("ABS");
             mods.finish("ST")?;
             let [o0, o1] = text::operands::<2>("ST", &operands)?;
             let (ra, off24) = text::address_of(o0, 24)?;
@@ -8499,6 +8528,7 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 msize,
                 cop,
                 e,
+                labs,
             }
         }
         "LDC" => {

@@ -131,6 +131,7 @@ fn values_that_do_not_fit_their_field_are_errors() {
             msize: Msize::B32,
             cop: Cop::Default,
             e: false,
+            labs: false,
         })
     };
     // The ends of the signed 24-bit offset fit; one past either does not.

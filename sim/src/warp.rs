@@ -194,10 +194,17 @@ impl Warp {
         }
     }
 
-    /// A lane's local access: the address in its thread's local memory (the frame added),
-    /// and the thread.
-    pub fn local_access(&self, lane: usize, address: u64, len: usize) -> Result<Access, Cause> {
-        let at = u64::from(self.frame[lane]).checked_add(address);
+    /// A lane's local access: the address in its thread's local memory (the frame added
+    /// when `in_frame`), and the thread.
+    pub fn local_access(
+        &self,
+        lane: usize,
+        address: u64,
+        len: usize,
+        in_frame: bool,
+    ) -> Result<Access, Cause> {
+        let base = if in_frame { self.frame[lane] } else { 0 };
+        let at = u64::from(base).checked_add(address);
         match at.filter(|at| {
             at.checked_add(len as u64)
                 .is_some_and(|e| e <= self.local_size as u64)

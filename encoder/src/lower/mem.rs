@@ -10,17 +10,35 @@ use sgpu_isa::{Aop, Aty, Bop, Cop, Icmp, Msize, Space};
 /// Where an address points, once resolved.
 #[derive(Clone, Copy)]
 enum Address {
-    /// A register (pair with `wide`) plus a byte offset, in `space`; `outgoing` when the
-    /// offset is relative to the frame's outgoing call area.
+    /// A register (pair with `wide`) plus a byte offset, in `space`; for local memory,
+    /// `local` says what the address is relative to.
     Reg {
         base: R,
         wide: bool,
         offset: i64,
-        outgoing: bool,
+        local: Local,
     },
     /// Constant bank `bank` at a register (RZ for none) plus `offset` (kernel parameters are
     /// bank 0, `.const` data bank 1).
     Const { bank: u8, base: R, offset: i64 },
+}
+
+/// What a local address is relative to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Local {
+    /// The running function's frame (its variables and spill slots, by their offsets).
+    Frame,
+    /// The frame's outgoing call area (a call's arguments), placed after allocation.
+    Outgoing,
+    /// Nothing: an address a register holds, the offset in the thread's local memory
+    /// (docs/isa.md), taken by `LD`/`ST` with `ABS`.
+    Absolute,
+}
+
+/// Whether an access of `space` takes its address as absolute (`ABS`): a local address a
+/// register holds.
+fn absolute(space: Space, local: Local) -> bool {
+    matches!(space, Space::Local | Space::Param) && local == Local::Absolute
 }
 
 impl Address {
@@ -31,12 +49,12 @@ impl Address {
                 base,
                 wide,
                 offset,
-                outgoing,
+                local,
             } => Address::Reg {
                 base,
                 wide,
                 offset: offset + bytes,
-                outgoing,
+                local,
             },
             Address::Const { bank, base, offset } => Address::Const {
                 bank,
@@ -148,11 +166,12 @@ impl<'a> FnLower<'a, '_> {
                         offset,
                     });
                 }
+                // A local address in a register is absolute (`address_lane`).
                 Some(Address::Reg {
                     base: R::of(v, part),
                     wide,
                     offset,
-                    outgoing: false,
+                    local: Local::Absolute,
                 })
             }
             Src::Addr(place, o) => {
@@ -174,14 +193,14 @@ impl<'a> FnLower<'a, '_> {
                             base: R::ZERO,
                             wide: false,
                             offset: i64::from(at) + offset,
-                            outgoing: false,
+                            local: Local::Frame,
                         })
                     }
                     Place::Outgoing { offset: at } => Some(Address::Reg {
                         base: R::ZERO,
                         wide: false,
                         offset: i64::from(at) + offset,
-                        outgoing: true,
+                        local: Local::Outgoing,
                     }),
                     Place::Global { symbol } => {
                         let t = self.new64();
@@ -204,7 +223,7 @@ impl<'a> FnLower<'a, '_> {
                             base: R::of(t, 0),
                             wide: true,
                             offset: 0,
-                            outgoing: false,
+                            local: Local::Frame,
                         })
                     }
                     _ => {
@@ -217,7 +236,7 @@ impl<'a> FnLower<'a, '_> {
                 base: R::ZERO,
                 wide: false,
                 offset: a as i64,
-                outgoing: false,
+                local: Local::Frame,
             }),
             _ => {
                 self.unsupported("this address");
@@ -541,7 +560,7 @@ impl<'a> FnLower<'a, '_> {
                 base,
                 wide: w,
                 offset,
-                outgoing,
+                local,
             } => {
                 let (ra, off24) = self.fit_offset(base, w, offset);
                 let at = self.emit(
@@ -553,13 +572,14 @@ impl<'a> FnLower<'a, '_> {
                         msize: size,
                         cop,
                         e: w,
+                        labs: absolute(space, local),
                     },
                     &[
                         wide(def(fields::RD, rd), words),
                         wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
                     ],
                 );
-                self.code[at].outgoing = outgoing;
+                self.code[at].outgoing = local == Local::Outgoing;
             }
         }
     }
@@ -577,7 +597,7 @@ impl<'a> FnLower<'a, '_> {
             base,
             wide: w,
             offset,
-            outgoing,
+            local,
         } = addr
         else {
             return self.unsupported("a store to constant memory");
@@ -592,13 +612,14 @@ impl<'a> FnLower<'a, '_> {
                 msize: size,
                 cop,
                 e: w,
+                labs: absolute(space, local),
             },
             &[
                 wide(use_(fields::RD, value), words),
                 wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
             ],
         );
-        self.code[at].outgoing = outgoing;
+        self.code[at].outgoing = local == Local::Outgoing;
     }
 
     /// The access that moves a `.reg` parameter or result of type `ty` (a vector of
@@ -635,7 +656,11 @@ impl<'a> FnLower<'a, '_> {
             base: R::ZERO,
             wide: false,
             offset: i64::from(slot.offset),
-            outgoing,
+            local: if outgoing {
+                Local::Outgoing
+            } else {
+                Local::Frame
+            },
         }
     }
 
@@ -859,11 +884,12 @@ impl<'a> FnLower<'a, '_> {
         if matches!(space, Space::Local | Space::Param) {
             return self.unsupported("atomics on local or parameter memory");
         }
+        // Atomics are not made on local memory (refused above): `local` says nothing here.
         let Address::Reg {
             base,
             wide: w,
             offset,
-            outgoing: false,
+            local: _,
         } = addr
         else {
             return self.unsupported("an atomic on constant memory");
@@ -964,7 +990,7 @@ impl<'a> FnLower<'a, '_> {
             base,
             wide: w,
             offset: 0,
-            outgoing: false,
+            local: Local::Frame,
         };
         let old = self.new64();
         self.emit_load(R::of(old, 0), at, space, (Msize::B64, 2), Cop::default());

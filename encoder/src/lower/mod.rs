@@ -1010,7 +1010,18 @@ impl<'a, 'l> FnLower<'a, 'l> {
         };
         Some(match place {
             Place::Shared { offset } => known(offset),
-            Place::Local { offset } => known(offset),
+            // A local address is absolute (docs/isa.md): the frame's start plus the offset,
+            // so that it names the variable in a function it is passed to. A kernel's frame
+            // starts at 0.
+            Place::Local { offset } if self.entry || hi => known(offset),
+            Place::Local { offset } => {
+                let frame = self.new32();
+                self.emit_s2r(frame, sgpu_isa::Sreg::Frame);
+                let t = self.new32();
+                let at = Lane::Imm((i64::from(offset) + off) as u32);
+                self.add(t, 0, Lane::Reg(frame, 0), at);
+                Lane::Reg(t, 0)
+            }
             Place::Const { offset } => known(offset),
             // A surface's 64-bit handle is its descriptor slot.
             Place::Surface { slot } => known(u32::from(slot)),

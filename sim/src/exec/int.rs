@@ -270,5 +270,6 @@ fn special(w: &Warp, cx: &Ctx<'_>, s: Sreg, l: usize) -> u32 {
         SharedWindow | LocalWindow | ConstWindow => window(s).unwrap_or(0),
         DynamicSmemSize => cx.smem[0],
         TotalSmemSize => cx.smem[1],
+        Frame => w.frame[l],
     }
 }

@@ -26,12 +26,17 @@ pub(super) fn exec(
             space,
             msize,
             e,
+            labs,
             ..
         } => {
             let n = bytes(msize);
+            let at = Addressing {
+                space,
+                absolute: labs,
+            };
             for l in lanes(mask) {
                 let address = effective(w, ra, e, off24, l);
-                let data = read(w, cx, l, space, address, n).map_err(|c| cx.lane_fault(l, c))?;
+                let data = read(w, cx, l, at, address, n).map_err(|c| cx.lane_fault(l, c))?;
                 store_reg(w, rd, l, &data[..n], msize);
             }
         }
@@ -42,14 +47,18 @@ pub(super) fn exec(
             space,
             msize,
             e,
+            labs,
             ..
         } => {
             let n = bytes(msize);
+            let at = Addressing {
+                space,
+                absolute: labs,
+            };
             for l in lanes(mask) {
                 let address = effective(w, ra, e, off24, l);
                 let data = reg_bytes(w, rd, l, n);
-                write(w, cx, out, l, space, address, &data[..n])
-                    .map_err(|c| cx.lane_fault(l, c))?;
+                write(w, cx, out, l, at, address, &data[..n]).map_err(|c| cx.lane_fault(l, c))?;
             }
         }
         Op::Ldc {
@@ -145,26 +154,35 @@ fn effective(w: &Warp, ra: Reg, e: bool, off: i32, l: usize) -> u64 {
     base.wrapping_add(off as i64 as u64)
 }
 
-/// The space and offset a (generic) address lands in.
-fn resolve(space: sgpu_isa::Space, address: u64) -> (Space, u64) {
+/// How an instruction addresses memory: its space, and whether a local address is the
+/// thread's local memory offset (`ABS`) rather than one in the running function's frame.
+#[derive(Clone, Copy)]
+struct Addressing {
+    space: sgpu_isa::Space,
+    absolute: bool,
+}
+
+/// The space and offset an address lands in, and whether a local one is in the running
+/// frame: a generic address in the local window is absolute.
+fn resolve(at: Addressing, address: u64) -> (Space, u64, bool) {
     use sgpu_isa::Space as S;
-    match space {
+    match at.space {
         S::Generic => {
             let window = |base: u64| address >= base && address < base + WINDOW_SIZE;
             if window(SHARED_WINDOW) {
-                (Space::Shared, address - SHARED_WINDOW)
+                (Space::Shared, address - SHARED_WINDOW, false)
             } else if window(LOCAL_WINDOW) {
-                (Space::Local, address - LOCAL_WINDOW)
+                (Space::Local, address - LOCAL_WINDOW, false)
             } else if window(CONST_WINDOW) {
-                (Space::Constant, address - CONST_WINDOW)
+                (Space::Constant, address - CONST_WINDOW, false)
             } else {
-                (Space::Global, address)
+                (Space::Global, address, false)
             }
         }
-        S::Global => (Space::Global, address),
-        S::Shared => (Space::Shared, address),
+        S::Global => (Space::Global, address, false),
+        S::Shared => (Space::Shared, address, false),
         // `.param` of device functions and calls lives in the frame.
-        S::Local | S::Param => (Space::Local, address),
+        S::Local | S::Param => (Space::Local, address, !at.absolute),
     }
 }
 
@@ -178,19 +196,13 @@ fn aligned(address: u64, n: usize) -> Result<(), Cause> {
     Ok(())
 }
 
-/// Lane `l`'s access at `address` of `space`, as the memory system takes it: generic
-/// addresses resolved through their windows, local ones moved by the lane's frame.
-fn access(
-    w: &Warp,
-    l: usize,
-    space: sgpu_isa::Space,
-    address: u64,
-    n: usize,
-) -> Result<Access, Cause> {
-    let (space, at) = resolve(space, address);
+/// Lane `l`'s access at `address`, as the memory system takes it: generic addresses
+/// resolved through their windows, frame-relative local ones moved by the lane's frame.
+fn access(w: &Warp, l: usize, how: Addressing, address: u64, n: usize) -> Result<Access, Cause> {
+    let (space, at, in_frame) = resolve(how, address);
     aligned(address, n)?;
     if space == Space::Local {
-        return w.local_access(l, at, n);
+        return w.local_access(l, at, n, in_frame);
     }
     Ok(Access {
         space,
@@ -204,11 +216,11 @@ fn read(
     w: &Warp,
     cx: &mut Ctx<'_>,
     l: usize,
-    space: sgpu_isa::Space,
+    how: Addressing,
     address: u64,
     n: usize,
 ) -> Result<[u8; 16], Cause> {
-    let at = access(w, l, space, address, n)?;
+    let at = access(w, l, how, address, n)?;
     let mut buf = [0u8; 16];
     cx.memory.read(at, &mut buf[..n])?;
     Ok(buf)
@@ -220,11 +232,11 @@ fn write(
     cx: &mut Ctx<'_>,
     out: &mut Retired,
     l: usize,
-    space: sgpu_isa::Space,
+    how: Addressing,
     address: u64,
     data: &[u8],
 ) -> Result<(), Cause> {
-    let at = access(w, l, space, address, data.len())?;
+    let at = access(w, l, how, address, data.len())?;
     cx.memory.write(at, data)?;
     out.store(l, at.space, at.address, data);
     Ok(())
@@ -272,11 +284,15 @@ fn atomic(
         Aty::F16 | Aty::Bf16 => 2,
         _ => 4,
     };
-    let old_bytes = read(w, cx, l, space, address, n)?;
+    let how = Addressing {
+        space,
+        absolute: false,
+    };
+    let old_bytes = read(w, cx, l, how, address, n)?;
     let mut buf = [0u8; 8];
     buf[..n].copy_from_slice(&old_bytes[..n]);
     let old = u64::from_le_bytes(buf);
     let new = lane::atom(old, b, c, aop, aty, n);
-    write(w, cx, out, l, space, address, &new.to_le_bytes()[..n])?;
+    write(w, cx, out, l, how, address, &new.to_le_bytes()[..n])?;
     Ok(old)
 }
