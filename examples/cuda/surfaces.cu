@@ -26,8 +26,6 @@ enum { G1D, G2D, G3D, GA1D, GA2D };
 __device__ const int bytes[5] = {W * 16, W * H * 16, W * H * D * 16, W * L * 16,
                                  W * H * L * 16};
 
-// The helpers are all inlined: sgpu resolves a generic address of local memory in the running
-// function's frame, so a called function could not read the kernel's Args through a pointer.
 struct Args {
   cudaSurfaceObject_t src[5], dst[5];
   int4 c; // this thread's element index, y, z, layer
@@ -35,7 +33,7 @@ struct Args {
   int t;
 };
 
-template <int G, class T> __device__ __forceinline__ bool inside(int4 c) {
+template <int G, class T> __device__ bool inside(int4 c) {
   bool x = c.x >= 0 && c.x < W * 16 / (int)sizeof(T);
   bool y = c.y >= 0 && c.y < H, z = c.z >= 0 && c.z < D, l = c.w >= 0 && c.w < L;
   switch (G) {
@@ -49,7 +47,7 @@ template <int G, class T> __device__ __forceinline__ bool inside(int4 c) {
 
 // A read in mode m: trap by CUDA's default argument, clamp into a pointer, zero returned.
 template <int G, class T>
-__device__ __forceinline__ T load(cudaSurfaceObject_t s, int4 c, int m) {
+__device__ T load(cudaSurfaceObject_t s, int4 c, int m) {
   int x = c.x * (int)sizeof(T);
   T v;
   switch (G) {
@@ -82,7 +80,7 @@ __device__ __forceinline__ T load(cudaSurfaceObject_t s, int4 c, int m) {
 }
 
 template <int G, class T>
-__device__ __forceinline__ void store(T v, cudaSurfaceObject_t s, int4 c, int m) {
+__device__ void store(T v, cudaSurfaceObject_t s, int4 c, int m) {
   int x = c.x * (int)sizeof(T);
   cudaSurfaceBoundaryMode mode = m == 1 ? cudaBoundaryModeClamp : cudaBoundaryModeZero;
   switch (G) {
@@ -109,7 +107,7 @@ __device__ __forceinline__ void store(T v, cudaSurfaceObject_t s, int4 c, int m)
 }
 
 // Word w (4 bytes) of a surface of geometry G as coordinates: x in bytes, y, z, layer.
-template <int G> __device__ __forceinline__ int4 word(int w) {
+template <int G> __device__ int4 word(int w) {
   int x = w % (W * 4) * 4, rest = w / (W * 4);
   switch (G) {
   case G1D: return make_int4(x, 0, 0, 0);
@@ -121,7 +119,7 @@ template <int G> __device__ __forceinline__ int4 word(int w) {
 }
 
 template <int G>
-__device__ __forceinline__ unsigned read_word(cudaSurfaceObject_t s, int4 c) {
+__device__ unsigned read_word(cudaSurfaceObject_t s, int4 c) {
   switch (G) {
   case G1D: return surf1Dread<unsigned>(s, c.x);
   case G2D: return surf2Dread<unsigned>(s, c.x, c.y);
@@ -131,7 +129,7 @@ __device__ __forceinline__ unsigned read_word(cudaSurfaceObject_t s, int4 c) {
   }
 }
 
-template <int G> __device__ __forceinline__ void clear_word(cudaSurfaceObject_t s, int4 c) {
+template <int G> __device__ void clear_word(cudaSurfaceObject_t s, int4 c) {
   switch (G) {
   case G1D: surf1Dwrite(0u, s, c.x); break;
   case G2D: surf2Dwrite(0u, s, c.x, c.y); break;
@@ -142,7 +140,7 @@ template <int G> __device__ __forceinline__ void clear_word(cudaSurfaceObject_t 
 }
 
 // Shape f of geometry G, type T, in each mode.
-template <int G, class T> __device__ __forceinline__ void form(int f, const Args &a) {
+template <int G, class T> __device__ void form(int f, const Args &a) {
   cudaSurfaceObject_t src = a.src[G], dst = a.dst[G];
   bool in = inside<G, T>(a.c);
   int stored = 0;
@@ -175,7 +173,7 @@ template <int G, class T> __device__ __forceinline__ void form(int f, const Args
   }
 }
 
-template <int G, class... T> __device__ __forceinline__ void forms(const Args &a) {
+template <int G, class... T> __device__ void forms(const Args &a) {
   int f = 0;
   int each[] = {(form<G, T>(f++, a), 0)...};
   (void)each;
