@@ -99,7 +99,7 @@ pub fn assemble(
                 else {
                     continue;
                 };
-                match finish(lowered, &layout, options) {
+                match finish(lowered, options) {
                     Ok(function) => functions.push(function),
                     Err(d) => diags.list.push(d),
                 }
@@ -174,7 +174,7 @@ fn link_runtime(
             };
             let lowered =
                 lower::FnLower::lower(runtime::SOURCE, f, layout, &mut lines, &mut runtime_diags);
-            let mut function = match lowered.map(|l| finish(l, layout, options)) {
+            let mut function = match lowered.map(|l| finish(l, options)) {
                 Some(Ok(function)) => function,
                 Some(Err(d)) => {
                     runtime_diags.list.push(d);
@@ -198,11 +198,7 @@ fn link_runtime(
 
 /// Reconvergence, allocation and branch targets for one lowered function; a frame or a
 /// branch too large for the fields that hold it is reported at the function's name.
-fn finish(
-    l: lower::Lowered<'_>,
-    layout: &layout::Layout<'_>,
-    options: &Options,
-) -> Result<Function, Diagnostic> {
+fn finish(l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diagnostic> {
     let too_large = |what: &str, e: &dyn std::fmt::Display| {
         Diagnostic::error(
             l.span,
@@ -213,7 +209,8 @@ fn finish(
     let code = cfg::insert_reconvergence(l.code, &mut label_pos);
     // The frame: variables, spill slots, then the outgoing area for calls' arguments; its
     // size is checked in u64, since a wrapped size would overlap its parts.
-    let spill_base = u64::from(layout.local_size) + u64::from(l.local_size);
+    // Spill slots are aligned to their size (up to 16 bytes) from a 16-aligned base.
+    let spill_base = u64::from(l.locals_end).div_ceil(16) * 16;
     let max = u64::from(u32::MAX);
     let past_u32 = |size: u64| format!("{size} bytes, more than {max}");
     let spill_base = u32::try_from(spill_base)

@@ -64,9 +64,18 @@ pub fn assemble_and_observe(
 
 /// Parses and assembles `source` (named `file` in messages) and loads it as the model does.
 pub fn load(source: &str, file: &str) -> sgpu_sim::program::Program {
+    load_with(source, file, &Default::default())
+}
+
+/// [`load`] with the assembler's options given.
+pub fn load_with(
+    source: &str,
+    file: &str,
+    options: &ptx_encoder::Options,
+) -> sgpu_sim::program::Program {
     let (module, diags) = ptx_grammar::parse(source);
     assert!(diags.is_empty(), "{file}: {diags:?}");
-    let a = ptx_encoder::assemble(source, file, &module, &Default::default())
+    let a = ptx_encoder::assemble(source, file, &module, options)
         .unwrap_or_else(|d| panic!("{file}: {d:?}"));
     sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
 }

@@ -101,7 +101,11 @@ impl<'a> FnLower<'a, '_> {
             ));
         };
         let (param_slots, result_slots) = (sig.params.clone(), sig.results.clone());
+        self.outgoing_size = self.outgoing_size.max(sig.size);
         for (arg, slot) in params.iter().zip(param_slots) {
+            if slot.reg.is_none() {
+                self.pass_param_variable(arg, slot, true);
+            }
             if let Some(declared) = slot.reg {
                 let Some(value) = self.src(arg) else { return };
                 if let Src::Reg { ty, .. } = value {
@@ -127,6 +131,9 @@ impl<'a> FnLower<'a, '_> {
             }
         }
         for (result, slot) in results.iter().zip(result_slots) {
+            if slot.reg.is_none() {
+                self.pass_param_variable(result, slot, false);
+            }
             if let Some(declared) = slot.reg {
                 let Some((v, part, ty)) = self.dst(result) else {
                     return;

@@ -664,6 +664,63 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
+    /// A `.param` variable `arg` passed for the callee's `.param` slot `slot`: where the
+    /// variable is not that slot (`call_arguments` gave it storage of its own), its bytes are
+    /// copied into the slot before the call (`into_call`) or out of it after.
+    pub(super) fn pass_param_variable(&mut self, arg: &Expr<'a>, slot: FrameSlot, into_call: bool) {
+        let Expr::Name(id) = arg else { return };
+        let own = match self.lookup(id.text) {
+            Some((LocalDecl::Var(Place::Local { offset }), _)) => (offset, Local::Frame),
+            Some((LocalDecl::Var(Place::Outgoing { offset }), _)) if offset != slot.offset => {
+                (offset, Local::Outgoing)
+            }
+            _ => return,
+        };
+        let at = |(offset, local): (u32, Local)| Address::Reg {
+            base: R::ZERO,
+            wide: false,
+            offset: i64::from(offset),
+            local,
+        };
+        let (own, slot_at) = (at(own), at((slot.offset, Local::Outgoing)));
+        let (from, to) = if into_call {
+            (own, slot_at)
+        } else {
+            (slot_at, own)
+        };
+        self.copy_frame_bytes(from, to, slot.size);
+    }
+
+    /// Copies `size` bytes of the frame from `from` to `to`, all loaded before any is stored
+    /// (the two may overlap), in the widest accesses their alignments allow.
+    fn copy_frame_bytes(&mut self, from: Address, to: Address, size: u32) {
+        let offset = |a: &Address| match a {
+            Address::Reg { offset, .. } => *offset as u32,
+            Address::Const { offset, .. } => *offset as u32,
+        };
+        let joint = size | offset(&from) | offset(&to);
+        let (chunk, access) = match joint.trailing_zeros() {
+            3.. => (8, (Msize::B64, 2)),
+            2 => (4, (Msize::B32, 1)),
+            1 => (2, (Msize::U16, 1)),
+            _ => (1, (Msize::U8, 1)),
+        };
+        let chunks: Vec<u32> = (0..size / chunk).collect();
+        let temps: Vec<R> = chunks
+            .iter()
+            .map(|&k| {
+                let t = self.new_tuple(access.1);
+                let at = from.plus(i64::from(k * chunk));
+                self.emit_load(R::of(t, 0), at, Space::Local, access, Cop::default());
+                R::of(t, 0)
+            })
+            .collect();
+        for (&k, t) in chunks.iter().zip(temps) {
+            let at = to.plus(i64::from(k * chunk));
+            self.emit_store(at, t, Space::Local, access, Cop::default());
+        }
+    }
+
     /// Stores `value` (a `Msize` access of as many registers) in frame slot `slot` of the
     /// outgoing area: a call's argument.
     pub(super) fn store_outgoing(&mut self, slot: FrameSlot, value: R, access: (Msize, u8)) {

@@ -52,8 +52,11 @@ pub struct Lowered<'a> {
     pub param_size: u32,
     /// Each kernel parameter's (offset, size).
     pub params: Vec<(u32, u32)>,
-    /// Bytes of the function's own `.local` and `.shared` variables.
-    pub local_size: u32,
+    /// Where the spill slots may start in the frame: past the module's `.local` variables (a
+    /// kernel's) or the results and parameters (a function's), and the function's own
+    /// `.local` variables after them.
+    pub locals_end: u32,
+    /// Bytes of the function's own and module-scope `.shared` variables.
     pub shared_size: u32,
     /// `.maxntid` / `.reqntid` threads per CTA, when given.
     pub max_threads: Option<u32>,
@@ -516,7 +519,8 @@ impl<'a, 'l> FnLower<'a, 'l> {
             label_pos: l.label_pos,
             param_size,
             params,
-            local_size: l.local_size,
+            // `allocate` checked that the frame start plus the variables fit.
+            locals_end: l.frame_start.saturating_add(l.local_size),
             shared_size: l.shared_size,
             max_threads,
             outgoing_size: l.outgoing_size,
@@ -677,37 +681,99 @@ impl<'a, 'l> FnLower<'a, 'l> {
         }
     }
 
-    /// The `.param` variables that the calls directly in `b` pass, with their offsets in the
-    /// outgoing area: where the callee's frame has its results and parameters.
+    /// The `.param` variables that the call in `b` passes, with their offsets in the
+    /// outgoing area: where the callee's frame has its results and parameters, so that they
+    /// need no copy. That holds for a block with one call and no other in blocks inside it
+    /// (what compilers write: a block per call, its arguments declared in it), where nothing
+    /// else uses the outgoing area while the variables live. Every other `.param` variable
+    /// (of a block with several calls, passed by calls of inner blocks, passed twice, or
+    /// kept as scratch) gets storage of its own in the frame, which `call` copies to and
+    /// from the slots.
     fn call_arguments(&mut self, b: &Block<'a>) -> FxHashMap<&'a str, u32> {
         let mut map = FxHashMap::default();
-        for s in &b.statements {
-            let Statement::Instr(ins) = s else { continue };
-            if ins.opcode() != "call" {
-                continue;
-            }
-            let Some(parts) = call_parts(ins) else {
-                continue;
-            };
-            let Some(sig) = self
-                .callee_signature(parts.callee, parts.prototype)
-                .cloned()
-            else {
-                continue;
-            };
-            self.outgoing_size = self.outgoing_size.max(sig.size);
-            let slots = parts
-                .results
-                .iter()
-                .zip(&sig.results)
-                .chain(parts.params.iter().zip(&sig.params));
-            for (arg, slot) in slots {
-                if let (Expr::Name(id), None) = (arg, slot.reg) {
-                    map.insert(id.text, slot.offset);
+        let calls: Vec<&PtxInstruction<'a>> = b
+            .statements
+            .iter()
+            .filter_map(|s| match s {
+                Statement::Instr(ins) if ins.opcode() == "call" => Some(ins),
+                _ => None,
+            })
+            .collect();
+        let nested_calls = b.statements.iter().any(|s| match s {
+            Statement::Block(inner) => has_call(inner),
+            _ => false,
+        });
+        let ([ins], false) = (calls.as_slice(), nested_calls) else {
+            return map;
+        };
+        let Some(parts) = call_parts(ins) else {
+            return map;
+        };
+        let Some(sig) = self
+            .callee_signature(parts.callee, parts.prototype)
+            .cloned()
+        else {
+            return map;
+        };
+        let slots = parts
+            .results
+            .iter()
+            .zip(&sig.results)
+            .chain(parts.params.iter().zip(&sig.params));
+        let mut twice = Vec::new();
+        for (arg, slot) in slots {
+            if let (Expr::Name(id), None) = (arg, slot.reg) {
+                if map.insert(id.text, slot.offset).is_some() {
+                    twice.push(id.text);
                 }
             }
         }
+        map.retain(|name, _| !twice.contains(name));
         map
+    }
+
+    /// Places declarator `d` of `v` among the function's local (or the CTA's shared)
+    /// variables; `None` after reporting that they pass 4 GiB.
+    fn allocate(
+        &mut self,
+        v: &VarDecl<'a>,
+        d: &ptx_grammar::ast::Declarator<'a>,
+        local: bool,
+    ) -> Option<Place> {
+        let (scalar, vector) = crate::layout::element_size(v)?;
+        // Sizes in u64 and checked: a wrapped size would place variables on top of each
+        // other.
+        let size = d.dims.iter().try_fold(u64::from(scalar * vector), |s, n| {
+            s.checked_mul(n.unwrap_or(0))
+        });
+        let align = crate::layout::alignment(v, scalar * vector);
+        let (total, start) = if local {
+            (&mut self.local_size, self.frame_start)
+        } else {
+            (&mut self.shared_size, 0)
+        };
+        let fits = size.and_then(|size| {
+            let at = crate::layout::append(total, align, size)?;
+            let offset = at.checked_add(start)?;
+            // The whole frame, from its start, must fit too.
+            total.checked_add(start)?;
+            Some(offset)
+        });
+        let Some(offset) = fits else {
+            let space = if local {
+                StateSpace::Local
+            } else {
+                StateSpace::Shared
+            };
+            self.diags
+                .unsupported(d.name.span, crate::layout::too_large(space));
+            return None;
+        };
+        Some(if local {
+            Place::Local { offset }
+        } else {
+            Place::Shared { offset }
+        })
     }
 
     fn declare(&mut self, v: &VarDecl<'a>) {
@@ -722,50 +788,22 @@ impl<'a, 'l> FnLower<'a, 'l> {
                     }
                 }
                 StateSpace::Local | StateSpace::Shared => {
-                    let Some((scalar, vector)) = crate::layout::element_size(v) else {
-                        continue;
-                    };
-                    // Sizes in u64 and checked: a wrapped size would place variables on
-                    // top of each other.
-                    let size = d.dims.iter().try_fold(u64::from(scalar * vector), |s, n| {
-                        s.checked_mul(n.unwrap_or(0))
-                    });
-                    let align = crate::layout::alignment(v, scalar * vector);
                     let local = v.space == StateSpace::Local;
-                    let (total, start) = if local {
-                        (&mut self.local_size, self.frame_start)
-                    } else {
-                        (&mut self.shared_size, 0)
-                    };
-                    let fits = size.and_then(|size| {
-                        let at = crate::layout::append(total, align, size)?;
-                        let offset = at.checked_add(start)?;
-                        // The whole frame, from its start, must fit too.
-                        total.checked_add(start)?;
-                        Some(offset)
-                    });
-                    let Some(offset) = fits else {
-                        self.diags
-                            .unsupported(d.name.span, crate::layout::too_large(v.space));
-                        continue;
-                    };
-                    LocalDecl::Var(if local {
-                        Place::Local { offset }
-                    } else {
-                        Place::Shared { offset }
-                    })
+                    match self.allocate(v, d, local) {
+                        Some(place) => LocalDecl::Var(place),
+                        None => continue,
+                    }
                 }
+                // In the outgoing area where its block's calls pass it; else (passed by calls
+                // of inner blocks, by several, or kept as scratch) storage in the frame.
                 StateSpace::Param => {
                     let found = self.outgoing.iter().rev().find_map(|m| m.get(d.name.text));
                     match found {
                         Some(&offset) => LocalDecl::Var(Place::Outgoing { offset }),
-                        None => {
-                            self.diags.unsupported(
-                                d.name.span,
-                                "a `.param` variable that no call in its block passes",
-                            );
-                            continue;
-                        }
+                        None => match self.allocate(v, d, true) {
+                            Some(place) => LocalDecl::Var(place),
+                            None => continue,
+                        },
                     }
                 }
                 StateSpace::Global | StateSpace::Const => {
@@ -1341,6 +1379,15 @@ impl<'a, 'l> FnLower<'a, 'l> {
             }
         }
     }
+}
+
+/// Whether block `b`, or one inside it, has a call.
+fn has_call(b: &Block<'_>) -> bool {
+    b.statements.iter().any(|s| match s {
+        Statement::Instr(ins) => ins.opcode() == "call",
+        Statement::Block(inner) => has_call(inner),
+        _ => false,
+    })
 }
 
 /// A call's parts: `call (r), f, (a, b);`, `call f, (a);`, `call f;`, and indirect ones
