@@ -1783,3 +1783,106 @@ fn spills_stay_aligned_after_odd_sized_locals() {
         .collect();
     assert_eq!(u64s(&p, "out"), want);
 }
+
+/// The addresses of a device function's parameters, read through with `ld.param`.
+#[test]
+fn addresses_of_function_parameters() {
+    let p = run(
+        "paramaddr",
+        "block = [8]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n",
+    );
+    let want: Vec<u32> = (0..8).map(|t| 100 - t).collect();
+    assert_eq!(u32s(&p, "out"), want);
+}
+
+/// ex2.approx and tanh.approx on f16 and bf16 (and bf16x2), every 16-bit input: the f32
+/// special function rounded to the narrow format, within one unit in its last place of
+/// the exact value (f64 libm here, in the test only); NaN gives the canonical NaN,
+/// infinities their limits, and bf16's `.ftz` flushes subnormal inputs and results.
+#[test]
+fn half_precision_special_functions() {
+    use rustc_apfloat::ieee::{BFloat, Double, Half};
+    use rustc_apfloat::{Float, FloatConvert, Round};
+    fn narrow<T: Float>(x: f64) -> u16
+    where
+        Double: FloatConvert<T>,
+    {
+        let mut lost = false;
+        let d = Double::from_bits(x.to_bits().into());
+        d.convert_r(Round::NearestTiesToEven, &mut lost)
+            .value
+            .to_bits() as u16
+    }
+    fn widen<T: Float + FloatConvert<Double>>(bits: u16) -> f64 {
+        let mut lost = false;
+        let d: Double = T::from_bits(bits.into()).convert(&mut lost).value;
+        f64::from_bits(d.to_bits() as u64)
+    }
+    let p = run(
+        "halfapprox",
+        "grid = [256]\nblock = [256]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 524288\n",
+    );
+    let out = words::<8>(&p, "out");
+    let near = |got: u16, want: u16| {
+        let nan = |b: u16, exponent: u16| b & 0x7fff > exponent;
+        if got == want || (nan(want, 0x7c00) && got == 0x7fff) {
+            return true;
+        }
+        // One step apart on the same side of zero.
+        (got ^ want) & 0x8000 == 0 && got.abs_diff(want) == 1
+    };
+    for t in 0..=u16::MAX {
+        let o = out[usize::from(t)];
+        let got = |i: usize| u16::from_le_bytes([o[2 * i], o[2 * i + 1]]);
+        let (h, b) = (widen::<Half>(t), widen::<BFloat>(t));
+        let bf16_nan = t & 0x7fff > 0x7f80;
+        let f16_nan = t & 0x7fff > 0x7c00;
+        let checks = [
+            (
+                got(0),
+                if f16_nan {
+                    0x7fff
+                } else {
+                    narrow::<Half>(h.exp2())
+                },
+            ),
+            (
+                got(1),
+                if f16_nan {
+                    0x7fff
+                } else {
+                    narrow::<Half>(h.tanh())
+                },
+            ),
+            (
+                got(2),
+                if bf16_nan {
+                    0x7fff
+                } else {
+                    let x = if t & 0x7f80 == 0 { 0.0 } else { b };
+                    let r = narrow::<BFloat>(x.exp2());
+                    if r & 0x7f80 == 0 {
+                        r & 0x8000
+                    } else {
+                        r
+                    }
+                },
+            ),
+            (
+                got(3),
+                if bf16_nan {
+                    0x7fff
+                } else {
+                    narrow::<BFloat>(b.tanh())
+                },
+            ),
+        ];
+        for (i, (g, w)) in checks.into_iter().enumerate() {
+            let nan_ok = (w == 0x7fff && g == 0x7fff) || near(g, w);
+            assert!(
+                nan_ok,
+                "input {t:#06x}, result {i}: got {g:#06x}, want {w:#06x}"
+            );
+        }
+    }
+}

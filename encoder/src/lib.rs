@@ -137,7 +137,7 @@ fn reserve_runtime_names(module: &Module<'_>, diags: &mut diag::Diags) {
         _ => Vec::new(),
     });
     for name in names {
-        if runtime::function(name.text).is_some() {
+        if name.text.starts_with("__sgpu_") && runtime::function(name.text).is_some() {
             diags.error(
                 name.span,
                 format!("`{}` is reserved: sgpu's f64 runtime defines it", name.text),

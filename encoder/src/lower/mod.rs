@@ -691,21 +691,20 @@ impl<'a, 'l> FnLower<'a, 'l> {
     /// from the slots.
     fn call_arguments(&mut self, b: &Block<'a>) -> FxHashMap<&'a str, u32> {
         let mut map = FxHashMap::default();
-        let calls: Vec<&PtxInstruction<'a>> = b
-            .statements
-            .iter()
-            .filter_map(|s| match s {
-                Statement::Instr(ins) if ins.opcode() == "call" => Some(ins),
-                _ => None,
-            })
-            .collect();
+        let mut calls = b.statements.iter().filter_map(|s| match s {
+            Statement::Instr(ins) if ins.opcode() == "call" => Some(ins),
+            _ => None,
+        });
+        let (Some(ins), None) = (calls.next(), calls.next()) else {
+            return map;
+        };
         let nested_calls = b.statements.iter().any(|s| match s {
             Statement::Block(inner) => has_call(inner),
             _ => false,
         });
-        let ([ins], false) = (calls.as_slice(), nested_calls) else {
+        if nested_calls {
             return map;
-        };
+        }
         let Some(parts) = call_parts(ins) else {
             return map;
         };
