@@ -1769,15 +1769,7 @@ fn spills_stay_aligned_after_odd_sized_locals() {
     let options = ptx_encoder::Options { max_registers: 16 };
     let program = common::load_with(&source, &path, &options);
     let manifest = "block = [4]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n";
-    let mut p = launch::prepare(manifest, std::path::Path::new("."), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )
-    .unwrap_or_else(|t| panic!("{t}"));
+    let p = common::run_program(&program, manifest, std::path::Path::new("."));
     let want: Vec<u64> = (0..4u64)
         .map(|t| t * (3 + 5 + 7 + 11 + 13 + 17 + 19 + 23) + 3 * t * 23 * t + t)
         .collect();

@@ -96,16 +96,21 @@ pub fn run_cases(name: &str, input: &[u8], cases: usize, out_bytes: usize) -> Ve
     );
     let (path, source) = kernel(name);
     let program = load(&source, &path);
-    let mut p = sgpu_sim::launch::prepare(&manifest, dir.path(), &program).unwrap();
-    sgpu_sim::run(
-        &program,
-        &mut p.global,
-        &p.surfaces,
-        &p.launch,
-        |_, _, _| {},
-    )
-    .unwrap_or_else(|t| panic!("{name}: {t}"));
+    let p = run_program(&program, &manifest, dir.path());
     sgpu_sim::launch::dump(&p, "out").unwrap()
+}
+
+/// Runs a loaded program as `manifest` (files relative to `dir`) launches it: the state
+/// after; a trap panics.
+pub fn run_program(
+    program: &sgpu_sim::program::Program,
+    manifest: &str,
+    dir: &Path,
+) -> sgpu_sim::launch::Prepared {
+    let mut p = sgpu_sim::launch::prepare(manifest, dir, program).unwrap();
+    sgpu_sim::run(program, &mut p.global, &p.surfaces, &p.launch, |_, _, _| {})
+        .unwrap_or_else(|t| panic!("{t}"));
+    p
 }
 
 /// `tests/kernels/NAME.ptx`, or `examples/NAME.ptx`: its path and text.
