@@ -64,19 +64,20 @@ struct AssembleArgs {
     /// Warn about each function that uses local memory (spills included)
     #[arg(long)]
     warn_on_local_memory_usage: bool,
+    /// Optimization level, 0..=3: 0 translates each PTX instruction literally (for debugging),
+    /// 1 to 3 optimise more (docs/optimiser.md)
+    #[arg(short = 'O', long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u8).range(0..=3))]
+    opt_level: u8,
     #[command(flatten)]
     no_effect: NoEffect,
 }
 
 /// ptxas options accepted so that its command lines work, which change nothing on sgpu: the
-/// code is the same at every level, and the line table is always written.
+/// line table is always written.
 #[derive(Args, Debug)]
 #[allow(dead_code)] // parsed to be accepted, never read: see each option's help
 struct NoEffect {
-    /// Optimization level, 0..=3; the encoder has one, so every level gives the same code
-    #[arg(short = 'O', long, value_name = "N", default_value_t = 3,
-          value_parser = clap::value_parser!(u8).range(0..=3))]
-    opt_level: u8,
     /// Line information: the ELF always has its PTX line table (docs/elf.md)
     #[arg(long)]
     generate_line_info: bool,
@@ -297,6 +298,7 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     }
     let options = ptx_encoder::Options {
         max_registers: args.maxrregcount,
+        opt_level: args.opt_level,
     };
     // The line table names the PTX file by its absolute path, so that a trap or a
     // disassembly names a file that exists wherever they are run from.

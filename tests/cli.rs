@@ -776,7 +776,7 @@ fn nvidia_ptxas_spellings_are_accepted() {
         "--maxrregcount",
         "archmax",
         "--opt-level",
-        "0",
+        "3",
         "--generate-line-info",
         "--device-debug",
         "--machine",

@@ -7,10 +7,9 @@
 
 mod common;
 
-use common::{assemble_and_run, list, u32s, u64s, xorshift};
+use common::{assemble_and_run, list, u32s, u64s, xorshift, Both};
 use sgpu_isa::Geom;
 use sgpu_sim::launch::Prepared;
-use sgpu_sim::program::Program;
 use sgpu_sim::trap::Fault;
 use sgpu_sim::{Cause, Trap};
 use std::collections::HashMap;
@@ -35,24 +34,21 @@ fn run(file: &str, manifest: &str) -> Prepared {
     assemble_and_run(&source, file, manifest).unwrap_or_else(|t| panic!("{file}: {t}"))
 }
 
-/// Assembles `file` of the corpus folder `dir` and loads it, to be run several times.
-fn load(dir: &str, file: &str) -> Program {
-    common::load(&corpus_source(dir, file), file)
+/// Assembles `file` of the corpus folder `dir` at -O3 and -O0 and loads both, to be run
+/// several times (each launch runs both and compares them: [`common::Both`]).
+fn load(dir: &str, file: &str) -> Both {
+    common::load_both(&corpus_source(dir, file), file)
 }
 
 /// Runs `program` as `manifest` launches it: the state after, and the trap if it stopped on
 /// one (the state then holds what it stored before).
-fn launch(program: &Program, manifest: &str) -> (Prepared, Result<(), Trap>) {
-    let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), program).unwrap();
-    let ran = sgpu_sim::run(program, &mut p.global, &p.surfaces, &p.launch, |_, _, _| {});
-    (p, ran.map(|_| ()))
+fn launch(program: &Both, manifest: &str) -> (Prepared, Result<(), Trap>) {
+    program.launch(manifest, Path::new("."))
 }
 
 /// [`launch`] of a kernel that must finish.
-fn finish(program: &Program, manifest: &str) -> Prepared {
-    let (p, ran) = launch(program, manifest);
-    ran.unwrap_or_else(|t| panic!("{t}"));
-    p
+fn finish(program: &Both, manifest: &str) -> Prepared {
+    program.finish(manifest, Path::new("."))
 }
 
 /// Runs ZLUDA's test kernel `NAME` (parameters `input` and `output`, one thread) on the
@@ -841,7 +837,7 @@ fn check_big_unrolled(ks: std::ops::RangeInclusive<usize>) {
         let end = start + whole[start..].find("\n}\n").unwrap() + 3;
         source.push_str(&whole[start..end]);
     }
-    let program = common::load(&source, file);
+    let program = common::load_both(&source, file);
     let mut next = xorshift(0xb16);
     let input: Vec<f32> = (0..1280).map(|_| unit(next()) * 1.8 - 0.9).collect();
     let threads = 40;

@@ -1766,7 +1766,10 @@ fn param_variables_passed_by_several_calls() {
 #[test]
 fn spills_stay_aligned_after_odd_sized_locals() {
     let (path, source) = common::kernel("oddlocal");
-    let options = ptx_encoder::Options { max_registers: 16 };
+    let options = ptx_encoder::Options {
+        max_registers: 16,
+        ..Default::default()
+    };
     let program = common::load_with(&source, &path, &options);
     let manifest = "block = [4]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 32\n";
     let p = common::run_program(&program, manifest, std::path::Path::new("."));

@@ -154,6 +154,78 @@ impl Cfg {
         idom
     }
 
+    /// The predecessors of every block.
+    pub fn predecessors(&self) -> Vec<Vec<usize>> {
+        let blocks = self.starts.len();
+        let mut preds = vec![Vec::new(); blocks];
+        for (b, s) in self.succs.iter().enumerate() {
+            for &t in s.iter().filter(|&&t| t < blocks) {
+                preds[t].push(b);
+            }
+        }
+        preds
+    }
+
+    /// The blocks reachable from the entry, in reverse postorder.
+    pub fn reverse_postorder(&self) -> Vec<usize> {
+        let blocks = self.starts.len();
+        let mut order = Vec::with_capacity(blocks);
+        if blocks == 0 {
+            return order;
+        }
+        let mut seen = vec![false; blocks];
+        let mut stack = vec![(0usize, 0usize)];
+        seen[0] = true;
+        while let Some((b, i)) = stack.pop() {
+            match self.succs[b].get(i) {
+                Some(&s) => {
+                    stack.push((b, i + 1));
+                    if s < blocks && !seen[s] {
+                        seen[s] = true;
+                        stack.push((s, 0));
+                    }
+                }
+                None => order.push(b),
+            }
+        }
+        order.reverse();
+        order
+    }
+
+    /// The dominator tree (Cooper, Harvey and Kennedy's iteration over reverse postorder).
+    pub fn dominators(&self) -> Dominators {
+        let blocks = self.starts.len();
+        let order = self.reverse_postorder();
+        let preds = self.predecessors();
+        let mut rpo = vec![usize::MAX; blocks];
+        for (i, &b) in order.iter().enumerate() {
+            rpo[b] = i;
+        }
+        let mut idom = vec![usize::MAX; blocks];
+        if blocks > 0 {
+            idom[0] = 0;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in order.iter().skip(1) {
+                let mut new = usize::MAX;
+                for &p in preds[b].iter().filter(|&&p| idom[p] != usize::MAX) {
+                    new = if new == usize::MAX {
+                        p
+                    } else {
+                        intersect(&idom, &rpo, p, new)
+                    };
+                }
+                if new != idom[b] {
+                    idom[b] = new;
+                    changed = true;
+                }
+            }
+        }
+        Dominators::from_idom(&idom)
+    }
+
     fn reaching_exit(&self, preds_rev: &[Vec<usize>]) -> Vec<bool> {
         let exit = self.starts.len();
         let mut reach = vec![false; exit + 1];
@@ -168,6 +240,59 @@ impl Cfg {
             }
         }
         reach
+    }
+}
+
+/// The dominator tree as intervals of a depth-first numbering, so that whether one block
+/// dominates another is two comparisons.
+pub struct Dominators {
+    pre: Vec<u32>,
+    post: Vec<u32>,
+}
+
+impl Dominators {
+    fn from_idom(idom: &[usize]) -> Dominators {
+        let blocks = idom.len();
+        let mut children = vec![Vec::new(); blocks];
+        for (b, &d) in idom.iter().enumerate().skip(1) {
+            if d != usize::MAX {
+                children[d].push(b);
+            }
+        }
+        let (mut pre, mut post) = (vec![u32::MAX; blocks], vec![0; blocks]);
+        let mut clock = 0;
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((b, i)) = stack.pop().filter(|_| blocks > 0) {
+            if i == 0 {
+                pre[b] = clock;
+                clock += 1;
+            }
+            match children[b].get(i) {
+                Some(&c) => {
+                    stack.push((b, i + 1));
+                    stack.push((c, 0));
+                }
+                None => {
+                    post[b] = clock;
+                    clock += 1;
+                }
+            }
+        }
+        Dominators { pre, post }
+    }
+
+    /// Whether block `b` is reachable from the entry.
+    pub fn reachable(&self, b: usize) -> bool {
+        self.pre[b] != u32::MAX
+    }
+
+    /// Whether block `a` dominates block `b` (every block dominates itself); false when
+    /// either is unreachable.
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        self.reachable(a)
+            && self.reachable(b)
+            && self.pre[a] <= self.pre[b]
+            && self.post[b] <= self.post[a]
     }
 }
 

@@ -1,6 +1,7 @@
 //! The sgpu encoder: from a checked PTX module to an ELF of sgpu machine code.
 //!
-//! For each function: lowering to machine IR on virtual registers (`lower/`), `SSY` before
+//! For each function: lowering to machine IR on virtual registers (`lower/`), optimisation
+//! there (`opt/`), `SSY` before
 //! every branch that may diverge (`cfg.rs`), register allocation with spilling
 //! (`regalloc.rs`), then branch targets; the module's functions, data and metadata go into an
 //! ELF file (`elf.rs`, format in docs/elf.md).
@@ -12,6 +13,7 @@ pub mod elf;
 mod layout;
 mod lower;
 mod mir;
+mod opt;
 mod regalloc;
 pub mod runtime;
 
@@ -20,11 +22,14 @@ use ptx_grammar::ast::{Item, Module};
 use ptx_grammar::Diagnostic;
 use sgpu_isa::fields;
 
-/// What the encoder may use.
+/// What the encoder may use, and how hard it works.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// General registers per thread (ptxas's `--maxrregcount`).
     pub max_registers: u32,
+    /// Optimisation level, 0 to 3 as ptxas's `-O` (docs/optimiser.md): 0 is the literal
+    /// translation, one or a few sgpu instructions per PTX instruction.
+    pub opt_level: u8,
 }
 
 /// The register file sgpu is designed with: 64 registers per thread.
@@ -34,6 +39,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             max_registers: DEFAULT_REGISTERS,
+            opt_level: 3,
         }
     }
 }
@@ -198,7 +204,7 @@ fn link_runtime(
 
 /// Reconvergence, allocation and branch targets for one lowered function; a frame or a
 /// branch too large for the fields that hold it is reported at the function's name.
-fn finish(l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diagnostic> {
+fn finish(mut l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diagnostic> {
     let too_large = |what: &str, e: &dyn std::fmt::Display| {
         Diagnostic::error(
             l.span,
@@ -206,6 +212,7 @@ fn finish(l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diagnost
         )
     };
     let mut label_pos = l.label_pos;
+    opt::optimise(&mut l.code, &l.vregs, &mut label_pos, options.opt_level);
     let code = cfg::insert_reconvergence(l.code, &mut label_pos);
     // The frame: variables, spill slots, then the outgoing area for calls' arguments; its
     // size is checked in u64, since a wrapped size would overlap its parts.

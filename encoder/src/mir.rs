@@ -62,6 +62,13 @@ impl Field {
         Field(f.lsb, f.msb)
     }
 
+    /// Whether the field names a predicate (else a general register).
+    pub fn is_pred(self) -> bool {
+        [fields::PG, fields::PD, fields::PQ, fields::PC, fields::PA]
+            .iter()
+            .any(|f| Field::of(*f) == self)
+    }
+
     /// The ISA's field at these bits, to write a register number into with its range checked.
     pub fn isa(self) -> sgpu_isa::Field {
         *SLOT_FIELDS
@@ -107,6 +114,10 @@ impl Slot {
     }
     pub fn def(&self) -> bool {
         self.bits & 32 != 0
+    }
+    /// The same field and role, naming part `part` of `reg` instead.
+    pub fn renamed(self, reg: VReg, part: u8) -> Slot {
+        Slot::new(self.field, reg, part, self.width(), self.def())
     }
 }
 
@@ -193,6 +204,19 @@ impl MInst {
         );
         self.slots[n] = slot;
         self.nslots += 1;
+    }
+
+    /// Drops the slots of fields that `keep` refuses (fields no longer naming a register).
+    pub fn retain_slots(&mut self, mut keep: impl FnMut(&Slot) -> bool) {
+        let mut n = 0;
+        for i in 0..usize::from(self.nslots) {
+            if keep(&self.slots[i]) {
+                self.slots[n] = self.slots[i];
+                n += 1;
+            }
+        }
+        self.slots[n..].fill(Slot::NONE);
+        self.nslots = n as u8;
     }
 
     /// Whether a virtual predicate guards it.

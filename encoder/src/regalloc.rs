@@ -304,6 +304,7 @@ pub fn allocate(
 ) -> Result<Allocation, FieldError> {
     let ranges = intervals(&code, vregs, label_pos);
     let list = in_scan_order(&ranges, 2 * code.len());
+    let costs = spill_costs(&code, &ranges);
     // A call may use every register, so values live across one stay in memory.
     let calls: Vec<u32> = code
         .iter()
@@ -317,7 +318,7 @@ pub fn allocate(
     let (first, spills_gpr, spills_pred) = if sure.gpr {
         (None, true, sure.pred)
     } else {
-        let homes = scan(&list, vregs, &calls, budget, PREDICATES as u32);
+        let homes = scan(&list, vregs, &calls, &costs, (budget, PREDICATES as u32));
         let spilled = |pred: bool| {
             list.iter().any(|i| {
                 matches!(homes[i.v.0 as usize], Home::Spilled(_))
@@ -340,7 +341,7 @@ pub fn allocate(
     };
     let mut homes = match first {
         Some(homes) if gpr_limit == budget && pred_limit == u32::from(PREDICATES) => homes,
-        _ => scan(&list, vregs, &calls, gpr_limit, pred_limit),
+        _ => scan(&list, vregs, &calls, &costs, (gpr_limit, pred_limit)),
     };
     // Spill slots.
     let mut spill_bytes = 0u32;
@@ -418,6 +419,23 @@ fn in_scan_order(ranges: &[Option<(u32, u32)>], positions: usize) -> Vec<Interva
     list
 }
 
+/// What keeping each value in memory costs, per position it would hold a register: its
+/// mentions (each a load or a store) over its interval's length. A value named once in a
+/// long stretch is the cheapest to spill; one named at every instruction the dearest.
+fn spill_costs(code: &[MInst], ranges: &[Option<(u32, u32)>]) -> Vec<f32> {
+    let mut mentions = vec![0u32; ranges.len()];
+    for m in code {
+        for s in m.slots() {
+            mentions[s.reg.0 as usize] += 1;
+        }
+    }
+    ranges
+        .iter()
+        .zip(mentions)
+        .map(|(r, n)| r.map_or(0.0, |(start, end)| n as f32 / (end - start + 1) as f32))
+        .collect()
+}
+
 /// Whether a value is live across a call (read positions `calls`).
 fn across_call(calls: &[u32], it: &Interval) -> bool {
     let next_call = calls[calls.partition_point(|&c| c <= it.start)..].first();
@@ -473,15 +491,16 @@ fn sure_spills(
 }
 
 /// Linear scan. A value that finds no register goes to memory, unless an active value of the
-/// same size lives longer, which then goes instead; so does a value live across a call (at
-/// the read positions `calls`). `Spilled` holds the size in words here.
+/// same size costs less there (`costs`), which then goes instead; so does a value live across
+/// a call (at the read positions `calls`). `Spilled` holds the size in words here.
 fn scan(
     list: &[Interval],
     vregs: &VRegs,
     calls: &[u32],
-    gpr_limit: u32,
-    pred_limit: u32,
+    costs: &[f32],
+    limits: (u32, u32),
 ) -> Vec<Home> {
+    let (gpr_limit, pred_limit) = limits;
     let mut homes = vec![Home::Unused; vregs.len()];
     let mut gpr = Pool::new(gpr_limit);
     let mut pred = Pool::new(pred_limit);
@@ -510,12 +529,21 @@ fn scan(
         if let Some(r) = pool.take(size) {
             homes[it.v.0 as usize] = Home::Reg(r);
         } else {
-            // Steal from the active value of the same class and size that ends last.
-            let victim = active.iter().position(|a| {
-                a.end() > it.end
-                    && vregs.class(a.v()) == vregs.class(it.v)
-                    && matches!(homes[a.v().0 as usize], Home::Reg(_))
-            });
+            // Steal from the active value of the same class and size that is cheapest to keep
+            // in memory: the fewest mentions (each a load or store) for the positions it
+            // would hold a register, if that is cheaper than this value's.
+            let own = costs[it.v.0 as usize];
+            let victim = active
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| {
+                    vregs.class(a.v()) == vregs.class(it.v)
+                        && matches!(homes[a.v().0 as usize], Home::Reg(_))
+                })
+                .map(|(at, a)| (at, costs[a.v().0 as usize]))
+                .filter(|&(_, c)| c < own)
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+                .map(|(at, _)| at);
             match victim {
                 Some(at) => {
                     let v = active.remove(at).v();

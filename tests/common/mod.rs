@@ -40,7 +40,8 @@ pub fn read(path: &Path) -> String {
 }
 
 /// Parses and assembles `source` (named `file` in messages), then runs it on the golden model
-/// as `manifest` launches it: the state after, or the trap.
+/// as `manifest` launches it: the state after, or the trap. The literal translation (`-O0`)
+/// runs too and must leave memory as the optimised code did ([`Both`]).
 pub fn assemble_and_run(
     source: &str,
     file: &str,
@@ -49,17 +50,16 @@ pub fn assemble_and_run(
     assemble_and_observe(source, file, manifest, |_, _, _| {})
 }
 
-/// [`assemble_and_run`], showing `observe` every retired instruction (CTA, warp, record).
+/// [`assemble_and_run`], showing `observe` every instruction the optimised code retires
+/// (CTA, warp, record).
 pub fn assemble_and_observe(
     source: &str,
     file: &str,
     manifest: &str,
     observe: impl FnMut(u32, u32, &sgpu_sim::record::Retired),
 ) -> Result<sgpu_sim::launch::Prepared, sgpu_sim::Trap> {
-    let program = load(source, file);
-    let mut p = sgpu_sim::launch::prepare(manifest, Path::new("."), &program).unwrap();
-    sgpu_sim::run(&program, &mut p.global, &p.surfaces, &p.launch, observe)?;
-    Ok(p)
+    let (p, ran) = load_both(source, file).launch_observed(manifest, Path::new("."), observe);
+    ran.map(|_| p)
 }
 
 /// Parses and assembles `source` (named `file` in messages) and loads it as the model does.
@@ -80,10 +80,97 @@ pub fn load_with(
     sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
 }
 
+/// A module assembled twice, optimised (the default, `-O3`) and literally (`-O0`): every
+/// launch runs both and asserts that they leave global memory and every surface alike and
+/// trap alike. This is the optimiser's differential test, over every kernel the tests run.
+pub struct Both {
+    pub optimised: sgpu_sim::program::Program,
+    pub literal: sgpu_sim::program::Program,
+    file: String,
+}
+
+/// [`load`] at `-O3` and at `-O0`.
+pub fn load_both(source: &str, file: &str) -> Both {
+    let literal = ptx_encoder::Options {
+        opt_level: 0,
+        ..Default::default()
+    };
+    Both {
+        optimised: load(source, file),
+        literal: load_with(source, file, &literal),
+        file: file.to_string(),
+    }
+}
+
+/// What a launch left: the state after, and the trap if it stopped on one (the state then
+/// holds what it stored before).
+pub type Launched = (sgpu_sim::launch::Prepared, Result<(), sgpu_sim::Trap>);
+
+impl Both {
+    /// Runs both programs as `manifest` (files relative to `dir`) launches them; the
+    /// optimised one's result.
+    pub fn launch(&self, manifest: &str, dir: &Path) -> Launched {
+        self.launch_observed(manifest, dir, |_, _, _| {})
+    }
+
+    /// [`Both::launch`], showing `observe` what the optimised program retires.
+    pub fn launch_observed(
+        &self,
+        manifest: &str,
+        dir: &Path,
+        observe: impl FnMut(u32, u32, &sgpu_sim::record::Retired),
+    ) -> Launched {
+        let run = |program: &sgpu_sim::program::Program, observe| {
+            let mut p = sgpu_sim::launch::prepare(manifest, dir, program).unwrap();
+            let ran = sgpu_sim::run(program, &mut p.global, &p.surfaces, &p.launch, observe);
+            (p, ran.map(|_| ()))
+        };
+        let optimised = run(
+            &self.optimised,
+            Box::new(observe) as Box<dyn FnMut(_, _, &_)>,
+        );
+        let literal = run(&self.literal, Box::new(|_, _, _| {}));
+        assert_same(&self.file, &optimised, &literal);
+        optimised
+    }
+
+    /// [`Both::launch`] of a kernel that must finish.
+    pub fn finish(&self, manifest: &str, dir: &Path) -> sgpu_sim::launch::Prepared {
+        let (p, ran) = self.launch(manifest, dir);
+        ran.unwrap_or_else(|t| panic!("{t}"));
+        p
+    }
+}
+
+/// Asserts that the optimised and the literal code did the same: both finished, or both
+/// trapped for the same cause; and every region of global memory (buffers, surfaces,
+/// variables) holds the same bytes.
+fn assert_same(file: &str, optimised: &Launched, literal: &Launched) {
+    let cause = |r: &Result<(), sgpu_sim::Trap>| r.as_ref().err().map(|t| t.cause.clone());
+    assert_eq!(
+        cause(&optimised.1),
+        cause(&literal.1),
+        "{file}: -O3 and -O0 end differently: {:?} against {:?}",
+        optimised.1,
+        literal.1
+    );
+    let (a, b) = (&optimised.0.global.regions, &literal.0.global.regions);
+    assert_eq!(a.len(), b.len(), "{file}: regions");
+    for (x, y) in a.iter().zip(b) {
+        if x.bytes != y.bytes {
+            let at = x.bytes.iter().zip(&y.bytes).position(|(p, q)| p != q);
+            panic!(
+                "{file}: region `{}` differs between -O3 and -O0, first at byte {at:?}",
+                x.name
+            );
+        }
+    }
+}
+
 /// Runs `tests/kernels/NAME.ptx`, a kernel `(in, out)` of one case a thread, over the cases
 /// whose bytes are `input` (`cases` of them, a multiple of 128: CTAs of 128 threads), each
-/// writing `out_bytes` bytes: the `out` buffer after. The input goes through a file, so that
-/// millions of cases cost no manifest text.
+/// writing `out_bytes` bytes: the `out` buffer after (the same at -O0 and -O3: [`Both`]). The
+/// input goes through a file, so that millions of cases cost no manifest text.
 pub fn run_cases(name: &str, input: &[u8], cases: usize, out_bytes: usize) -> Vec<u8> {
     assert_eq!(cases % 128, 0, "whole CTAs");
     let dir = tempfile::tempdir().unwrap();
@@ -95,8 +182,7 @@ pub fn run_cases(name: &str, input: &[u8], cases: usize, out_bytes: usize) -> Ve
         cases * out_bytes
     );
     let (path, source) = kernel(name);
-    let program = load(&source, &path);
-    let p = run_program(&program, &manifest, dir.path());
+    let p = load_both(&source, &path).finish(&manifest, dir.path());
     sgpu_sim::launch::dump(&p, "out").unwrap()
 }
 

@@ -251,12 +251,14 @@ proptest! {
         spec in random_intervals(),
         calls in proptest::collection::vec(0..130u32, 0..3),
         limit in 1u32..24,
+        costs in proptest::collection::vec(0.0f32..4.0, 64),
     ) {
         let mut calls: Vec<u32> = calls.into_iter().map(|c| 2 * c).collect();
         calls.sort_unstable();
         let (list, vregs) = interval_list(&spec);
+        let costs: Vec<f32> = (0..vregs.len()).map(|v| costs[v % costs.len()]).collect();
         let sure = sure_spills(&list, &vregs, &calls, limit, 130);
-        let homes = scan(&list, &vregs, &calls, limit, u32::from(PREDICATES));
+        let homes = scan(&list, &vregs, &calls, &costs, (limit, u32::from(PREDICATES)));
         let spilled = |pred: bool| list.iter().any(|i| {
             matches!(homes[i.v.0 as usize], Home::Spilled(_))
                 && (vregs.class(i.v) == Class::Pred) == pred

@@ -8,12 +8,9 @@ use crate::warp::{lanes, window, Warp};
 use sgpu_isa::*;
 
 pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec) {
-    let mask = e.mask;
     match op {
-        Op::Mov { rd, ra } => each(w, mask, rd, |w, l| w.r(ra, l)),
-        Op::Mov32i { rd, imm32 } => each(w, mask, rd, |_, _| imm32),
         Op::S2r { rd, sreg } => {
-            for l in lanes(mask) {
+            for l in lanes(e.mask) {
                 if sreg == Sreg::Clock64 {
                     w.w64(rd, l, cx.clock);
                 } else {
@@ -22,6 +19,16 @@ pub(super) fn exec(op: Op, w: &mut Warp, cx: &Ctx<'_>, e: Exec) {
                 }
             }
         }
+        _ => compute(op, w, e),
+    }
+}
+
+/// Every instruction of the unit but `S2R`: what they write depends on their operands alone.
+pub(super) fn compute(op: Op, w: &mut Warp, e: Exec) {
+    let mask = e.mask;
+    match op {
+        Op::Mov { rd, ra } => each(w, mask, rd, |w, l| w.r(ra, l)),
+        Op::Mov32i { rd, imm32 } => each(w, mask, rd, |_, _| imm32),
         Op::Sel { rd, ra, rb, pc: p } => {
             let cond = w.ps(p);
             each(w, mask, rd, |w, l| {

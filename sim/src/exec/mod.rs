@@ -7,12 +7,15 @@
 //! `video.rs` and `surface.rs`; each arm here says which lanes take part and what is written.
 
 mod control;
+mod evaluate;
 mod float;
 mod int;
 mod mem;
 mod surface;
 mod video;
 mod warp_ops;
+
+pub use evaluate::{evaluate, Evaluated};
 
 use crate::barrier::Arrival;
 use crate::memory::Memory;

@@ -326,6 +326,28 @@ pub fn rust(w: &mut String, t: &Table) {
         writeln!(w, "            }}").unwrap();
     }
     writeln!(w, "        }}\n        r\n    }}\n}}\n").unwrap();
+    writeln!(
+        w,
+        "/// The unit that executes the instruction with this opcode (none for an opcode no\n\
+         /// instruction has): what is known from the opcode field alone, without decoding."
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "pub fn unit_of_opcode(opcode: u8) -> Option<Unit> {{\n    match opcode {{"
+    )
+    .unwrap();
+    for insn in &t.insns {
+        let role = role_of(t, insn);
+        writeln!(
+            w,
+            "        {:#04x} => Some(Unit::{}),",
+            insn.opcode,
+            camel(&role.unit)
+        )
+        .unwrap();
+    }
+    writeln!(w, "        _ => None,\n    }}\n}}\n").unwrap();
     for wd in &t.widths {
         rust_width(w, t, wd);
     }

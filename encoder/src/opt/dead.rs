@@ -1,0 +1,113 @@
+//! Dead-code elimination: an instruction without side effects whose every written location
+//! is read nowhere goes, and a carry that nothing reads is no longer written (`IADD.CC`
+//! whose `IADD.X` went becomes `IADD`, which may then go too).
+
+use super::defuse::{reads, Locs};
+use super::rewrite::{decoded, delete, deleted, replace};
+use crate::mir::MInst;
+use sgpu_isa::{Cop, Op, Unit};
+
+/// Removes dead instructions; whether anything changed.
+pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
+    let mut uses = vec![0u32; locs.len()];
+    for m in code.iter() {
+        for s in reads(m) {
+            locs.of(s).for_each(|l| uses[l] += 1);
+        }
+    }
+    // What each instruction does beyond its registers, decoded once.
+    let mut facts: Vec<Facts> = code.iter().map(Facts::of).collect();
+    let mut changed = false;
+    loop {
+        let mut progress = false;
+        // Whether an instruction after this one reads the carry before it is written again.
+        // Lowering keeps a carry within straight-line code; past the end of a block it is
+        // assumed read.
+        let mut carry_read = true;
+        for i in (0..code.len()).rev() {
+            if block_ends[i] {
+                carry_read = true;
+            }
+            let m = &mut code[i];
+            if deleted(m) {
+                continue;
+            }
+            let f = facts[i];
+            // Read elsewhere: a guarded write reads its own destination, which does not count.
+            let own = |l: usize| reads(m).filter(|s| locs.of(s).contains(&l)).count() as u32;
+            let written_read = m
+                .slots()
+                .filter(|s| s.def())
+                .any(|s| locs.of(s).any(|l| uses[l] > own(l)));
+            let needed = written_read || f.carry_write && carry_read;
+            if !needed && f.removable {
+                for s in reads(m) {
+                    locs.of(s).for_each(|l| uses[l] -= 1);
+                }
+                delete(m);
+                progress = true;
+                continue;
+            }
+            if f.carry_write {
+                if !carry_read && drop_carry(m) {
+                    facts[i].carry_write = false;
+                    progress = true;
+                }
+                carry_read = false;
+            }
+            if f.carry_read {
+                carry_read = true;
+            }
+        }
+        changed |= progress;
+        if !progress {
+            return changed;
+        }
+    }
+}
+
+/// What dead-code elimination needs to know of an instruction beyond its slots.
+#[derive(Clone, Copy)]
+struct Facts {
+    /// Removing it changes nothing but the registers it writes: the integer, float and
+    /// video units, constant-bank loads and loads that are not volatile.
+    removable: bool,
+    carry_read: bool,
+    carry_write: bool,
+}
+
+impl Facts {
+    fn of(m: &MInst) -> Facts {
+        let unit = sgpu_isa::unit_of_opcode(m.opcode());
+        let mut f = Facts {
+            removable: matches!(
+                unit,
+                Some(Unit::Int | Unit::Float | Unit::Sfu | Unit::Video)
+            ),
+            carry_read: false,
+            carry_write: false,
+        };
+        // Only the integer unit touches the carry; only memory has loads to look into.
+        if unit == Some(Unit::Int) {
+            let roles = decoded(m).op.roles();
+            (f.carry_read, f.carry_write) = (roles.carry_read, roles.carry_write);
+        } else if unit == Some(Unit::Mem) {
+            f.removable = match decoded(m).op {
+                Op::Ldc { .. } => true,
+                Op::Ld { cop, .. } => cop != Cop::Cv,
+                _ => false,
+            };
+        }
+        f
+    }
+}
+
+/// Stops `m` writing the carry; whether it did.
+fn drop_carry(m: &mut MInst) -> bool {
+    let mut insn = decoded(m);
+    match &mut insn.op {
+        Op::Iadd { cc, .. } | Op::Imad { cc, .. } if *cc => *cc = false,
+        _ => return false,
+    }
+    replace(m, insn)
+}

@@ -1,0 +1,77 @@
+//! The optimiser: machine IR on virtual registers, between lowering and reconvergence and
+//! register allocation (docs/optimiser.md, docs/adr/0005-optimiser.md).
+//!
+//! Lowering translates each PTX instruction on its own; the passes here improve the result
+//! as a whole, on the SSA values of `defuse.rs`. Each pass changes instructions in place or
+//! deletes them (a `NOP` tombstone), so that instruction indices, and with them the
+//! def-use information, hold until [`compact`] removes the tombstones between rounds.
+
+mod branches;
+mod constants;
+mod copies;
+mod dead;
+mod defuse;
+mod rewrite;
+
+use crate::mir::{MInst, VRegs};
+use defuse::DefUse;
+use rewrite::deleted;
+
+/// Rounds of the passes at most: each round enables the next (a folded constant makes a
+/// branch known, whose removal makes a value single-definition...), and real code settles
+/// in two or three.
+const MAX_ROUNDS: usize = 8;
+
+/// Optimises one function's code at `level` (0: nothing, the literal translation).
+pub fn optimise(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], level: u8) {
+    if level == 0 {
+        return;
+    }
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = branches::simplify(code, label_pos);
+        // One analysis serves the round: the passes after it delete instructions (which
+        // only removes reads and writes) and rename reads of copies to their originals
+        // (whose definitions dominate the copies, so their values stay SSA values).
+        let du = DefUse::build(code, vregs, label_pos);
+        changed |= branches::remove_unreachable(code, &du);
+        changed |= copies::propagate(code, vregs, &du);
+        changed |= constants::propagate(code, &du);
+        let block_ends = block_ends(&du, code.len());
+        changed |= dead::remove(code, &du.locs, &block_ends);
+        compact(code, label_pos);
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Whether each instruction is the last of its block.
+fn block_ends(du: &DefUse, n: usize) -> Vec<bool> {
+    let mut ends = vec![false; n];
+    for &s in du.cfg.starts.iter().skip(1) {
+        ends[s - 1] = true;
+    }
+    if n > 0 {
+        ends[n - 1] = true;
+    }
+    ends
+}
+
+/// Removes deleted instructions, moving each label to the first instruction left at or
+/// after it.
+fn compact(code: &mut Vec<MInst>, label_pos: &mut [usize]) {
+    let mut new_index = Vec::with_capacity(code.len() + 1);
+    let mut kept = 0;
+    for m in code.iter() {
+        new_index.push(kept);
+        kept += usize::from(!deleted(m));
+    }
+    new_index.push(kept);
+    if kept == code.len() {
+        return;
+    }
+    code.retain(|m| !deleted(m));
+    for p in label_pos.iter_mut() {
+        *p = new_index[(*p).min(new_index.len() - 1)];
+    }
+}

@@ -1,0 +1,268 @@
+//! The optimiser against the literal translation on random programs: random PTX kernels of
+//! integer arithmetic on 32- and 64-bit registers, comparisons, selects, guards, forward
+//! branches, counted loops and loads, run at -O3 and -O0 (`common::Both`), which must leave
+//! the same results. Every register is stored at the end, so a wrong value anywhere shows.
+//!
+//! CI runs `OPT_CASES` (256) programs; `SGPU_OPT_CASES=20000 cargo test --release --test
+//! optimiser` by hand runs more. A failing program is printed whole.
+
+mod common;
+
+use common::{list, xorshift};
+
+/// Random programs in CI; `SGPU_OPT_CASES` overrides.
+const OPT_CASES: u64 = 256;
+/// 32-bit registers `%r0..%r14`; `%r15` counts loops and nothing else writes it.
+const REGS: u32 = 15;
+/// 64-bit registers `%rd4..%rd7` (below are the buffers' addresses).
+const WIDE: [u32; 4] = [4, 5, 6, 7];
+const PREDS: u32 = 4;
+/// Threads: two warps, so that guards and branches on `%tid` diverge within each.
+const THREADS: usize = 64;
+const INPUT_WORDS: usize = 64;
+
+struct Gen {
+    next: Box<dyn FnMut() -> u64>,
+    labels: u32,
+    text: String,
+}
+
+impl Gen {
+    fn below(&mut self, n: u64) -> u64 {
+        (self.next)() % n
+    }
+
+    fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
+        options[self.below(options.len() as u64) as usize]
+    }
+
+    fn reg(&mut self) -> String {
+        format!("%r{}", self.below(u64::from(REGS)))
+    }
+
+    fn wide(&mut self) -> String {
+        format!("%rd{}", WIDE[self.below(4) as usize])
+    }
+
+    fn pred(&mut self) -> String {
+        format!("%p{}", self.below(u64::from(PREDS)))
+    }
+
+    /// A 32-bit source: a register, or an immediate of a kind the optimiser treats apart
+    /// (zero, a byte, a large or negative value).
+    fn src(&mut self) -> String {
+        match self.below(6) {
+            0 => "0".to_string(),
+            1 => format!("{}", self.below(256)),
+            2 => format!("{}", (self.next)() as i32),
+            _ => self.reg(),
+        }
+    }
+
+    fn line(&mut self, s: &str) {
+        self.text.push('\t');
+        self.text.push_str(s);
+        self.text.push_str(";\n");
+    }
+
+    /// One instruction, possibly under a guard.
+    fn instruction(&mut self) {
+        let guard = match self.below(5) {
+            0 => format!("@{} ", self.pred()),
+            1 => format!("@!{} ", self.pred()),
+            _ => String::new(),
+        };
+        let (d, a, b, c) = (self.reg(), self.src(), self.src(), self.src());
+        let body = match self.below(16) {
+            0..=4 => {
+                let op = self.pick(&[
+                    "add.s32",
+                    "sub.s32",
+                    "mul.lo.s32",
+                    "mul.hi.u32",
+                    "mul.hi.s32",
+                    "and.b32",
+                    "or.b32",
+                    "xor.b32",
+                    "min.s32",
+                    "max.u32",
+                    "shl.b32",
+                    "shr.u32",
+                    "shr.s32",
+                ]);
+                format!("{op} {d}, {a}, {b}")
+            }
+            5 => format!("mad.lo.s32 {d}, {a}, {b}, {c}"),
+            6 => {
+                let cmp = self.pick(&["lt.s32", "eq.s32", "ne.u32", "ge.u32", "gt.s32"]);
+                let p = self.pred();
+                format!("setp.{cmp} {p}, {a}, {b}")
+            }
+            7 => {
+                let p = self.pred();
+                format!("selp.b32 {d}, {a}, {b}, {p}")
+            }
+            8 => format!("mov.u32 {d}, {a}"),
+            9 => {
+                let (x, y) = (self.wide(), self.wide());
+                let z = if self.below(2) == 0 {
+                    self.wide()
+                } else {
+                    ((self.next)() as i32).to_string()
+                };
+                format!("add.s64 {x}, {y}, {z}")
+            }
+            10 => {
+                let x = self.wide();
+                let t = self.pick(&["s32", "u32"]);
+                format!("mul.wide.{t} {x}, {a}, {b}")
+            }
+            11 => {
+                let (x, y) = (self.wide(), self.wide());
+                let n = self.below(40);
+                format!("shl.b64 {x}, {y}, {n}")
+            }
+            12 => {
+                let x = self.wide();
+                format!("cvt.u32.u64 {d}, {x}")
+            }
+            13 => {
+                let x = self.wide();
+                let t = self.pick(&["u64.u32", "s64.s32"]);
+                let r = self.reg();
+                format!("cvt.{t} {x}, {r}")
+            }
+            14 => {
+                let (x, y) = (self.wide(), self.wide());
+                format!("mov.b64 {x}, {y}")
+            }
+            _ => return self.load(&guard),
+        };
+        self.line(&format!("{guard}{body}"));
+    }
+
+    /// A load of the input at a computed index, kept within the buffer.
+    fn load(&mut self, guard: &str) {
+        let (d, a) = (self.reg(), self.reg());
+        self.line(&format!("and.b32 %r16, {a}, {}", INPUT_WORDS - 1));
+        self.line("mul.wide.u32 %rd8, %r16, 4");
+        self.line("add.s64 %rd8, %rd0, %rd8");
+        self.line(&format!("{guard}ld.global.u32 {d}, [%rd8]"));
+    }
+
+    fn block(&mut self, depth: u32, length: u64) {
+        for _ in 0..length {
+            match self.below(12) {
+                0 if depth < 2 => {
+                    // A forward branch over a block, taken by some threads.
+                    let (p, label) = (self.pred(), self.labels);
+                    self.labels += 1;
+                    let neg = self.pick(&["", "!"]);
+                    self.line(&format!("@{neg}{p} bra L{label}"));
+                    let n = 1 + self.below(5);
+                    self.block(depth + 1, n);
+                    self.text.push_str(&format!("L{label}:\n"));
+                }
+                1 if depth == 0 => {
+                    // A loop counted by %r15, the same trip count in every thread.
+                    let label = self.labels;
+                    self.labels += 1;
+                    let trips = 1 + self.below(4);
+                    self.line(&format!("mov.u32 %r15, {trips}"));
+                    self.text.push_str(&format!("L{label}:\n"));
+                    let n = 1 + self.below(6);
+                    self.block(depth + 1, n);
+                    self.line("sub.s32 %r15, %r15, 1");
+                    self.line("setp.ne.s32 %p4, %r15, 0");
+                    self.line(&format!("@%p4 bra L{label}"));
+                }
+                _ => self.instruction(),
+            }
+        }
+    }
+}
+
+/// A random kernel `(in, out)`: each thread starts its registers from its thread index,
+/// the input and constants, runs random code, and stores every register.
+fn program(seed: u64) -> String {
+    let mut g = Gen {
+        next: Box::new(xorshift(seed | 1)),
+        labels: 0,
+        text: String::new(),
+    };
+    g.text.push_str(
+        ".version 7.0\n.target sm_80\n.address_size 64\n\n\
+         .visible .entry rnd(.param .u64 in, .param .u64 out)\n{\n\
+         \t.reg .b32 %r<17>;\n\t.reg .b64 %rd<9>;\n\t.reg .pred %p<5>;\n",
+    );
+    g.line("ld.param.u64 %rd0, [in]");
+    g.line("ld.param.u64 %rd1, [out]");
+    g.line("cvta.to.global.u64 %rd0, %rd0");
+    g.line("cvta.to.global.u64 %rd1, %rd1");
+    g.line("mov.u32 %r0, %tid.x");
+    for r in 1..REGS {
+        match g.below(3) {
+            0 => {
+                let v = (g.next)() as i32;
+                g.line(&format!("mov.u32 %r{r}, {v}"));
+            }
+            1 => {
+                let k = g.below(100);
+                g.line(&format!("add.s32 %r{r}, %r0, {k}"));
+            }
+            _ => {
+                let from = g.below(u64::from(r));
+                g.line(&format!("mul.wide.u32 %rd8, %r{from}, 4"));
+                g.line("and.b64 %rd8, %rd8, 252");
+                g.line("add.s64 %rd8, %rd0, %rd8");
+                g.line(&format!("ld.global.u32 %r{r}, [%rd8]"));
+            }
+        }
+    }
+    for (k, w) in WIDE.iter().enumerate() {
+        g.line(&format!("mul.wide.s32 %rd{w}, %r{}, {}", k + 1, 3 + k));
+    }
+    for p in 0..PREDS {
+        let bound = g.below(THREADS as u64);
+        g.line(&format!("setp.lt.u32 %p{p}, %r0, {bound}"));
+    }
+    let n = 8 + g.below(30);
+    g.block(0, n);
+    // Every register to out[tid][..]: 15 words, then 4 pairs.
+    g.line("mov.u32 %r16, %tid.x");
+    g.line("mul.wide.u32 %rd8, %r16, 96");
+    g.line("add.s64 %rd8, %rd1, %rd8");
+    for r in 0..REGS {
+        g.line(&format!("st.global.u32 [%rd8+{}], %r{r}", 4 * r));
+    }
+    for (k, w) in WIDE.iter().enumerate() {
+        g.line(&format!("st.global.u64 [%rd8+{}], %rd{w}", 64 + 8 * k));
+    }
+    g.line("ret");
+    g.text.push_str("}\n");
+    g.text
+}
+
+#[test]
+fn optimised_code_computes_what_the_literal_translation_does() {
+    let cases = std::env::var("SGPU_OPT_CASES").map_or(OPT_CASES, |v| v.parse().unwrap());
+    let mut seeds = xorshift(0x0917);
+    let input: Vec<u32> = {
+        let mut next = xorshift(0x1234);
+        (0..INPUT_WORDS).map(|_| next() as u32).collect()
+    };
+    let manifest = format!(
+        "block = [{THREADS}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+        list(&input),
+        THREADS * 96
+    );
+    for _ in 0..cases {
+        let source = program(seeds());
+        common::assert_checks(&source);
+        let run = std::panic::catch_unwind(|| {
+            common::load_both(&source, "random.ptx").finish(&manifest, std::path::Path::new("."))
+        });
+        assert!(run.is_ok(), "this program differs:\n{source}");
+    }
+}
