@@ -32,6 +32,8 @@ package sgpu_isa_pkg;
   localparam int unsigned OFF24_MSB = 51;
   localparam int unsigned IMM16_LSB = 44;
   localparam int unsigned IMM16_MSB = 59;
+  localparam int unsigned FIMM20_LSB = 44;
+  localparam int unsigned FIMM20_MSB = 63;
   localparam int unsigned LUT_LSB = 44;
   localparam int unsigned LUT_MSB = 51;
   localparam int unsigned UNI_LSB = 28;
@@ -244,6 +246,7 @@ package sgpu_isa_pkg;
     OP_PRMTI = 8'h34,
     OP_I2I = 8'h35,
     OP_IDIV = 8'h36,
+    OP_IMADW = 8'h37,
     OP_FADD = 8'h40,
     OP_FADD32I = 8'h41,
     OP_FMUL = 8'h42,
@@ -258,6 +261,7 @@ package sgpu_isa_pkg;
     OP_F2I = 8'h4b,
     OP_I2F = 8'h4c,
     OP_F2F = 8'h4d,
+    OP_FFMA32I = 8'h4e,
     OP_LD = 8'h50,
     OP_ST = 8'h51,
     OP_LDC = 8'h52,
@@ -328,6 +332,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_PRMTI = 64'h7ffff00fffffffff;
   localparam logic [63:0] USED_I2I = 64'h007870000fffffff;
   localparam logic [63:0] USED_IDIV = 64'h0002600fffffffff;
+  localparam logic [63:0] USED_IMADW = 64'h80020fffffffffff;
   localparam logic [63:0] USED_FADD = 64'h00f9300fffffffff;
   localparam logic [63:0] USED_FADD32I = 64'hffffffff0fffffff;
   localparam logic [63:0] USED_FMUL = 64'h00f9200fffffffff;
@@ -342,6 +347,7 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_F2I = 64'h003170000fffffff;
   localparam logic [63:0] USED_I2F = 64'h003070000fffffff;
   localparam logic [63:0] USED_F2F = 64'h01f9f0000fffffff;
+  localparam logic [63:0] USED_FFMA32I = 64'hfffff00fffffffff;
   localparam logic [63:0] USED_LD = 64'h7fffffffffffffff;
   localparam logic [63:0] USED_ST = 64'h7fffffffffffffff;
   localparam logic [63:0] USED_LDC = 64'h3f8fffffffffffff;
@@ -428,6 +434,7 @@ package sgpu_isa_pkg;
           || instr[PMODEI_MSB:PMODEI_LSB] > 3'd6;
       OP_I2I: illegal_word = (instr & ~USED_I2I) != 64'h0;
       OP_IDIV: illegal_word = (instr & ~USED_IDIV) != 64'h0;
+      OP_IMADW: illegal_word = (instr & ~USED_IMADW) != 64'h0;
       OP_FADD: illegal_word = (instr & ~USED_FADD) != 64'h0;
       OP_FADD32I: illegal_word = (instr & ~USED_FADD32I) != 64'h0;
       OP_FMUL: illegal_word = (instr & ~USED_FMUL) != 64'h0;
@@ -446,6 +453,7 @@ package sgpu_isa_pkg;
       OP_I2F: illegal_word = (instr & ~USED_I2F) != 64'h0;
       OP_F2F: illegal_word = (instr & ~USED_F2F) != 64'h0
           || instr[FCVT_MSB:FCVT_LSB] > 4'd8;
+      OP_FFMA32I: illegal_word = (instr & ~USED_FFMA32I) != 64'h0;
       OP_LD: illegal_word = (instr & ~USED_LD) != 64'h0
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4
           || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
@@ -1053,6 +1061,7 @@ package sgpu_isa_pkg;
       8'h34: unit_of = UNIT_INT;
       8'h35: unit_of = UNIT_INT;
       8'h36: unit_of = UNIT_INT;
+      8'h37: unit_of = UNIT_INT;
       8'h40: unit_of = UNIT_FLOAT;
       8'h41: unit_of = UNIT_FLOAT;
       8'h42: unit_of = UNIT_FLOAT;
@@ -1067,6 +1076,7 @@ package sgpu_isa_pkg;
       8'h4b: unit_of = UNIT_FLOAT;
       8'h4c: unit_of = UNIT_FLOAT;
       8'h4d: unit_of = UNIT_FLOAT;
+      8'h4e: unit_of = UNIT_FLOAT;
       8'h50: unit_of = UNIT_MEM;
       8'h51: unit_of = UNIT_MEM;
       8'h52: unit_of = UNIT_MEM;
@@ -1140,6 +1150,7 @@ package sgpu_isa_pkg;
       8'h34: fixed_latency = 1'b1;
       8'h35: fixed_latency = 1'b1;
       8'h36: fixed_latency = 1'b0;
+      8'h37: fixed_latency = 1'b1;
       8'h40: fixed_latency = 1'b1;
       8'h41: fixed_latency = 1'b1;
       8'h42: fixed_latency = 1'b1;
@@ -1154,6 +1165,7 @@ package sgpu_isa_pkg;
       8'h4b: fixed_latency = 1'b1;
       8'h4c: fixed_latency = 1'b1;
       8'h4d: fixed_latency = 1'b1;
+      8'h4e: fixed_latency = 1'b1;
       8'h50: fixed_latency = 1'b0;
       8'h51: fixed_latency = 1'b0;
       8'h52: fixed_latency = 1'b0;
@@ -1227,6 +1239,7 @@ package sgpu_isa_pkg;
       8'h34: reg_writes = 4'b0001;
       8'h35: reg_writes = 4'b0001;
       8'h36: reg_writes = 4'b0001;
+      8'h37: reg_writes = 4'b0001;
       8'h40: reg_writes = 4'b0001;
       8'h41: reg_writes = 4'b0001;
       8'h42: reg_writes = 4'b0001;
@@ -1241,6 +1254,7 @@ package sgpu_isa_pkg;
       8'h4b: reg_writes = 4'b0001;
       8'h4c: reg_writes = 4'b0001;
       8'h4d: reg_writes = 4'b0001;
+      8'h4e: reg_writes = 4'b0001;
       8'h50: reg_writes = 4'b0001;
       8'h51: reg_writes = 4'b0000;
       8'h52: reg_writes = 4'b0001;
@@ -1314,6 +1328,7 @@ package sgpu_isa_pkg;
       8'h34: reg_reads = 4'b0110;
       8'h35: reg_reads = 4'b0010;
       8'h36: reg_reads = 4'b0110;
+      8'h37: reg_reads = 4'b1110;
       8'h40: reg_reads = 4'b0110;
       8'h41: reg_reads = 4'b0010;
       8'h42: reg_reads = 4'b0110;
@@ -1328,6 +1343,7 @@ package sgpu_isa_pkg;
       8'h4b: reg_reads = 4'b0010;
       8'h4c: reg_reads = 4'b0010;
       8'h4d: reg_reads = 4'b0010;
+      8'h4e: reg_reads = 4'b0110;
       8'h50: reg_reads = 4'b0010;
       8'h51: reg_reads = 4'b0011;
       8'h52: reg_reads = 4'b0010;
@@ -1475,6 +1491,7 @@ package sgpu_isa_pkg;
       OP_PRMTI: regs_rd = 4'd1;
       OP_I2I: regs_rd = 4'd1;
       OP_IDIV: regs_rd = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      OP_IMADW: regs_rd = 4'd2;
       OP_FADD: regs_rd = 4'd1;
       OP_FADD32I: regs_rd = 4'd1;
       OP_FMUL: regs_rd = 4'd1;
@@ -1488,6 +1505,7 @@ package sgpu_isa_pkg;
       OP_F2I: regs_rd = 4'd1 * width_ito(instr[ITO_MSB:ITO_LSB]);
       OP_I2F: regs_rd = 4'd1;
       OP_F2F: regs_rd = 4'd1;
+      OP_FFMA32I: regs_rd = 4'd1;
       OP_LD: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
       OP_ST: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
       OP_LDC: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
@@ -1544,6 +1562,7 @@ package sgpu_isa_pkg;
       OP_PRMTI: regs_ra = 4'd1;
       OP_I2I: regs_ra = 4'd1;
       OP_IDIV: regs_ra = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      OP_IMADW: regs_ra = 4'd1;
       OP_FADD: regs_ra = 4'd1;
       OP_FADD32I: regs_ra = 4'd1;
       OP_FMUL: regs_ra = 4'd1;
@@ -1558,6 +1577,7 @@ package sgpu_isa_pkg;
       OP_F2I: regs_ra = 4'd1;
       OP_I2F: regs_ra = 4'd1 * width_ity(instr[ITY_MSB:ITY_LSB]);
       OP_F2F: regs_ra = 4'd1;
+      OP_FFMA32I: regs_ra = 4'd1;
       OP_LD: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
       OP_ST: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
       OP_LDC: regs_ra = 4'd1;
@@ -1605,12 +1625,14 @@ package sgpu_isa_pkg;
       OP_PRMT: regs_rb = 4'd1;
       OP_PRMTI: regs_rb = 4'd1;
       OP_IDIV: regs_rb = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      OP_IMADW: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
       OP_FADD: regs_rb = 4'd1;
       OP_FMUL: regs_rb = 4'd1;
       OP_FFMA: regs_rb = 4'd1;
       OP_FMNMX: regs_rb = 4'd1;
       OP_FSETP: regs_rb = 4'd1;
       OP_FDIV: regs_rb = 4'd1;
+      OP_FFMA32I: regs_rb = 4'd1;
       OP_ATOM: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
       OP_RED: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
       OP_SULD: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
@@ -1648,6 +1670,7 @@ package sgpu_isa_pkg;
       OP_BFE: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
       OP_BFI: regs_rc = 4'd1;
       OP_PRMT: regs_rc = 4'd1;
+      OP_IMADW: regs_rc = 4'd2;
       OP_FFMA: regs_rc = 4'd1;
       OP_ATOM: regs_rc = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
       OP_SUST: regs_rc = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);

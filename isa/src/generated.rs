@@ -101,6 +101,13 @@ pub mod fields {
         signed: false,
         align: 1,
     };
+    pub const FIMM20: Field = Field {
+        name: "fimm20",
+        lsb: 44,
+        msb: 63,
+        signed: false,
+        align: 1,
+    };
     pub const LUT: Field = Field {
         name: "lut",
         lsb: 44,
@@ -690,13 +697,14 @@ pub mod fields {
         align: 1,
     };
     /// Every field, in the table's order.
-    pub const ALL: [Field; 97] = [
-        OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, LUT, UNI, FRAME, RFRAME,
-        PD, PQ, PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB, NC, MAX,
-        NAN, ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT, RINT,
-        RELU, SATF, MUFU, SPACE, MSIZE, COP, E, LABS, CBANK, AOP, ATY, BMODE, BRED, LEVEL, GEOM,
-        VEC, DSIZE, SCLAMP, SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN, ASGN,
-        BSGN, ASEL, BSEL, VSAT, VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2, VM4,
+    pub const ALL: [Field; 98] = [
+        OP, PG, PGN, RD, RA, RB, RC, BI, CI, IMM32, TARGET, OFF24, IMM16, FIMM20, LUT, UNI, FRAME,
+        RFRAME, PD, PQ, PC, PCN, PA, PAN, BOP, NB, NA, CC, X, FTZ, SGN, HI, SAT, RND, ABSA, ABSB,
+        NC, MAX, NAN, ICMP, FCMP, LOP2, SHR, W64, REM, PMODE, PMODEI, SHAMT, ITO, IFROM, ITY, FCVT,
+        RINT, RELU, SATF, MUFU, SPACE, MSIZE, COP, E, LABS, CBANK, AOP, ATY, BMODE, BRED, LEVEL,
+        GEOM, VEC, DSIZE, SCLAMP, SFMT, SH, SOP, STY, QUERY, SREG, SMODE, VMODE, REDOP, MALL, DSGN,
+        ASGN, BSGN, ASEL, BSEL, VSAT, VSEC, DSEL, VCMP, VCLAMP, VNEG, VSCALE, PO, VOP, VACC, VM2,
+        VM4,
     ];
 }
 
@@ -743,6 +751,7 @@ pub mod opcodes {
     pub const PRMTI: u8 = 0x34;
     pub const I2I: u8 = 0x35;
     pub const IDIV: u8 = 0x36;
+    pub const IMADW: u8 = 0x37;
     pub const FADD: u8 = 0x40;
     pub const FADD32I: u8 = 0x41;
     pub const FMUL: u8 = 0x42;
@@ -757,6 +766,7 @@ pub mod opcodes {
     pub const F2I: u8 = 0x4b;
     pub const I2F: u8 = 0x4c;
     pub const F2F: u8 = 0x4d;
+    pub const FFMA32I: u8 = 0x4e;
     pub const LD: u8 = 0x50;
     pub const ST: u8 = 0x51;
     pub const LDC: u8 = 0x52;
@@ -2407,6 +2417,14 @@ pub enum Op {
         rem: bool,
         w64: bool,
     },
+    /// rd:rd+1 = ra * rb, the whole 64-bit product (signed with sgn), + rc:rc+1 (docs/adr/0006)
+    Imadw {
+        rd: Reg,
+        ra: Reg,
+        rb: RegOrImm,
+        rc: Reg,
+        sgn: bool,
+    },
     /// rd = ra + rb
     Fadd {
         rd: Reg,
@@ -2525,6 +2543,13 @@ pub enum Op {
         sat: bool,
         relu: bool,
         satf: bool,
+    },
+    /// rd = ra * rb + the f32 fimm20 << 12, rounded once to nearest (docs/adr/0006)
+    Ffma32i {
+        rd: Reg,
+        ra: Reg,
+        rb: Reg,
+        fimm20: u32,
     },
     /// load
     Ld {
@@ -2836,7 +2861,7 @@ pub enum Op {
 }
 
 /// Each instruction: its mnemonic, opcode and the bits it uses.
-pub const INSTRUCTIONS: [(&str, u8, u64); 81] = [
+pub const INSTRUCTIONS: [(&str, u8, u64); 83] = [
     ("NOP", 0x00, 0x0000000000000fff),
     ("EXIT", 0x01, 0x0000000000000fff),
     ("BRA", 0x02, 0xffffffff10000fff),
@@ -2878,6 +2903,7 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 81] = [
     ("PRMTI", 0x34, 0x7ffff00fffffffff),
     ("I2I", 0x35, 0x007870000fffffff),
     ("IDIV", 0x36, 0x0002600fffffffff),
+    ("IMADW", 0x37, 0x80020fffffffffff),
     ("FADD", 0x40, 0x00f9300fffffffff),
     ("FADD32I", 0x41, 0xffffffff0fffffff),
     ("FMUL", 0x42, 0x00f9200fffffffff),
@@ -2892,6 +2918,7 @@ pub const INSTRUCTIONS: [(&str, u8, u64); 81] = [
     ("F2I", 0x4b, 0x003170000fffffff),
     ("I2F", 0x4c, 0x003070000fffffff),
     ("F2F", 0x4d, 0x01f9f0000fffffff),
+    ("FFMA32I", 0x4e, 0xfffff00fffffffff),
     ("LD", 0x50, 0x7fffffffffffffff),
     ("ST", 0x51, 0x7fffffffffffffff),
     ("LDC", 0x52, 0x3f8fffffffffffff),
@@ -2964,6 +2991,7 @@ impl Op {
             Op::Prmti { .. } => "PRMTI",
             Op::I2i { .. } => "I2I",
             Op::Idiv { .. } => "IDIV",
+            Op::Imadw { .. } => "IMADW",
             Op::Fadd { .. } => "FADD",
             Op::Fadd32i { .. } => "FADD32I",
             Op::Fmul { .. } => "FMUL",
@@ -2978,6 +3006,7 @@ impl Op {
             Op::F2i { .. } => "F2I",
             Op::I2f { .. } => "I2F",
             Op::F2f { .. } => "F2F",
+            Op::Ffma32i { .. } => "FFMA32I",
             Op::Ld { .. } => "LD",
             Op::St { .. } => "ST",
             Op::Ldc { .. } => "LDC",
@@ -3569,6 +3598,32 @@ impl Instruction {
                 set_field(&mut word, fields::REM, i64::from(rem))?;
                 set_field(&mut word, fields::W64, i64::from(w64))?;
             }
+            Op::Imadw {
+                rd,
+                ra,
+                rb,
+                rc,
+                sgn,
+            } => {
+                set_field(&mut word, fields::OP, 0x37)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                match rb {
+                    RegOrImm::Reg(r) => {
+                        set_field(&mut word, fields::RB, i64::from(r.0))?;
+                    }
+                    RegOrImm::Imm(i) => {
+                        set_field(&mut word, fields::RB, i64::from(i))?;
+                    }
+                }
+                set_field(
+                    &mut word,
+                    fields::BI,
+                    i64::from(matches!(rb, RegOrImm::Imm(_))),
+                )?;
+                set_field(&mut word, fields::RC, i64::from(rc.0))?;
+                set_field(&mut word, fields::SGN, i64::from(sgn))?;
+            }
             Op::Fadd {
                 rd,
                 ra,
@@ -3767,6 +3822,13 @@ impl Instruction {
                 set_field(&mut word, fields::SAT, i64::from(sat))?;
                 set_field(&mut word, fields::RELU, i64::from(relu))?;
                 set_field(&mut word, fields::SATF, i64::from(satf))?;
+            }
+            Op::Ffma32i { rd, ra, rb, fimm20 } => {
+                set_field(&mut word, fields::OP, 0x4e)?;
+                set_field(&mut word, fields::RD, i64::from(rd.0))?;
+                set_field(&mut word, fields::RA, i64::from(ra.0))?;
+                set_field(&mut word, fields::RB, i64::from(rb.0))?;
+                set_field(&mut word, fields::FIMM20, i64::from(fimm20))?;
             }
             Op::Ld {
                 rd,
@@ -5177,6 +5239,29 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 w64: get(word, 45, 45) != 0,
             }
         }
+        0x37 => {
+            let reserved = word & !0x80020fffffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "IMADW",
+                    bits: reserved,
+                });
+            }
+            Op::Imadw {
+                rd: Reg(get(word, 12, 19) as u8),
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: {
+                    let v = get(word, 28, 35);
+                    if get(word, 63, 63) != 0 {
+                        RegOrImm::Imm(v as u8)
+                    } else {
+                        RegOrImm::Reg(Reg(v as u8))
+                    }
+                },
+                rc: Reg(get(word, 36, 43) as u8),
+                sgn: get(word, 49, 49) != 0,
+            }
+        }
         0x40 => {
             let reserved = word & !0x00f9300fffffffff;
             if reserved != 0 {
@@ -5462,6 +5547,21 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
                 sat: get(word, 51, 51) != 0,
                 relu: get(word, 55, 55) != 0,
                 satf: get(word, 56, 56) != 0,
+            }
+        }
+        0x4e => {
+            let reserved = word & !0xfffff00fffffffff;
+            if reserved != 0 {
+                return Err(DecodeError::Reserved {
+                    mnemonic: "FFMA32I",
+                    bits: reserved,
+                });
+            }
+            Op::Ffma32i {
+                rd: Reg(get(word, 12, 19) as u8),
+                ra: Reg(get(word, 20, 27) as u8),
+                rb: Reg(get(word, 28, 35) as u8),
+                fimm20: get(word, 44, 63) as u32,
             }
         }
         0x50 => {
@@ -6741,6 +6841,25 @@ impl fmt::Display for Instruction {
                 f.write_str(", ")?;
                 write!(f, "{}", rb)?;
             }
+            Op::Imadw {
+                rd,
+                ra,
+                rb,
+                rc,
+                sgn,
+            } => {
+                if *sgn {
+                    f.write_str(".S32")?;
+                }
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rc)?;
+            }
             Op::Fadd {
                 rd,
                 ra,
@@ -7025,6 +7144,16 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
                 write!(f, "{}", ra)?;
+            }
+            Op::Ffma32i { rd, ra, rb, fimm20 } => {
+                f.write_str(" ")?;
+                write!(f, "{}", rd)?;
+                f.write_str(", ")?;
+                write!(f, "{}", ra)?;
+                f.write_str(", ")?;
+                write!(f, "{}", rb)?;
+                f.write_str(", ")?;
+                write!(f, "{:#x}", fimm20)?;
             }
             Op::Ld {
                 rd,
@@ -8245,6 +8374,22 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 w64,
             }
         }
+        "IMADW" => {
+            let sgn = mods.flag("S32");
+            mods.finish("IMADW")?;
+            let [o0, o1, o2, o3] = text::operands::<4>("IMADW", &operands)?;
+            let rd = text::reg(o0)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg_or_imm(o2)?;
+            let rc = text::reg(o3)?;
+            Op::Imadw {
+                rd,
+                ra,
+                rb,
+                rc,
+                sgn,
+            }
+        }
         "FADD" => {
             let rnd = mods.take(Rnd::from_name).unwrap_or_default();
             let ftz = mods.flag("FTZ");
@@ -8480,6 +8625,15 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 relu,
                 satf,
             }
+        }
+        "FFMA32I" => {
+            mods.finish("FFMA32I")?;
+            let [o0, o1, o2, o3] = text::operands::<4>("FFMA32I", &operands)?;
+            let rd = text::reg(o0)?;
+            let ra = text::reg(o1)?;
+            let rb = text::reg(o2)?;
+            let fimm20 = text::unsigned(o3, 20)? as u32;
+            Op::Ffma32i { rd, ra, rb, fimm20 }
         }
         "LD" => {
             let space = mods
@@ -9187,6 +9341,7 @@ impl Op {
             Op::Prmti { .. } => Unit::Int,
             Op::I2i { .. } => Unit::Int,
             Op::Idiv { .. } => Unit::Int,
+            Op::Imadw { .. } => Unit::Int,
             Op::Fadd { .. } => Unit::Float,
             Op::Fadd32i { .. } => Unit::Float,
             Op::Fmul { .. } => Unit::Float,
@@ -9201,6 +9356,7 @@ impl Op {
             Op::F2i { .. } => Unit::Float,
             Op::I2f { .. } => Unit::Float,
             Op::F2f { .. } => Unit::Float,
+            Op::Ffma32i { .. } => Unit::Float,
             Op::Ld { .. } => Unit::Mem,
             Op::St { .. } => Unit::Mem,
             Op::Ldc { .. } => Unit::Mem,
@@ -9275,6 +9431,7 @@ impl Op {
             Op::Prmti { .. } => true,
             Op::I2i { .. } => true,
             Op::Idiv { .. } => false,
+            Op::Imadw { .. } => true,
             Op::Fadd { .. } => true,
             Op::Fadd32i { .. } => true,
             Op::Fmul { .. } => true,
@@ -9289,6 +9446,7 @@ impl Op {
             Op::F2i { .. } => true,
             Op::I2f { .. } => true,
             Op::F2f { .. } => true,
+            Op::Ffma32i { .. } => true,
             Op::Ld { .. } => false,
             Op::St { .. } => false,
             Op::Ldc { .. } => false,
@@ -9512,6 +9670,12 @@ impl Op {
                 r.reg(fields::RA, Some(ra), width_w64(w64), false);
                 r.reg(fields::RB, Some(rb), width_w64(w64), false);
             }
+            Op::Imadw { rd, ra, rb, rc, .. } => {
+                r.reg(fields::RD, Some(rd), 2, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, rb.reg(), 1, false);
+                r.reg(fields::RC, Some(rc), 2, false);
+            }
             Op::Fadd { rd, ra, rb, .. } => {
                 r.reg(fields::RD, Some(rd), 1, true);
                 r.reg(fields::RA, Some(ra), 1, false);
@@ -9578,6 +9742,11 @@ impl Op {
             Op::F2f { rd, ra, .. } => {
                 r.reg(fields::RD, Some(rd), 1, true);
                 r.reg(fields::RA, Some(ra), 1, false);
+            }
+            Op::Ffma32i { rd, ra, rb, .. } => {
+                r.reg(fields::RD, Some(rd), 1, true);
+                r.reg(fields::RA, Some(ra), 1, false);
+                r.reg(fields::RB, Some(rb), 1, false);
             }
             Op::Ld {
                 rd, msize, ra, e, ..
@@ -9819,6 +9988,7 @@ pub fn unit_of_opcode(opcode: u8) -> Option<Unit> {
         0x34 => Some(Unit::Int),
         0x35 => Some(Unit::Int),
         0x36 => Some(Unit::Int),
+        0x37 => Some(Unit::Int),
         0x40 => Some(Unit::Float),
         0x41 => Some(Unit::Float),
         0x42 => Some(Unit::Float),
@@ -9833,6 +10003,7 @@ pub fn unit_of_opcode(opcode: u8) -> Option<Unit> {
         0x4b => Some(Unit::Float),
         0x4c => Some(Unit::Float),
         0x4d => Some(Unit::Float),
+        0x4e => Some(Unit::Float),
         0x50 => Some(Unit::Mem),
         0x51 => Some(Unit::Mem),
         0x52 => Some(Unit::Mem),

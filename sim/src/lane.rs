@@ -358,15 +358,20 @@ pub fn fcompare(c: Fcmp, a: f32, b: f32) -> bool {
 
 /// mul: "t = a * b; n = bitwidth of type; d = t<2n-1..n> for .hi; d = t<n-1..0> for .lo".
 pub fn mul(a: u32, b: u32, hi: bool, sgn: bool) -> u32 {
-    let p = if sgn {
-        (i64::from(a as i32) * i64::from(b as i32)) as u64
-    } else {
-        u64::from(a) * u64::from(b)
-    };
+    let p = mul_wide(a, b, sgn);
     if hi {
         (p >> 32) as u32
     } else {
         p as u32
+    }
+}
+
+/// mul.wide: "the 2n-bit product of a and b", as signed or unsigned values.
+pub fn mul_wide(a: u32, b: u32, sgn: bool) -> u64 {
+    if sgn {
+        (i64::from(a as i32) * i64::from(b as i32)) as u64
+    } else {
+        u64::from(a) * u64::from(b)
     }
 }
 

@@ -404,6 +404,24 @@ fn with_constant(op: Op, field: Field, k: u32) -> Option<Op> {
             absb: false,
             ..
         } if rb => Op::Fadd32i { rd, ra, imm32: k },
+        // fma.rn with a constant addend whose low 12 bits are zero; a negated addend is the
+        // constant with its sign flipped.
+        Op::Ffma {
+            rd,
+            ra,
+            rb,
+            rnd: Rnd::Rn,
+            ftz: false,
+            sat: false,
+            na: false,
+            nc,
+            ..
+        } if rc && k & 0xfff == 0 => Op::Ffma32i {
+            rd,
+            ra,
+            rb,
+            fimm20: (k ^ u32::from(nc) << 31) >> 12,
+        },
         Op::Fmul {
             rd,
             ra,

@@ -17,16 +17,18 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
     }
     // What each instruction does beyond its registers, decoded once.
     let mut facts: Vec<Facts> = code.iter().map(Facts::of).collect();
+    let crossing = carry_crosses_blocks(code, &facts, block_ends);
     let mut changed = false;
     loop {
         let mut progress = false;
         // Whether an instruction after this one reads the carry before it is written again.
-        // Lowering keeps a carry within straight-line code; past the end of a block it is
-        // assumed read.
-        let mut carry_read = true;
+        // Lowering keeps a carry within straight-line code unless the PTX carries it from
+        // one block to the next (`add.cc` before a label, `addc` after it); then it is
+        // assumed read past the end of every block.
+        let mut carry_read = crossing;
         for i in (0..code.len()).rev() {
             if block_ends[i] {
-                carry_read = true;
+                carry_read = crossing;
             }
             let m = &mut code[i];
             if deleted(m) {
@@ -64,6 +66,25 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
             return changed;
         }
     }
+}
+
+/// Whether some block reads the carry before writing it (a carry from another block).
+fn carry_crosses_blocks(code: &[MInst], facts: &[Facts], block_ends: &[bool]) -> bool {
+    let mut at_block_start = true;
+    for (i, f) in facts.iter().enumerate() {
+        if !deleted(&code[i]) {
+            if f.carry_read && at_block_start {
+                return true;
+            }
+            if f.carry_read || f.carry_write {
+                at_block_start = false;
+            }
+        }
+        if block_ends[i] {
+            at_block_start = true;
+        }
+    }
+    false
 }
 
 /// What dead-code elimination needs to know of an instruction beyond its slots.

@@ -7,11 +7,13 @@
 //! def-use information, hold until [`compact`] removes the tombstones between rounds.
 
 mod branches;
+mod combine;
 mod constants;
 mod copies;
 mod dead;
 mod defuse;
 mod rewrite;
+mod simplify;
 
 use crate::mir::{MInst, VRegs};
 use defuse::DefUse;
@@ -36,8 +38,13 @@ pub fn optimise(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], l
         changed |= branches::remove_unreachable(code, &du);
         changed |= copies::propagate(code, vregs, &du);
         changed |= constants::propagate(code, &du);
-        let block_ends = block_ends(&du, code.len());
-        changed |= dead::remove(code, &du.locs, &block_ends);
+        changed |= simplify::simplify(code);
+        let ends = block_ends(&du, code.len());
+        changed |= dead::remove(code, &du.locs, &ends);
+        // Combining reads uses and definitions as they are now, after dead code has gone
+        // (a 64-bit address whose high word nothing reads stays 32-bit arithmetic).
+        let du = DefUse::build(code, vregs, label_pos);
+        changed |= combine::combine(code, &du);
         compact(code, label_pos);
         if !changed {
             break;

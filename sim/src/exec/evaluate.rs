@@ -137,6 +137,84 @@ mod tests {
         assert_eq!(out.preds, [(Pred(1), true), (Pred(2), false)]);
     }
 
+    /// IMADW (docs/adr/0006): the whole product, signed or not, plus a 64-bit addend,
+    /// wrapping, against i128 arithmetic.
+    #[test]
+    fn imadw_adds_the_whole_product_to_a_pair() {
+        let edges = [0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x1234_5678];
+        let addends = [
+            0u64,
+            1,
+            u64::MAX,
+            0x8000_0000_0000_0000,
+            0xdead_beef_0000_0001,
+        ];
+        for sgn in [false, true] {
+            for a in edges {
+                for b in edges {
+                    for c in addends {
+                        let insn = Instruction::new(Op::Imadw {
+                            rd: Reg(4),
+                            ra: Reg(0),
+                            rb: RegOrImm::Reg(Reg(1)),
+                            rc: Reg(2),
+                            sgn,
+                        });
+                        let regs = [(Reg(0), a), (Reg(1), b), (Reg(2), c as u32)];
+                        let regs = [&regs[..], &[(Reg(3), (c >> 32) as u32)]].concat();
+                        let out = evaluate(insn, &regs, &[], false).unwrap();
+                        let wide = |x: u32| {
+                            if sgn {
+                                i128::from(x as i32)
+                            } else {
+                                i128::from(x)
+                            }
+                        };
+                        let want = (wide(a) * wide(b) + i128::from(c)) as u64;
+                        let got = u64::from(out.regs[0].1) | u64::from(out.regs[1].1) << 32;
+                        assert_eq!(got, want, "{a:#x} * {b:#x} + {c:#x}, signed {sgn}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// FFMA32I is FFMA rounding to nearest with the immediate as its addend.
+    #[test]
+    fn ffma32i_is_ffma_with_its_immediate_addend() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b, imm) = (x as u32, (x >> 32) as u32, (x >> 12) as u32 & 0xf_ffff);
+            let short = Instruction::new(Op::Ffma32i {
+                rd: Reg(3),
+                ra: Reg(0),
+                rb: Reg(1),
+                fimm20: imm,
+            });
+            let full = Instruction::new(Op::Ffma {
+                rd: Reg(3),
+                ra: Reg(0),
+                rb: Reg(1),
+                rc: Reg(2),
+                rnd: sgpu_isa::Rnd::Rn,
+                ftz: false,
+                sat: false,
+                na: false,
+                nc: false,
+            });
+            let regs = [(Reg(0), a), (Reg(1), b), (Reg(2), imm << 12)];
+            assert_eq!(
+                evaluate(short, &regs, &[], false),
+                evaluate(full, &regs, &[], false),
+                "{a:#x} * {b:#x} + {:#x}",
+                imm << 12
+            );
+        }
+    }
+
     #[test]
     fn refuses_what_depends_on_more_than_operands() {
         let s2r = Instruction::new(Op::S2r {

@@ -66,6 +66,10 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) {
             let c = lane::operand(f(w.r(rc, l)), nc, false);
             lane::saturate(float::fma(a, f(w.r(rb, l)), c, rnd, ftz), sat).to_bits()
         }),
+        Op::Ffma32i { rd, ra, rb, fimm20 } => each(w, mask, rd, |w, l| {
+            let c = f(fimm20 << 12);
+            float::fma(f(w.r(ra, l)), f(w.r(rb, l)), c, Rnd::Rn, false).to_bits()
+        }),
         Op::Fmnmx {
             rd,
             ra,

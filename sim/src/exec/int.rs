@@ -95,6 +95,19 @@ pub(super) fn compute(op: Op, w: &mut Warp, e: Exec) {
             }
             w.carry = carry;
         }
+        Op::Imadw {
+            rd,
+            ra,
+            rb,
+            rc,
+            sgn,
+        } => {
+            for l in lanes(mask) {
+                let product = lane::mul_wide(w.r(ra, l), w.ri(rb, l), sgn);
+                let d = product.wrapping_add(w.r64(rc, l));
+                w.w64(rd, l, d);
+            }
+        }
         Op::Imnmx {
             rd,
             ra,
