@@ -125,9 +125,15 @@ impl Both {
             let ran = sgpu_sim::run(program, &mut p.global, &p.surfaces, &p.launch, observe);
             (p, ran.map(|_| ()))
         };
+        let mut observe = observe;
+        let file = &self.file;
+        let checked = move |cta, warp, r: &sgpu_sim::record::Retired| {
+            assert_uniform_branch(file, r);
+            observe(cta, warp, r)
+        };
         let optimised = run(
             &self.optimised,
-            Box::new(observe) as Box<dyn FnMut(_, _, &_)>,
+            Box::new(checked) as Box<dyn FnMut(_, _, &_)>,
         );
         let literal = run(&self.literal, Box::new(|_, _, _| {}));
         assert_same(&self.file, &optimised, &literal);
@@ -139,6 +145,23 @@ impl Both {
         let (p, ran) = self.launch(manifest, dir);
         ran.unwrap_or_else(|t| panic!("{t}"));
         p
+    }
+}
+
+/// Asserts that a branch the optimiser marked uniform (`.UNI`, which gets no reconvergence
+/// point: docs/optimiser.md) did not split the warp: every active thread went the same way.
+fn assert_uniform_branch(file: &str, r: &sgpu_sim::record::Retired) {
+    let Ok(insn) = sgpu_isa::decode(r.word) else {
+        return;
+    };
+    if let sgpu_isa::Op::Bra { uni: true, .. } = insn.op {
+        assert!(
+            r.mask == 0 || r.mask == r.active,
+            "{file}: the branch at {:#x} is marked uniform but split the warp: {:#x} of {:#x}",
+            8 * r.pc,
+            r.mask,
+            r.active
+        );
     }
 }
 

@@ -14,6 +14,7 @@ mod dead;
 mod defuse;
 mod rewrite;
 mod simplify;
+mod uniform;
 
 use crate::mir::{MInst, VRegs};
 use defuse::DefUse;
@@ -50,6 +51,8 @@ pub fn optimise(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], l
             break;
         }
     }
+    let du = DefUse::build(code, vregs, label_pos);
+    uniform::mark_uniform_branches(code, &du);
 }
 
 /// Whether each instruction is the last of its block.
