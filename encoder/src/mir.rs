@@ -169,6 +169,10 @@ pub struct MInst {
     pub outgoing: bool,
     /// A `CALL`, whose `frame` field gets the outgoing area's offset.
     pub call_frame: bool,
+    /// A guarded instruction whose destinations' old values no thread reads afterwards (the
+    /// optimiser's if-conversion made it of a block's own temporaries, read only under the
+    /// same guard): the allocator takes its writes as definitions, not as merges.
+    pub fresh_defs: bool,
 }
 
 impl MInst {
@@ -189,6 +193,7 @@ impl MInst {
             loc: (0, 0),
             outgoing: false,
             call_frame: false,
+            fresh_defs: false,
         }
     }
 

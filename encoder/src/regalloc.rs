@@ -185,10 +185,11 @@ impl<'v> Events<'v> {
 
     /// Calls `f` on every mention in `block`, in order (an instruction's reads before its
     /// writes). A write under a guard also reads: the threads the guard leaves out keep the
-    /// value from before, so it is no definition, and the old value stays live up to it.
+    /// value from before, so it is no definition, and the old value stays live up to it;
+    /// unless the instruction's `fresh_defs` says that no thread reads that old value.
     fn scan(&mut self, block: &[MInst], mut f: impl FnMut(VReg, Event)) {
         for m in block {
-            let guarded = m.guarded();
+            let guarded = m.guarded() && !m.fresh_defs;
             for s in m.slots().filter(|s| !s.def() || guarded) {
                 let mask = parts(s);
                 let w = self.written[s.reg.0 as usize];

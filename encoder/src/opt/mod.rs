@@ -12,6 +12,7 @@ mod constants;
 mod copies;
 mod dead;
 mod defuse;
+mod ifconvert;
 mod rewrite;
 mod simplify;
 mod uniform;
@@ -30,11 +31,27 @@ pub fn optimise(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], l
     if level == 0 {
         return;
     }
+    rounds(code, vregs, label_pos);
+    // Short blocks under a branch become guarded code once everything else has settled
+    // (guarded writes are not SSA values, so this comes last), and what that exposes is
+    // cleaned up.
+    let du = DefUse::build(code, vregs, label_pos);
+    if ifconvert::convert(code, label_pos, &du) {
+        compact(code, label_pos);
+        rounds(code, vregs, label_pos);
+    }
+    let du = DefUse::build(code, vregs, label_pos);
+    uniform::mark_uniform_branches(code, &du);
+}
+
+/// The passes, in rounds until nothing changes.
+fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
     for _ in 0..MAX_ROUNDS {
         let mut changed = branches::simplify(code, label_pos);
-        // One analysis serves the round: the passes after it delete instructions (which
-        // only removes reads and writes) and rename reads of copies to their originals
-        // (whose definitions dominate the copies, so their values stay SSA values).
+        // One analysis serves the passes up to dead code: they delete instructions (which
+        // only removes reads and writes), rename reads of copies to their originals (whose
+        // definitions dominate the copies, so their values stay SSA values) and change
+        // instructions in place.
         let du = DefUse::build(code, vregs, label_pos);
         changed |= branches::remove_unreachable(code, &du);
         changed |= copies::propagate(code, vregs, &du);
@@ -51,8 +68,6 @@ pub fn optimise(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], l
             break;
         }
     }
-    let du = DefUse::build(code, vregs, label_pos);
-    uniform::mark_uniform_branches(code, &du);
 }
 
 /// Whether each instruction is the last of its block.

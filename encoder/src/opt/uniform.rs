@@ -27,10 +27,6 @@ const MAX_BLOCKS: usize = 4096;
 
 /// Marks every conditional branch whose guard is uniform as `.UNI`; whether any was.
 pub fn mark_uniform_branches(code: &mut [MInst], du: &DefUse) -> bool {
-    let blocks = du.cfg.starts.len();
-    if blocks > MAX_BLOCKS {
-        return false;
-    }
     let divergent = divergent_locations(code, du);
     let mut changed = false;
     for m in code.iter_mut() {
@@ -54,8 +50,11 @@ fn uni(m: &MInst) -> bool {
 }
 
 /// Which locations may differ between the threads of a warp.
-fn divergent_locations(code: &[MInst], du: &DefUse) -> Vec<bool> {
+pub fn divergent_locations(code: &[MInst], du: &DefUse) -> Vec<bool> {
     let n = du.locs.len();
+    if du.cfg.starts.len() > MAX_BLOCKS {
+        return vec![true; n];
+    }
     let mut divergent = vec![false; n];
     // Locations never written hold whatever they held: undefined, so assumed divergent.
     let mut written = vec![false; n];
