@@ -77,7 +77,7 @@ class Nvidia:
         sass = run([str(self.cuobjdump), "-sass", str(cubin)], env=self.env).stdout
         count = 0
         for line in sass.splitlines():
-            m = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(.*?);", line)
+            m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(.*?);", line)
             if m and not re.match(r"(@!?U?P\w+\s+)?NOP\b", m.group(1)):
                 count += 1
         return count, regs, spills

@@ -17,7 +17,7 @@ mod opt;
 mod regalloc;
 pub mod runtime;
 
-use mir::{Reloc, Target};
+use mir::{Marks, Reloc, Target};
 use ptx_grammar::ast::{Item, Module};
 use ptx_grammar::Diagnostic;
 use sgpu_isa::fields;
@@ -222,14 +222,13 @@ fn finish(mut l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diag
     let past_u32 = |size: u64| format!("{size} bytes, more than {max}");
     let spill_base = u32::try_from(spill_base)
         .map_err(|_| too_large("for local memory", &past_u32(spill_base)))?;
-    let alloc = regalloc::allocate(
-        code,
-        &l.vregs,
-        &label_pos,
-        options.max_registers,
+    let frame = regalloc::Frame {
+        budget: options.max_registers,
         spill_base,
-    )
-    .map_err(|e| too_large("for spill code to reach its slots", &e))?;
+        entry: l.entry,
+    };
+    let alloc = regalloc::allocate(code, &l.vregs, &label_pos, frame)
+        .map_err(|e| too_large("for spill code to reach its slots", &e))?;
     for p in label_pos.iter_mut() {
         *p = alloc.new_index[(*p).min(alloc.new_index.len() - 1)];
     }
@@ -257,13 +256,13 @@ fn finish(mut l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diag
         if let Some(r) = &m.reloc {
             relocs.push((i, **r));
         }
-        if m.outgoing {
+        if m.marks.has(Marks::OUTGOING) {
             // Relative to the outgoing area until now, and never negative.
             let off = sgpu_isa::field(word, fields::OFF24) as i64;
             sgpu_isa::set_field(&mut word, fields::OFF24, off + out_base as i64)
                 .map_err(|e| too_large("for a call's arguments", &e))?;
         }
-        if m.call_frame {
+        if m.marks.has(Marks::CALL_FRAME) {
             let field = if m.opcode() == sgpu_isa::opcodes::CALLR {
                 fields::RFRAME
             } else {

@@ -164,15 +164,40 @@ pub struct MInst {
     pub line: u32,
     /// The `.loc` file index and line in force there, or zeros.
     pub loc: (u32, u32),
-    /// A load or store of the outgoing call area, whose offset is known only once the frame is
-    /// laid out: its `off24` is relative to the area.
-    pub outgoing: bool,
+    /// What else is known of it: [`Marks`].
+    pub marks: Marks,
+}
+
+/// Facts about an instruction beyond its word, one bit each (the allocator streams every
+/// instruction several times, so they share a byte).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks(u8);
+
+impl Marks {
+    /// A load or store of the outgoing call area, whose offset is known only once the frame
+    /// is laid out: its `off24` is relative to the area.
+    pub const OUTGOING: Marks = Marks(1);
     /// A `CALL`, whose `frame` field gets the outgoing area's offset.
-    pub call_frame: bool,
+    pub const CALL_FRAME: Marks = Marks(2);
     /// A guarded instruction whose destinations' old values no thread reads afterwards (the
     /// optimiser's if-conversion made it of a block's own temporaries, read only under the
     /// same guard): the allocator takes its writes as definitions, not as merges.
-    pub fresh_defs: bool,
+    pub const FRESH_DEFS: Marks = Marks(4);
+    /// A load of memory that does not change while the kernel runs (`ld.global.nc`): running
+    /// it again later gives the same value.
+    pub const INVARIANT: Marks = Marks(8);
+
+    pub fn has(self, m: Marks) -> bool {
+        self.0 & m.0 != 0
+    }
+
+    pub fn set(&mut self, m: Marks, on: bool) {
+        if on {
+            self.0 |= m.0;
+        } else {
+            self.0 &= !m.0;
+        }
+    }
 }
 
 impl MInst {
@@ -191,9 +216,7 @@ impl MInst {
             reloc: None,
             line,
             loc: (0, 0),
-            outgoing: false,
-            call_frame: false,
-            fresh_defs: false,
+            marks: Marks::default(),
         }
     }
 

@@ -7,7 +7,7 @@
 //! may be live at; a value live into or out of a block covers the block's start or end.
 
 use crate::cfg::Cfg;
-use crate::mir::{Class, MInst, Slot, VReg, VRegs};
+use crate::mir::{Class, MInst, Marks, Slot, VReg, VRegs};
 use sgpu_isa::{fields, FieldError, Instruction, Msize, Op, Pred, PredSrc, Reg, RegOrImm, Space};
 
 /// Predicate registers P0..P6.
@@ -189,7 +189,7 @@ impl<'v> Events<'v> {
     /// unless the instruction's `fresh_defs` says that no thread reads that old value.
     fn scan(&mut self, block: &[MInst], mut f: impl FnMut(VReg, Event)) {
         for m in block {
-            let guarded = m.guarded() && !m.fresh_defs;
+            let guarded = m.guarded() && !m.marks.has(Marks::FRESH_DEFS);
             for s in m.slots().filter(|s| !s.def() || guarded) {
                 let mask = parts(s);
                 let w = self.written[s.reg.0 as usize];
@@ -292,18 +292,36 @@ enum Home {
     Reg(u32),
     /// A byte offset in the spill area of local memory.
     Spilled(u32),
+    /// Nowhere: the instruction word that defines it runs again before each read
+    /// (`remat.rs`).
+    Remat(u64),
 }
 
-/// Allocates registers for `code` within `budget` general registers. `spill_base` is the
-/// first byte of local memory free for spilled values.
+/// The function being allocated, beyond its code.
+#[derive(Clone, Copy)]
+pub struct Frame {
+    /// General registers it may use.
+    pub budget: u32,
+    /// The first byte of local memory free for spilled values.
+    pub spill_base: u32,
+    /// A kernel (whose local addresses are plain numbers, so nothing tells where its frame
+    /// may be written).
+    pub entry: bool,
+}
+
+/// Allocates registers for `code` within `frame.budget` general registers.
 pub fn allocate(
     code: Vec<MInst>,
     vregs: &VRegs,
     label_pos: &[usize],
-    budget: u32,
-    spill_base: u32,
+    frame: Frame,
 ) -> Result<Allocation, FieldError> {
-    let ranges = intervals(&code, vregs, label_pos);
+    let Frame {
+        budget,
+        spill_base,
+        entry,
+    } = frame;
+    let mut ranges = intervals(&code, vregs, label_pos);
     let list = in_scan_order(&ranges, 2 * code.len());
     let costs = spill_costs(&code, &ranges);
     // A call may use every register, so values live across one stay in memory.
@@ -344,6 +362,13 @@ pub fn allocate(
         Some(homes) if gpr_limit == budget && pred_limit == u32::from(PREDICATES) => homes,
         _ => scan(&list, vregs, &calls, &costs, (gpr_limit, pred_limit)),
     };
+    // Values loaded from memory that does not change are loaded again rather than spilled,
+    // if their address stays in its register: lengthen those and allocate again.
+    if remat::extend_addresses(&code, vregs, &homes, &mut ranges) {
+        let list = in_scan_order(&ranges, 2 * code.len());
+        homes = scan(&list, vregs, &calls, &costs, (gpr_limit, pred_limit));
+    }
+    remat::apply(&code, vregs, entry, &mut homes, &ranges);
     // Spill slots.
     let mut spill_bytes = 0u32;
     let mut spilled = 0;
@@ -633,13 +658,28 @@ fn rewrite(
         let mut next_gpr = scratch.gpr;
         let mut next_pred = scratch.pred;
         let guarded = m.guarded();
+        // A recomputed value's own definition goes: every read recomputes it.
+        let recomputed = |s: &Slot| matches!(homes[s.reg.0 as usize], Home::Remat(_));
+        let mut defs = m.slots().filter(|s| s.def()).peekable();
+        if defs.peek().is_some() && defs.all(recomputed) {
+            continue;
+        }
+        // A copy between two values in memory goes through one scratch register, loaded
+        // from the one and stored to the other: the copy itself is then pointless.
+        if let Some((d, src, offset)) = spilled_copy(&m, vregs, homes) {
+            let r = next_gpr;
+            next_gpr += 1;
+            assigned.extend([(src, r), (d, r)]);
+            reload(&mut before, false, r, offset, 1, 0, m.line)?;
+            loads += 4;
+        }
         // Fields, not `m.slots()`: the loop writes `m.word` while it reads `m.slots`.
         for s in &m.slots[..usize::from(m.nslots)] {
             let home = homes[s.reg.0 as usize];
             let phys = match home {
                 Home::Reg(r) => r,
                 Home::Unused => 0,
-                Home::Spilled(offset) => {
+                Home::Spilled(_) | Home::Remat(_) => {
                     let is_pred = vregs.class(s.reg) == Class::Pred;
                     let size = match vregs.class(s.reg) {
                         Class::Gpr { size } => u32::from(size),
@@ -670,14 +710,20 @@ fn rewrite(
                                 .iter()
                                 .find(|(v, _)| *v == s.reg)
                                 .map_or(0, |p| p.1);
-                            if read || guarded {
-                                reload(&mut before, is_pred, r, offset, size, tmp, m.line)?;
-                                loads += 4 * size;
+                            match home {
+                                Home::Remat(word) => {
+                                    before.push(remat::recompute(word, r, m.line)?);
+                                }
+                                Home::Spilled(offset) if read || guarded => {
+                                    reload(&mut before, is_pred, r, offset, size, tmp, m.line)?;
+                                    loads += 4 * size;
+                                }
+                                _ => {}
                             }
                             r
                         }
                     };
-                    if s.def() {
+                    if let (true, Home::Spilled(offset)) = (s.def(), home) {
                         let tmp = pred_tmp
                             .iter()
                             .find(|(v, _)| *v == s.reg)
@@ -710,6 +756,23 @@ fn rewrite(
     }
     new_index.push(out.len());
     Ok((out, new_index, (stores, loads), top))
+}
+
+/// An unguarded `MOV` from a one-word value in a spill slot (at the offset given) to another.
+fn spilled_copy(m: &MInst, vregs: &VRegs, homes: &[Home]) -> Option<(VReg, VReg, u32)> {
+    if m.opcode() != sgpu_isa::opcodes::MOV || !m.always_runs() || m.nslots != 2 {
+        return None;
+    }
+    let d = m.slots().find(|s| s.def())?;
+    let s = m.slots().find(|s| !s.def())?;
+    let word = |v: VReg| vregs.class(v) == Class::Gpr { size: 1 };
+    if !word(d.reg) || !word(s.reg) || d.reg == s.reg {
+        return None;
+    }
+    match (homes[d.reg.0 as usize], homes[s.reg.0 as usize]) {
+        (Home::Spilled(_), Home::Spilled(offset)) => Some((d.reg, s.reg, offset)),
+        _ => None,
+    }
 }
 
 fn msize(words: u32) -> Msize {
@@ -820,5 +883,6 @@ fn spill(
     Ok(())
 }
 
+mod remat;
 #[cfg(test)]
 mod tests;

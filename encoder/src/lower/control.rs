@@ -127,7 +127,7 @@ impl<'a> FnLower<'a, '_> {
                     },
                     &[wide(use_(fields::RA, ra), 2)],
                 );
-                self.code[at].call_frame = true;
+                self.code[at].marks.set(Marks::CALL_FRAME, true);
             }
         }
         for (result, slot) in results.iter().zip(result_slots) {
@@ -158,7 +158,7 @@ impl<'a> FnLower<'a, '_> {
             &[],
         );
         self.code[at].reloc = Some(Box::new(Reloc::Call { function }));
-        self.code[at].call_frame = true;
+        self.code[at].marks.set(Marks::CALL_FRAME, true);
     }
 
     /// What a call calls: a function defined in this module, or the address in a register

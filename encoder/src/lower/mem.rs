@@ -345,7 +345,16 @@ impl<'a> FnLower<'a, '_> {
             },
             _ => return self.unsupported("this destination"),
         };
+        let first = self.code.len();
         self.emit_load(target, addr, space, (size, words), cache_op(ins));
+        if self.has(".nc") && space == Space::Global {
+            // ld.global.nc: the data does not change while the kernel runs, so the load may
+            // run again in place of keeping its value (the allocator's rematerialisation).
+            for m in &mut self.code[first..] {
+                let load = m.opcode() == sgpu_isa::opcodes::LD;
+                m.marks.set(Marks::INVARIANT, load);
+            }
+        }
         if let (Some((v, element, count)), Some((t, _))) = (whole, target.v) {
             let word = |w: u8| Lane::Reg(t, w.min(words - 1));
             self.unpack_vector(v, element, count, [word(0), word(1)]);
@@ -579,7 +588,9 @@ impl<'a> FnLower<'a, '_> {
                         wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
                     ],
                 );
-                self.code[at].outgoing = local == Local::Outgoing;
+                self.code[at]
+                    .marks
+                    .set(Marks::OUTGOING, local == Local::Outgoing);
             }
         }
     }
@@ -619,7 +630,9 @@ impl<'a> FnLower<'a, '_> {
                 wide(use_(fields::RA, ra), if w { 2 } else { 1 }),
             ],
         );
-        self.code[at].outgoing = local == Local::Outgoing;
+        self.code[at]
+            .marks
+            .set(Marks::OUTGOING, local == Local::Outgoing);
     }
 
     /// The access that moves a `.reg` parameter or result of type `ty` (a vector of

@@ -24,7 +24,7 @@ mod warp;
 
 use crate::diag::Diags;
 use crate::layout::{FrameSlot, Layout, Place, Signature};
-use crate::mir::{Class, Field, MInst, Reloc, Slot, Target, VReg, VRegs};
+use crate::mir::{Class, Field, MInst, Marks, Reloc, Slot, Target, VReg, VRegs};
 use ptx_grammar::ast::{
     BinaryOp, Block, Expr, Function, FunctionKind, Ident, Instruction as PtxInstruction, NodeKind,
     Span, StateSpace, Statement, UnaryOp, VarDecl,
@@ -345,6 +345,7 @@ fn flag_bit(m: &str) -> Option<u32> {
         ".satfinite" => 32,
         ".rna" => 33,
         ".rs" => 34,
+        ".nc" => 35,
         _ => return None,
     })
 }

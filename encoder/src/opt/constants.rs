@@ -7,7 +7,7 @@
 
 use super::defuse::{DefUse, Locs};
 use super::rewrite::{decoded, delete, deleted, replace};
-use crate::mir::{Field, MInst, Slot};
+use crate::mir::{Field, MInst, Marks, Slot};
 use sgpu_isa::{fields, Icmp, Instruction, Lop2, Op, Pred, PredSrc, Reg, RegOrImm, Rnd, Unit};
 
 /// Propagates and folds constants; whether anything changed.
@@ -36,7 +36,7 @@ pub fn propagate(code: &mut [MInst], du: &DefUse) -> bool {
                 Some(true) => changed |= unguard(m),
                 None => {}
             }
-            if !m.outgoing {
+            if !m.marks.has(Marks::OUTGOING) {
                 changed |= substitute_all(m, locs, &known);
             }
             let Some(unit) = foldable(m) else {
@@ -544,7 +544,11 @@ type Written = (Vec<(usize, u32)>, Option<bool>);
 /// register and predicate it reads is known. Each read slot gets a register of its own in a
 /// copy of the word, holding the known value, and the golden model evaluates it.
 fn evaluate(m: &MInst, locs: &Locs, known: &[Option<u32>], carry: Option<bool>) -> Option<Written> {
-    if !m.always_runs() || m.reloc.is_some() || m.outgoing || m.call_frame {
+    if !m.always_runs()
+        || m.reloc.is_some()
+        || m.marks.has(Marks::OUTGOING)
+        || m.marks.has(Marks::CALL_FRAME)
+    {
         return None;
     }
     // Most instructions read something not known: find out before building anything.

@@ -12,7 +12,7 @@
 
 use super::defuse::DefUse;
 use super::rewrite::{decoded, delete, deleted, replace};
-use crate::mir::{Field, MInst, Slot, Target};
+use crate::mir::{Field, MInst, Marks, Slot, Target};
 use sgpu_isa::{fields, opcodes, PredSrc, Unit};
 
 /// The longest block converted under a branch that may split a warp.
@@ -74,7 +74,7 @@ pub fn convert(code: &mut [MInst], label_pos: &[usize], du: &DefUse) -> bool {
         for i in body.clone() {
             let fresh = fresh(&code[i], du, &body, i);
             guard_with(&mut code[i], guard, !negated);
-            code[i].fresh_defs = fresh;
+            code[i].marks.set(Marks::FRESH_DEFS, fresh);
         }
         delete(&mut code[branch]);
         if jumps_to_join {
@@ -103,8 +103,8 @@ fn convertible(m: &MInst, guard: &Slot) -> bool {
     let writes_guard = m.slots().any(|s| s.def() && s.reg == guard.reg);
     m.always_runs()
         && usize::from(m.nslots) < crate::mir::MAX_SLOTS
-        && !m.outgoing
-        && !m.call_frame
+        && !m.marks.has(Marks::OUTGOING)
+        && !m.marks.has(Marks::CALL_FRAME)
         && !writes_guard
         && !matches!(unit, Some(Unit::Control | Unit::Warp) | None)
 }

@@ -15,6 +15,7 @@ mod defuse;
 mod ifconvert;
 mod rewrite;
 mod simplify;
+mod sync;
 mod uniform;
 
 use crate::mir::{MInst, VRegs};
@@ -57,6 +58,7 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
         changed |= copies::propagate(code, vregs, &du);
         changed |= constants::propagate(code, &du);
         changed |= simplify::simplify(code);
+        changed |= sync::remove_repeated(code, &du);
         let ends = block_ends(&du, code.len());
         changed |= dead::remove(code, &du.locs, &ends);
         // Combining reads uses and definitions as they are now, after dead code has gone

@@ -167,7 +167,7 @@ proptest! {
     fn values_never_share_a_live_register(s in steps(20)) {
         let (code, vregs) = program(20, 6, &s);
         prop_assume!(!code.is_empty());
-        let alloc = allocate(code.clone(), &vregs, &[], 64, 0).unwrap();
+        let alloc = allocate(code.clone(), &vregs, &[], frame(64, 0)).unwrap();
         prop_assert_eq!(alloc.spilled, 0);
         prop_assert!(alloc.registers <= 64);
         check(&code, &alloc).map_err(TestCaseError::fail)?;
@@ -177,7 +177,7 @@ proptest! {
     #[test]
     fn spilled_values_come_back_intact(s in steps(40)) {
         let (code, vregs) = program(40, 10, &s);
-        let alloc = allocate(code.clone(), &vregs, &[], 16, 0).unwrap();
+        let alloc = allocate(code.clone(), &vregs, &[], frame(16, 0)).unwrap();
         prop_assert!(alloc.registers <= 16, "{} registers", alloc.registers);
         check(&code, &alloc).map_err(TestCaseError::fail)?;
     }
@@ -200,7 +200,7 @@ fn more_live_values_than_registers_spill_and_survive() {
         b: 29 - d,
     }));
     let (code, vregs) = program(40, 4, &steps);
-    let alloc = allocate(code.clone(), &vregs, &[], 16, 0x100).unwrap();
+    let alloc = allocate(code.clone(), &vregs, &[], frame(16, 0x100)).unwrap();
     assert!(alloc.spilled > 0, "nothing spilled");
     assert!(alloc.registers <= 16, "{} registers", alloc.registers);
     assert!(alloc.spill_store_bytes > 0 && alloc.spill_load_bytes > 0);
@@ -208,7 +208,9 @@ fn more_live_values_than_registers_spill_and_survive() {
     // Spill slots past the reach of the signed 24-bit offset are an error, not a wrapped
     // offset; so are slots past u32.
     for base in [(1 << 23) - 8, u32::MAX - 4] {
-        let err = allocate(code.clone(), &vregs, &[], 16, base).err().unwrap();
+        let err = allocate(code.clone(), &vregs, &[], frame(16, base))
+            .err()
+            .unwrap();
         assert_eq!(err.field, fields::OFF24);
         assert!(err.value > (1 << 23) - 1, "{err}");
     }
@@ -268,5 +270,14 @@ proptest! {
         if spec.iter().all(|&(_, _, class)| class == 0 || class == 3) {
             prop_assert_eq!(sure.gpr, spilled(false));
         }
+    }
+}
+
+/// A kernel's frame with `budget` registers and spill slots from `spill_base`.
+fn frame(budget: u32, spill_base: u32) -> Frame {
+    Frame {
+        budget,
+        spill_base,
+        entry: true,
     }
 }
