@@ -1,7 +1,8 @@
 //! The optimiser against the literal translation on random programs: random PTX kernels of
-//! integer arithmetic on 32- and 64-bit registers, comparisons, selects, guards, forward
-//! branches, counted loops and loads, run at -O3 and -O0 (`common::Both`), which must leave
-//! the same results. Every register is stored at the end, so a wrong value anywhere shows.
+//! integer arithmetic on 32- and 64-bit registers, comparisons, predicate logic, selects,
+//! guards, forward branches, counted loops, global loads and shared loads and stores, run at
+//! -O3 and -O0 (`common::Both`), which must leave the same results. Every register is stored
+//! at the end, so a wrong value anywhere shows.
 //!
 //! CI runs `OPT_CASES` (256) programs; `SGPU_OPT_CASES=20000 cargo test --release --test
 //! optimiser` by hand runs more. A failing program is printed whole.
@@ -24,6 +25,8 @@ const INPUT_WORDS: usize = 64;
 struct Gen {
     next: Box<dyn FnMut() -> u64>,
     labels: u32,
+    /// Registers `%t0..` written once each.
+    temps: u32,
     text: String,
 }
 
@@ -73,7 +76,7 @@ impl Gen {
             _ => String::new(),
         };
         let (d, a, b, c) = (self.reg(), self.src(), self.src(), self.src());
-        let body = match self.below(16) {
+        let body = match self.below(19) {
             0..=4 => {
                 let op = self.pick(&[
                     "add.s32",
@@ -136,6 +139,19 @@ impl Gen {
                 let (x, y) = (self.wide(), self.wide());
                 format!("mov.b64 {x}, {y}")
             }
+            15 => {
+                let op = self.pick(&["and", "or", "xor"]);
+                let (p, q, r) = (self.pred(), self.pred(), self.pred());
+                let neg = self.pick(&["", "!"]);
+                format!("{op}.pred {p}, {neg}{q}, {r}")
+            }
+            16 => {
+                let cmp = self.pick(&["lt.s32", "ge.u32", "ne.s32"]);
+                let op = self.pick(&["and", "or", "xor"]);
+                let (p, q) = (self.pred(), self.pred());
+                format!("setp.{cmp}.{op} {p}, {a}, {b}, {q}")
+            }
+            17 => return self.shared(&guard),
             _ => return self.load(&guard),
         };
         self.line(&format!("{guard}{body}"));
@@ -148,6 +164,40 @@ impl Gen {
         self.line("mul.wide.u32 %rd8, %r16, 4");
         self.line("add.s64 %rd8, %rd0, %rd8");
         self.line(&format!("{guard}ld.global.u32 {d}, [%rd8]"));
+    }
+
+    /// A store to this thread's 64 bytes of shared memory, or a run of loads of
+    /// consecutive words from it (which the optimiser may merge into one wide load).
+    fn shared(&mut self, guard: &str) {
+        let word = self.below(16);
+        if self.below(3) == 0 {
+            let r = self.reg();
+            self.line(&format!("{guard}st.shared.u32 [%s0+{}], {r}", 4 * word));
+            return;
+        }
+        let run = 1 + self.below(4);
+        let words = word..(word + run).min(16);
+        if self.below(2) == 0 || !guard.is_empty() || self.temps > 250 {
+            for k in words {
+                let d = self.reg();
+                self.line(&format!("{guard}ld.shared.u32 {d}, [%s0+{}]", 4 * k));
+            }
+            return;
+        }
+        // Into registers written once (SSA values, which the optimiser may load as one
+        // wide access), then folded into the random ones.
+        let fresh: Vec<String> = words
+            .map(|k| {
+                let t = format!("%t{}", self.temps);
+                self.temps += 1;
+                self.line(&format!("ld.shared.u32 {t}, [%s0+{}]", 4 * k));
+                t
+            })
+            .collect();
+        for t in fresh {
+            let d = self.reg();
+            self.line(&format!("xor.b32 {d}, {d}, {t}"));
+        }
     }
 
     fn block(&mut self, depth: u32, length: u64) {
@@ -188,18 +238,24 @@ fn program(seed: u64) -> String {
     let mut g = Gen {
         next: Box::new(xorshift(seed | 1)),
         labels: 0,
+        temps: 0,
         text: String::new(),
     };
     g.text.push_str(
         ".version 7.0\n.target sm_80\n.address_size 64\n\n\
          .visible .entry rnd(.param .u64 in, .param .u64 out)\n{\n\
-         \t.reg .b32 %r<17>;\n\t.reg .b64 %rd<9>;\n\t.reg .pred %p<5>;\n",
+         \t.reg .b32 %r<17>;\n\t.reg .b64 %rd<9>;\n\t.reg .pred %p<5>;\n\t.reg .b32 %s<3>;\n\t.reg .b32 %t<256>;\n\
+         \t.shared .align 16 .b8 sh[4096];\n",
     );
     g.line("ld.param.u64 %rd0, [in]");
     g.line("ld.param.u64 %rd1, [out]");
     g.line("cvta.to.global.u64 %rd0, %rd0");
     g.line("cvta.to.global.u64 %rd1, %rd1");
     g.line("mov.u32 %r0, %tid.x");
+    // Each thread's 64 bytes of shared memory, from %s0.
+    g.line("shl.b32 %s1, %r0, 6");
+    g.line("mov.u32 %s2, sh");
+    g.line("add.s32 %s0, %s2, %s1");
     for r in 1..REGS {
         match g.below(3) {
             0 => {

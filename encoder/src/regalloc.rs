@@ -278,6 +278,19 @@ impl Pool {
         }
         None
     }
+    /// Registers `base..base + size` if they are all free (and `base` aligned to `size`).
+    fn take_at(&mut self, base: u32, size: u32) -> Option<u32> {
+        let free = |r: u32| self.free[r as usize / 64] & (1 << (r % 64)) != 0;
+        let fits = base % size == 0 && base + size <= self.limit;
+        if !fits || !(base..base + size).all(free) {
+            return None;
+        }
+        for r in base..base + size {
+            self.free[r as usize / 64] &= !(1 << (r % 64));
+        }
+        Some(base)
+    }
+
     fn give(&mut self, base: u32, size: u32) {
         for r in base..base + size {
             self.free[r as usize / 64] |= 1 << (r % 64);
@@ -324,6 +337,7 @@ pub fn allocate(
     let mut ranges = intervals(&code, vregs, label_pos);
     let list = in_scan_order(&ranges, 2 * code.len());
     let costs = spill_costs(&code, &ranges);
+    let hints = copy_hints(&code, vregs);
     // A call may use every register, so values live across one stay in memory.
     let calls: Vec<u32> = code
         .iter()
@@ -337,7 +351,13 @@ pub fn allocate(
     let (first, spills_gpr, spills_pred) = if sure.gpr {
         (None, true, sure.pred)
     } else {
-        let homes = scan(&list, vregs, &calls, &costs, (budget, PREDICATES as u32));
+        let homes = scan(
+            &list,
+            vregs,
+            &calls,
+            (&costs, &hints),
+            (budget, PREDICATES as u32),
+        );
         let spilled = |pred: bool| {
             list.iter().any(|i| {
                 matches!(homes[i.v.0 as usize], Home::Spilled(_))
@@ -360,13 +380,25 @@ pub fn allocate(
     };
     let mut homes = match first {
         Some(homes) if gpr_limit == budget && pred_limit == u32::from(PREDICATES) => homes,
-        _ => scan(&list, vregs, &calls, &costs, (gpr_limit, pred_limit)),
+        _ => scan(
+            &list,
+            vregs,
+            &calls,
+            (&costs, &hints),
+            (gpr_limit, pred_limit),
+        ),
     };
     // Values loaded from memory that does not change are loaded again rather than spilled,
     // if their address stays in its register: lengthen those and allocate again.
     if remat::extend_addresses(&code, vregs, &homes, &mut ranges) {
         let list = in_scan_order(&ranges, 2 * code.len());
-        homes = scan(&list, vregs, &calls, &costs, (gpr_limit, pred_limit));
+        homes = scan(
+            &list,
+            vregs,
+            &calls,
+            (&costs, &hints),
+            (gpr_limit, pred_limit),
+        );
     }
     remat::apply(&code, vregs, entry, &mut homes, &ranges);
     // Spill slots.
@@ -462,6 +494,23 @@ fn spill_costs(code: &[MInst], ranges: &[Option<(u32, u32)>]) -> Vec<f32> {
         .collect()
 }
 
+/// For each value, the other side of a whole-register `MOV` it is copied from or to (the
+/// last one met): the register it should share.
+fn copy_hints(code: &[MInst], vregs: &VRegs) -> Vec<Option<VReg>> {
+    let mut hints = vec![None; vregs.len()];
+    for m in code.iter().filter(|m| m.opcode() == sgpu_isa::opcodes::MOV) {
+        let (Some(d), Some(s)) = (m.slots().find(|s| s.def()), m.slots().find(|s| !s.def())) else {
+            continue;
+        };
+        let word = |v: VReg| vregs.class(v) == Class::Gpr { size: 1 };
+        if word(d.reg) && word(s.reg) && d.reg != s.reg {
+            hints[d.reg.0 as usize] = Some(s.reg);
+            hints[s.reg.0 as usize] = Some(d.reg);
+        }
+    }
+    hints
+}
+
 /// Whether a value is live across a call (read positions `calls`).
 fn across_call(calls: &[u32], it: &Interval) -> bool {
     let next_call = calls[calls.partition_point(|&c| c <= it.start)..].first();
@@ -517,15 +566,17 @@ fn sure_spills(
 }
 
 /// Linear scan. A value that finds no register goes to memory, unless an active value of the
-/// same size costs less there (`costs`), which then goes instead; so does a value live across
-/// a call (at the read positions `calls`). `Spilled` holds the size in words here.
+/// same size costs less there (`weights.0`), which then goes instead; so does a value live
+/// across a call (at the read positions `calls`). A value takes the register of its copy's
+/// other side (`weights.1`) when it can. `Spilled` holds the size in words here.
 fn scan(
     list: &[Interval],
     vregs: &VRegs,
     calls: &[u32],
-    costs: &[f32],
+    weights: (&[f32], &[Option<VReg>]),
     limits: (u32, u32),
 ) -> Vec<Home> {
+    let (costs, hints) = weights;
     let (gpr_limit, pred_limit) = limits;
     let mut homes = vec![Home::Unused; vregs.len()];
     let mut gpr = Pool::new(gpr_limit);
@@ -552,7 +603,13 @@ fn scan(
             homes[it.v.0 as usize] = Home::Spilled(size);
             continue;
         }
-        if let Some(r) = pool.take(size) {
+        // A copy's two sides in one register make the copy vanish (`rewrite`): take the
+        // register of the value this one is copied from or to, if it is free now.
+        let hinted = hints[it.v.0 as usize].and_then(|h| match homes[h.0 as usize] {
+            Home::Reg(r) if vregs.class(h) == vregs.class(it.v) => pool.take_at(r, size),
+            _ => None,
+        });
+        if let Some(r) = hinted.or_else(|| pool.take(size)) {
             homes[it.v.0 as usize] = Home::Reg(r);
         } else {
             // Steal from the active value of the same class and size that is cheapest to keep

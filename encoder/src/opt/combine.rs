@@ -1,6 +1,8 @@
-//! Instruction combining: a multiply feeding an add becomes one multiply-add, and the
-//! 64-bit idioms of address arithmetic (a widening multiply, alone or added to a 64-bit
-//! base) become one `IMADW` (docs/adr/0006-wide-multiply-add-and-ffma-immediate.md).
+//! Instruction combining: a multiply feeding an add becomes one multiply-add; the 64-bit
+//! idioms of address arithmetic (a widening multiply, alone or added to a 64-bit base)
+//! become one `IMADW` (docs/adr/0006-wide-multiply-add-and-ffma-immediate.md); and a
+//! comparison whose only use is a predicate operation takes that operation in (`ISETP` and
+//! `FSETP` combine their result with a predicate).
 //!
 //! An instruction is rewritten in place of the last one it replaces, reading the operands
 //! the first one read; those are SSA values, so they hold the same there. What it replaces
@@ -18,9 +20,14 @@ pub fn combine(code: &mut [MInst], du: &DefUse) -> bool {
     // Adds first: a widening product that an add takes in goes into that add's IMADW,
     // rather than into one of its own.
     for i in 0..code.len() {
-        if !deleted(&code[i]) && code[i].always_runs() && code[i].opcode() == opcodes::IADD {
-            changed |= multiply_add(code, du, i) || wide_add(code, du, i);
+        if deleted(&code[i]) || !code[i].always_runs() {
+            continue;
         }
+        changed |= match code[i].opcode() {
+            opcodes::IADD => multiply_add(code, du, i) || wide_add(code, du, i),
+            opcodes::PLOP => compare_and_combine(code, du, i),
+            _ => false,
+        };
     }
     for i in 0..code.len() {
         let op = code[i].opcode();
@@ -340,6 +347,70 @@ fn wide_add(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
             delete(&mut code[i]);
             return true;
         }
+    }
+    false
+}
+
+/// `PLOP pd = t bop c` where `t` is a plain comparison read nowhere else: the comparison
+/// with `bop c` in place of `and PT`, at the `PLOP`.
+fn compare_and_combine(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
+    let Op::Plop { pa, pc, bop, .. } = decoded(&code[i]).op else {
+        return false;
+    };
+    let (Some(a_slot), c_slot) = (slot(&code[i], fields::PA), slot(&code[i], fields::PC)) else {
+        return false;
+    };
+    // The comparison may be either operand, read as it is (not negated).
+    let options = [
+        (fields::PA, pa, c_slot, pc),
+        (fields::PC, pc, Some(a_slot), pa),
+    ];
+    for (field, read, other_slot, other) in options {
+        if read.negated {
+            continue;
+        }
+        let Some((at, p)) = producer(code, du, &code[i], field) else {
+            continue;
+        };
+        let t = du
+            .locs
+            .of(&slot(&code[i], field).expect("a producer is read from a slot"));
+        if du.uses(t.start).len() != 1 || !reads_hold(code, du, at, i) {
+            continue;
+        }
+        let mut insn = decoded(p);
+        let plain = |pq: sgpu_isa::Pred, pc: sgpu_isa::PredSrc, b: sgpu_isa::Bop| {
+            pq == sgpu_isa::Pred::PT && pc == sgpu_isa::PredSrc::ALWAYS && b == sgpu_isa::Bop::And
+        };
+        match &mut insn.op {
+            Op::Isetp { pq, pc, bop: b, .. } | Op::Fsetp { pq, pc, bop: b, .. }
+                if plain(*pq, *pc, *b) =>
+            {
+                *pc = sgpu_isa::PredSrc {
+                    pred: if other_slot.is_some() {
+                        sgpu_isa::Pred(0)
+                    } else {
+                        other.pred
+                    },
+                    negated: other.negated,
+                };
+                *b = bop;
+            }
+            _ => continue,
+        }
+        let Ok(word) = insn.encode() else { continue };
+        let d = slot(&code[i], fields::PD).expect("a PLOP writes pd");
+        let mut new = MInst::from_word(word, code[i].line);
+        new.loc = code[i].loc;
+        for s in p.slots().filter(|s| !s.def()) {
+            new.push_slot(*s);
+        }
+        new.push_slot(d);
+        if let Some(c) = other_slot {
+            new.push_slot(with_field(c, fields::PC));
+        }
+        code[i] = new;
+        return true;
     }
     false
 }

@@ -23,7 +23,14 @@ pub fn propagate(code: &mut [MInst], vregs: &VRegs, du: &DefUse) -> bool {
             }
         }
     }
-    // Definitions dominate their uses, so chains have no cycles: each is followed to its end.
+    rename(code, vregs, du, original)
+}
+
+/// Renames every read of a location to `original[location]`, each chain followed to its
+/// end (definitions dominate their uses, so chains have no cycles); whether anything
+/// changed. Each renamed location must be an SSA value equal to its original wherever it is
+/// read.
+pub fn rename(code: &mut [MInst], vregs: &VRegs, du: &DefUse, mut original: Vec<u32>) -> bool {
     for l in 0..original.len() {
         let mut o = original[l];
         while original[o as usize] != o {

@@ -37,6 +37,11 @@ impl Locs {
         self.owner.len()
     }
 
+    /// Whether `v` was numbered (a register a pass made since has no locations).
+    pub fn has(&self, v: VReg) -> bool {
+        (v.0 as usize) < self.base.len()
+    }
+
     pub fn at(&self, v: VReg, part: u8) -> usize {
         self.base[v.0 as usize] as usize + usize::from(part)
     }

@@ -4,6 +4,7 @@
 //! doing nothing: cheaper than a branch for a few instructions, as NVIDIA's compilers find.
 //!
 //! `@p BRA L; B; L:` (B falling through to L, or ending with `BRA L`) becomes `@!p B; L:`,
+//! and `@p BRA L; B; BRA L` with L elsewhere becomes `@!p B; BRA L`,
 //! when B is reached only from the branch, has at most [`MAX_INSTRUCTIONS`] (at most
 //! [`MAX_UNIFORM`] when `p` is the same in every thread of a warp: such a branch costs no
 //! `SSY` and skips B in whole warps, so predication pays only for the shortest blocks), none
@@ -56,7 +57,9 @@ pub fn convert(code: &mut [MInst], label_pos: &[usize], du: &DefUse) -> bool {
         } else {
             MAX_UNIFORM
         };
-        if join != stop || (stop - start > most + usize::from(jumps_to_join)) {
+        // B falls through to L, or branches to L from wherever L is (then the branch stays,
+        // unless L is next).
+        if !(join == stop || jumps_to_join) || stop - start > most + usize::from(jumps_to_join) {
             continue;
         }
         let body = if jumps_to_join {
@@ -77,7 +80,7 @@ pub fn convert(code: &mut [MInst], label_pos: &[usize], du: &DefUse) -> bool {
             code[i].marks.set(Marks::FRESH_DEFS, fresh);
         }
         delete(&mut code[branch]);
-        if jumps_to_join {
+        if jumps_to_join && join == stop {
             delete(&mut code[stop - 1]);
         }
         changed = true;

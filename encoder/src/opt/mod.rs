@@ -10,6 +10,7 @@ mod branches;
 mod combine;
 mod constants;
 mod copies;
+mod cse;
 mod dead;
 mod defuse;
 mod ifconvert;
@@ -17,6 +18,7 @@ mod rewrite;
 mod simplify;
 mod sync;
 mod uniform;
+mod vectorize;
 
 use crate::mir::{MInst, VRegs};
 use defuse::DefUse;
@@ -28,11 +30,15 @@ use rewrite::deleted;
 const MAX_ROUNDS: usize = 8;
 
 /// Optimises one function's code at `level` (0: nothing, the literal translation).
-pub fn optimise(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], level: u8) {
+pub fn optimise(code: &mut Vec<MInst>, vregs: &mut VRegs, label_pos: &mut [usize], level: u8) {
     if level == 0 {
         return;
     }
     rounds(code, vregs, label_pos);
+    let du = DefUse::build(code, vregs, label_pos);
+    if vectorize::vectorize(code, vregs, &du) {
+        compact(code, label_pos);
+    }
     // Short blocks under a branch become guarded code once everything else has settled
     // (guarded writes are not SSA values, so this comes last), and what that exposes is
     // cleaned up.
@@ -56,6 +62,7 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
         let du = DefUse::build(code, vregs, label_pos);
         changed |= branches::remove_unreachable(code, &du);
         changed |= copies::propagate(code, vregs, &du);
+        changed |= cse::eliminate(code, vregs, &du);
         changed |= constants::propagate(code, &du);
         changed |= simplify::simplify(code);
         changed |= sync::remove_repeated(code, &du);

@@ -260,7 +260,9 @@ proptest! {
         let (list, vregs) = interval_list(&spec);
         let costs: Vec<f32> = (0..vregs.len()).map(|v| costs[v % costs.len()]).collect();
         let sure = sure_spills(&list, &vregs, &calls, limit, 130);
-        let homes = scan(&list, &vregs, &calls, &costs, (limit, u32::from(PREDICATES)));
+        let hints = vec![None; vregs.len()];
+        let weights = (&costs[..], &hints[..]);
+        let homes = scan(&list, &vregs, &calls, weights, (limit, u32::from(PREDICATES)));
         let spilled = |pred: bool| list.iter().any(|i| {
             matches!(homes[i.v.0 as usize], Home::Spilled(_))
                 && (vregs.class(i.v) == Class::Pred) == pred
