@@ -8,13 +8,25 @@
 use super::defuse::{DefUse, Locs};
 use super::rewrite::{decoded, delete, deleted, replace};
 use crate::mir::{Field, MInst, Marks, Slot};
-use sgpu_isa::{fields, Icmp, Instruction, Lop2, Op, Pred, PredSrc, Reg, RegOrImm, Rnd, Unit};
+use sgpu_isa::{
+    fields, opcodes, Icmp, Instruction, Lop2, Op, Pred, PredSrc, Reg, RegOrImm, Rnd, Unit,
+};
 
 /// Propagates and folds constants; whether anything changed.
-pub fn propagate(code: &mut [MInst], du: &DefUse) -> bool {
+/// What [`propagate`] changed.
+#[derive(Clone, Copy, Default)]
+pub struct Changed {
+    pub any: bool,
+    /// A branch or exit went or lost its guard: the control flow changed.
+    pub control: bool,
+}
+
+/// Propagates and folds constants.
+pub fn propagate(code: &mut [MInst], du: &DefUse) -> Changed {
     let locs = &du.locs;
     let mut known: Vec<Option<u32>> = vec![None; locs.len()];
     let mut changed = false;
+    let mut control = false;
     let n = code.len();
     // Definitions dominate their reads, so reverse postorder meets every value's definition
     // before its reads.
@@ -27,13 +39,18 @@ pub fn propagate(code: &mut [MInst], du: &DefUse) -> bool {
             if deleted(m) {
                 continue;
             }
+            let flow = sgpu_isa::unit_of_opcode(m.opcode()) == Some(Unit::Control);
             match guard_value(m, locs, &known) {
                 Some(false) => {
                     delete(m);
                     changed = true;
+                    control |= flow;
                     continue;
                 }
-                Some(true) => changed |= unguard(m),
+                Some(true) => {
+                    changed |= unguard(m);
+                    control |= flow;
+                }
                 None => {}
             }
             if !m.marks.has(Marks::OUTGOING) {
@@ -42,7 +59,8 @@ pub fn propagate(code: &mut [MInst], du: &DefUse) -> bool {
             let Some(unit) = foldable(m) else {
                 continue;
             };
-            let writes_carry = unit == Unit::Int && decoded(m).op.roles().carry_write;
+            let adds = unit == Unit::Int && matches!(m.opcode(), opcodes::IADD | opcodes::IMAD);
+            let writes_carry = adds && decoded(m).op.roles().carry_write;
             match evaluate(m, locs, &known, carry) {
                 Some((values, carry_out)) => {
                     for (l, v) in values {
@@ -59,7 +77,10 @@ pub fn propagate(code: &mut [MInst], du: &DefUse) -> bool {
             }
         }
     }
-    changed
+    Changed {
+        any: changed,
+        control,
+    }
 }
 
 /// Whether the instruction's results depend on its operands alone (the units the golden

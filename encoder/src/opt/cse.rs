@@ -13,51 +13,94 @@ use rustc_hash::FxHashMap;
 use sgpu_isa::{opcodes, Sreg, Unit};
 
 /// What an instruction computes, as far as equality goes: its word and the registers it
-/// reads, each as (field bits, location, width).
-type Key = (u64, Vec<(u8, usize, u8)>);
+/// reads, each as its location, field and width packed in one number (at most five: an
+/// unguarded instruction's sources).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    word: u64,
+    reads: [u64; 5],
+}
+
+impl std::hash::Hash for Key {
+    /// One well-mixed number: words of one kind differ in a few bits only, which a
+    /// multiplicative hasher fed field by field spreads badly over the table.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let fmix = |mut x: u64| {
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+            x ^ x >> 33
+        };
+        let mixed = (self.reads.iter()).fold(fmix(self.word), |acc, &r| fmix(acc ^ r));
+        h.write_u64(mixed);
+    }
+}
+
+fn key(m: &MInst, du: &DefUse) -> Key {
+    let mut reads = [u64::MAX; 5];
+    for (r, s) in reads.iter_mut().zip(m.slots().filter(|s| !s.def())) {
+        let l = du.locs.of(s).start as u64;
+        *r = l << 16 | u64::from(s.field.0) << 8 | u64::from(s.width());
+    }
+    Key {
+        word: m.word,
+        reads,
+    }
+}
 
 /// Merges repeated computations; whether any were found.
 pub fn eliminate(code: &mut [MInst], vregs: &VRegs, du: &DefUse) -> bool {
     let locs = &du.locs;
-    let mut seen: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
+    // Each computation's first instance; later ones that it does not dominate, in `others`
+    // (few: a computation repeated in blocks that do not dominate one another).
+    let mut first: FxHashMap<Key, usize> =
+        FxHashMap::with_capacity_and_hasher(code.len(), Default::default());
+    let mut others: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
     let mut original: Vec<u32> = (0..locs.len() as u32).collect();
     let mut found = false;
     let n = code.len();
+    let dominates = |j: usize, i: usize| {
+        let (bj, bi) = (du.cfg.block_of[j], du.cfg.block_of[i]);
+        if bj == bi {
+            j < i
+        } else {
+            du.doms.dominates(bj, bi)
+        }
+    };
     for b in du.cfg.reverse_postorder() {
         let start = du.cfg.starts[b];
         let end = du.cfg.starts.get(b + 1).copied().unwrap_or(n);
         for i in start..end {
-            let m = &code[i];
-            if !candidate(m, du) {
+            if !candidate(&code[i], du) {
                 continue;
             }
-            let reads: Vec<(u8, usize, u8)> = m
-                .slots()
-                .filter(|s| !s.def())
-                .map(|s| (s.field.0, locs.of(s).start, s.width()))
-                .collect();
-            let earlier = seen.entry((m.word, reads)).or_default();
-            let dominating = earlier.iter().copied().find(|&j| {
-                let (bj, bi) = (du.cfg.block_of[j], du.cfg.block_of[i]);
-                if bj == bi {
-                    j < i
-                } else {
-                    du.doms.dominates(bj, bi)
+            let k = key(&code[i], du);
+            let j = match first.get(&k) {
+                None => {
+                    first.insert(k, i);
+                    continue;
                 }
-            });
-            match dominating {
-                Some(j) => {
-                    // Same word, so the same destination fields, in the same order.
-                    let defs = |k: usize| code[k].slots().filter(|s| s.def()).copied();
-                    for (d, first) in defs(i).zip(defs(j)) {
-                        for (l, o) in locs.of(&d).zip(locs.of(&first)) {
-                            original[l] = o as u32;
+                Some(&j) if dominates(j, i) => j,
+                Some(_) => {
+                    let later = others.entry(k).or_default();
+                    match later.iter().copied().find(|&j| dominates(j, i)) {
+                        Some(j) => j,
+                        None => {
+                            later.push(i);
+                            continue;
                         }
                     }
-                    found = true;
                 }
-                None => earlier.push(i),
+            };
+            // Same word, so the same destination fields, in the same order.
+            let defs = |k: usize| code[k].slots().filter(|s| s.def()).copied();
+            for (d, first) in defs(i).zip(defs(j)) {
+                for (l, o) in locs.of(&d).zip(locs.of(&first)) {
+                    original[l] = o as u32;
+                }
             }
+            found = true;
         }
     }
     found && rename(code, vregs, du, original)
@@ -76,18 +119,22 @@ fn candidate(m: &MInst, du: &DefUse) -> bool {
         Some(Unit::Mem) => op == opcodes::LDC,
         _ => false,
     };
-    if !pure {
+    if !pure || !m.slots().all(|s| du.locs.of(s).all(|l| du.ssa(l))) {
         return false;
     }
-    let insn = decoded(m);
-    let roles = insn.op.roles();
-    if roles.carry_read || roles.carry_write {
-        return false;
-    }
-    if let sgpu_isa::Op::S2r { sreg, .. } = insn.op {
-        if matches!(sreg, Sreg::Clock | Sreg::ClockHi | Sreg::Clock64) {
-            return false;
+    // Only these read or write the carry or the clock; the rest need no decoding.
+    match op {
+        opcodes::IADD | opcodes::IMAD | opcodes::ISETP => {
+            let roles = decoded(m).op.roles();
+            !roles.carry_read && !roles.carry_write
         }
+        opcodes::S2R => !matches!(
+            decoded(m).op,
+            sgpu_isa::Op::S2r {
+                sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
+                ..
+            }
+        ),
+        _ => true,
     }
-    m.slots().all(|s| du.locs.of(s).all(|l| du.ssa(l)))
 }

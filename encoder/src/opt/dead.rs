@@ -5,7 +5,7 @@
 use super::defuse::{reads, Locs};
 use super::rewrite::{decoded, delete, deleted, replace};
 use crate::mir::MInst;
-use sgpu_isa::{Cop, Op, Unit};
+use sgpu_isa::{opcodes, Cop, Op, Unit};
 
 /// Removes dead instructions; whether anything changed.
 pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
@@ -108,16 +108,15 @@ impl Facts {
             carry_read: false,
             carry_write: false,
         };
-        // Only the integer unit touches the carry; only memory has loads to look into.
-        if unit == Some(Unit::Int) {
-            let roles = decoded(m).op.roles();
-            (f.carry_read, f.carry_write) = (roles.carry_read, roles.carry_write);
-        } else if unit == Some(Unit::Mem) {
-            f.removable = match decoded(m).op {
-                Op::Ldc { .. } => true,
-                Op::Ld { cop, .. } => cop != Cop::Cv,
-                _ => false,
-            };
+        // Only these touch the carry; only a load's cache operator needs looking into.
+        match m.opcode() {
+            opcodes::IADD | opcodes::IMAD | opcodes::ISETP => {
+                let roles = decoded(m).op.roles();
+                (f.carry_read, f.carry_write) = (roles.carry_read, roles.carry_write);
+            }
+            opcodes::LDC => f.removable = true,
+            opcodes::LD => f.removable = !matches!(decoded(m).op, Op::Ld { cop: Cop::Cv, .. }),
+            _ => {}
         }
         f
     }

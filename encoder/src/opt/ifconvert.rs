@@ -23,6 +23,9 @@ pub const MAX_UNIFORM: usize = 2;
 
 /// Converts what it can; whether anything changed.
 pub fn convert(code: &mut [MInst], label_pos: &[usize], du: &DefUse) -> bool {
+    if !code.iter().any(super::uniform::conditional_branch) {
+        return false;
+    }
     let divergent = super::uniform::divergent_locations(code, du);
     let cfg = &du.cfg;
     let preds = cfg.predecessors();

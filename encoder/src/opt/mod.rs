@@ -35,45 +35,70 @@ pub fn optimise(code: &mut Vec<MInst>, vregs: &mut VRegs, label_pos: &mut [usize
         return;
     }
     rounds(code, vregs, label_pos);
-    let du = DefUse::build(code, vregs, label_pos);
-    if vectorize::vectorize(code, vregs, &du) {
-        compact(code, label_pos);
+    // Each of the last passes needs the analysis only where it has work: loads to merge,
+    // conditional branches.
+    if vectorize::candidates(code) {
+        let du = DefUse::build(code, vregs, label_pos);
+        if vectorize::vectorize(code, vregs, &du) {
+            compact(code, label_pos);
+        }
+    }
+    if !code.iter().any(uniform::conditional_branch) {
+        return;
     }
     // Short blocks under a branch become guarded code once everything else has settled
     // (guarded writes are not SSA values, so this comes last), and what that exposes is
     // cleaned up.
     let du = DefUse::build(code, vregs, label_pos);
-    if ifconvert::convert(code, label_pos, &du) {
+    let du = if ifconvert::convert(code, label_pos, &du) {
         compact(code, label_pos);
         rounds(code, vregs, label_pos);
-    }
-    let du = DefUse::build(code, vregs, label_pos);
+        DefUse::build(code, vregs, label_pos)
+    } else {
+        du
+    };
     uniform::mark_uniform_branches(code, &du);
 }
 
-/// The passes, in rounds until nothing changes.
+/// The passes, in rounds until the control flow settles. Within a round each pass sees what
+/// the earlier ones did, and they are ordered so that none enables one before it, but for
+/// changes to the control flow (a branch found dead or certain, unreachable code gone, which
+/// also turns values written only once more into SSA values): those take another round.
 fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
-    for _ in 0..MAX_ROUNDS {
-        let mut changed = branches::simplify(code, label_pos);
+    for round in 0..MAX_ROUNDS {
+        let mut flow = branches::simplify(code, label_pos);
         // One analysis serves the passes up to dead code: they delete instructions (which
         // only removes reads and writes), rename reads of copies to their originals (whose
         // definitions dominate the copies, so their values stay SSA values) and change
         // instructions in place.
         let du = DefUse::build(code, vregs, label_pos);
-        changed |= branches::remove_unreachable(code, &du);
-        changed |= copies::propagate(code, vregs, &du);
-        changed |= cse::eliminate(code, vregs, &du);
-        changed |= constants::propagate(code, &du);
-        changed |= simplify::simplify(code);
-        changed |= sync::remove_repeated(code, &du);
+        flow |= branches::remove_unreachable(code, &du);
+        let folded = constants::propagate(code, &du);
+        flow |= folded.control;
+        let mut cleaned = folded.any;
+        cleaned |= simplify::simplify(code);
+        cleaned |= copies::propagate(code, vregs, &du);
+        // Repeated computations come from lowering (and copies of them): the first round
+        // finds them.
+        if round == 0 {
+            cleaned |= cse::eliminate(code, vregs, &du);
+        }
+        cleaned |= sync::remove_repeated(code, &du);
         let ends = block_ends(&du, code.len());
-        changed |= dead::remove(code, &du.locs, &ends);
+        cleaned |= dead::remove(code, &du.locs, &ends);
         // Combining reads uses and definitions as they are now, after dead code has gone
-        // (a 64-bit address whose high word nothing reads stays 32-bit arithmetic).
-        let du = DefUse::build(code, vregs, label_pos);
-        changed |= combine::combine(code, &du);
+        // (a 64-bit address whose high word nothing reads stays 32-bit arithmetic); what it
+        // replaced goes at once.
+        let du = if cleaned {
+            DefUse::build(code, vregs, label_pos)
+        } else {
+            du
+        };
+        if combine::combine(code, &du) {
+            dead::remove(code, &du.locs, &ends);
+        }
         compact(code, label_pos);
-        if !changed {
+        if !flow {
             break;
         }
     }

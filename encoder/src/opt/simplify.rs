@@ -3,7 +3,7 @@
 //! multiply by a power of two becomes a shift. Integers only: `a + 0.0` is not `a` when `a`
 //! is -0.0, and float identities change NaNs and denormals.
 
-use super::rewrite::{decoded, deleted, replace};
+use super::rewrite::{decoded, replace};
 use crate::mir::MInst;
 use sgpu_isa::{Instruction, Lop2, Op, Reg, RegOrImm};
 
@@ -12,7 +12,12 @@ pub fn simplify(code: &mut [MInst]) -> bool {
     let mut changed = false;
     for i in 0..code.len() {
         let m = &code[i];
-        if deleted(m) || sgpu_isa::unit_of_opcode(m.opcode()) != Some(sgpu_isa::Unit::Int) {
+        // The opcodes `simpler` and `without_carry` know, before decoding anything.
+        use sgpu_isa::opcodes::*;
+        if !matches!(
+            m.opcode(),
+            IADD | IADD32I | IMUL | IMUL32I | SHL | SHR | LOP32I
+        ) {
             continue;
         }
         let insn = decoded(m);

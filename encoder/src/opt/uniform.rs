@@ -27,6 +27,9 @@ const MAX_BLOCKS: usize = 4096;
 
 /// Marks every conditional branch whose guard is uniform as `.UNI`; whether any was.
 pub fn mark_uniform_branches(code: &mut [MInst], du: &DefUse) -> bool {
+    if !code.iter().any(conditional_branch) {
+        return false;
+    }
     let divergent = divergent_locations(code, du);
     let mut changed = false;
     for m in code.iter_mut() {
@@ -43,6 +46,11 @@ pub fn mark_uniform_branches(code: &mut [MInst], du: &DefUse) -> bool {
         }
     }
     changed
+}
+
+/// A branch under a guard not yet marked `.UNI`: what the analysis is for.
+pub fn conditional_branch(m: &MInst) -> bool {
+    m.opcode() == opcodes::BRA && m.guarded() && !uni(m)
 }
 
 fn uni(m: &MInst) -> bool {

@@ -16,6 +16,15 @@ use crate::mir::{Class, Field, MInst, Slot, VRegs};
 use sgpu_isa::{fields, opcodes, Msize, Op, RegOrImm, Space, Unit};
 
 /// Finds and merges the groups; whether any were.
+/// Whether the code has loads this pass might merge (at least two).
+pub fn candidates(code: &[MInst]) -> bool {
+    code.iter()
+        .filter(|m| word_load(m).is_some())
+        .nth(1)
+        .is_some()
+}
+
+/// Finds and merges the groups; whether any were.
 pub fn vectorize(code: &mut [MInst], vregs: &mut VRegs, du: &DefUse) -> bool {
     let zeros = trailing_zeros(code, du);
     let mut changed = false;
@@ -170,7 +179,16 @@ fn trailing_zeros(code: &[MInst], du: &DefUse) -> Vec<u8> {
             if deleted(m) || !m.always_runs() {
                 continue;
             }
-            let Some(d) = m.slots().find(|s| s.def() && s.width() == 1) else {
+            use sgpu_isa::opcodes::*;
+            let known = matches!(
+                m.opcode(),
+                MOV32I | MOV | SHL | IMUL | IMUL32I | IMAD | IADD | IADD32I | LOP32I
+            );
+            let Some(d) = m
+                .slots()
+                .find(|s| s.def() && s.width() == 1)
+                .filter(|_| known)
+            else {
                 continue;
             };
             let l = du.locs.of(d).start;
