@@ -6,6 +6,7 @@
 //! deletes them (a `NOP` tombstone), so that instruction indices, and with them the
 //! def-use information, hold until [`compact`] removes the tombstones between rounds.
 
+mod address;
 mod branches;
 mod combine;
 mod constants;
@@ -94,7 +95,10 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
         } else {
             du
         };
-        if combine::combine(code, &du) {
+        // Both read the analysis as it is now: address folding changes values (each
+        // address drops its constant into the offset) where combining only regroups.
+        let folded_addresses = address::fold(code, &du);
+        if folded_addresses | combine::combine(code, &du) {
             dead::remove(code, &du.locs, &ends);
         }
         compact(code, label_pos);
