@@ -76,7 +76,7 @@ impl Gen {
             _ => String::new(),
         };
         let (d, a, b, c) = (self.reg(), self.src(), self.src(), self.src());
-        let body = match self.below(19) {
+        let body = match self.below(20) {
             0..=4 => {
                 let op = self.pick(&[
                     "add.s32",
@@ -152,6 +152,15 @@ impl Gen {
                 format!("setp.{cmp}.{op} {p}, {a}, {b}, {q}")
             }
             17 => return self.shared(&guard),
+            18 if self.temps < 250 && guard.is_empty() => {
+                // A value written once (an SSA value: in a loop, often an invariant one,
+                // which the optimiser may hoist), folded into a random register.
+                let t = format!("%t{}", self.temps);
+                self.temps += 1;
+                let op = self.pick(&["add.s32", "mul.lo.s32", "xor.b32", "shl.b32"]);
+                self.line(&format!("{op} {t}, {a}, {b}"));
+                format!("add.s32 {d}, {d}, {t}")
+            }
             _ => return self.load(&guard),
         };
         self.line(&format!("{guard}{body}"));

@@ -212,7 +212,7 @@ fn finish(mut l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diag
         )
     };
     let mut label_pos = l.label_pos;
-    opt::optimise(&mut l.code, &mut l.vregs, &mut label_pos, options.opt_level);
+    opt::optimise(&mut l.code, &mut l.vregs, &mut label_pos, options);
     let code = cfg::insert_reconvergence(l.code, &mut label_pos);
     // The frame: variables, spill slots, then the outgoing area for calls' arguments; its
     // size is checked in u64, since a wrapped size would overlap its parts.

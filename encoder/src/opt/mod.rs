@@ -15,6 +15,7 @@ mod cse;
 mod dead;
 mod defuse;
 mod ifconvert;
+mod licm;
 mod rewrite;
 mod simplify;
 mod sync;
@@ -30,12 +31,27 @@ use rewrite::deleted;
 /// in two or three.
 const MAX_ROUNDS: usize = 8;
 
-/// Optimises one function's code at `level` (0: nothing, the literal translation).
-pub fn optimise(code: &mut Vec<MInst>, vregs: &mut VRegs, label_pos: &mut [usize], level: u8) {
-    if level == 0 {
+/// Optimises one function's code at `options.opt_level` (0: nothing, the literal
+/// translation) within `options.max_registers`.
+pub fn optimise(
+    code: &mut Vec<MInst>,
+    vregs: &mut VRegs,
+    label_pos: &mut [usize],
+    options: &crate::Options,
+) {
+    if options.opt_level == 0 {
         return;
     }
     rounds(code, vregs, label_pos);
+    if has_back_edges(code, label_pos) {
+        let du = DefUse::build(code, vregs, label_pos);
+        if let Some((moved, labels)) =
+            licm::hoist(code, vregs, label_pos, &du, options.max_registers)
+        {
+            *code = moved;
+            label_pos.copy_from_slice(&labels);
+        }
+    }
     // Each of the last passes needs the analysis only where it has work: loads to merge,
     // conditional branches.
     if vectorize::candidates(code) {
@@ -106,6 +122,14 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
             break;
         }
     }
+}
+
+/// Whether some branch goes backwards: a loop, maybe.
+fn has_back_edges(code: &[MInst], label_pos: &[usize]) -> bool {
+    code.iter().enumerate().any(|(i, m)| match m.target {
+        Some(crate::mir::Target::Label(l)) => label_pos[l as usize] <= i,
+        _ => false,
+    })
 }
 
 /// Whether each instruction is the last of its block.
