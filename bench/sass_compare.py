@@ -90,17 +90,21 @@ def ptxas_rs() -> Path:
 
 
 def sgpu_assemble(tool: Path, ptx: Path, level: int, tmp: Path):
-    """(instructions, registers, spill bytes, elf path) of ptxas-rs at -O`level`."""
+    """(instructions, registers, spill bytes, elf path, instructions of the f64 runtime) of
+    ptxas-rs at -O`level`."""
     elf = tmp / f"{ptx.stem}.O{level}.elf"
     p = run([str(tool), "-v", f"-O{level}", str(ptx), "-o", str(elf)])
     if p.returncode != 0:
         sys.exit(f"error: ptxas-rs failed on {ptx}:\n{p.stderr}")
     out = p.stdout + p.stderr
     count = sum(int(n) for n in re.findall(r"(\d+) instructions", out))
+    # Each function's report: its name, then (a few lines on) its instruction count.
+    runtime = sum(int(n) for n in re.findall(
+        r"function '__sgpu_\w+'[^\n]*\n(?:[^\n]*\n)*?[^\n]*?(\d+) instructions", out))
     regs = max((int(m) for m in re.findall(r"Used (\d+) registers", out)), default=0)
     spills = sum(int(a) + int(b) for a, b in
                  re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out))
-    return count, regs, spills, elf
+    return count, regs, spills, elf, runtime
 
 
 def retired(tool: Path, elf: Path, manifest: Path):
@@ -150,25 +154,38 @@ def main():
     print_table(rows)
 
 
+# The issue's six kernels, whose geometric mean and worst ratio are its goal.
+GOAL = ["matmul_tiled", "reduction", "warp", "histogram", "devfunc", "big_unrolled"]
+
+
 def print_table(rows):
-    head = ("| input | SASS instr | SASS regs | SASS spill B | sgpu -O0 | sgpu -O3 | sgpu regs "
-            "| sgpu spill B | -O3 / SASS | retired -O0 | retired -O3 |")
+    head = ("| input | SASS instr | SASS regs | SASS spill B | sgpu -O0 | sgpu -O3 | of it f64 "
+            "runtime | sgpu regs | sgpu spill B | -O3 / SASS | retired -O0 | retired -O3 |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
-    ratios = []
+    ratios = {}
     for name, nv, o0, o3, dyn0, dyn3 in rows:
         nv_cells = ("—", "—", "—") if nv is None else nv
         ratio = "—"
         if nv is not None:
-            ratios.append(o3[0] / nv[0])
-            ratio = f"{o3[0] / nv[0]:.2f}x"
+            # NVIDIA's SASS has f64 in hardware (DFMA, DADD): sgpu's runtime routines, which
+            # stand for those instructions, are left out of the ratio.
+            ratios[name] = (o3[0] - o3[4]) / nv[0]
+            ratio = f"{ratios[name]:.2f}x"
         dyn = ("—", "—") if dyn0 is None else (dyn0, dyn3)
         print(f"| {name} | {nv_cells[0]} | {nv_cells[1]} | {nv_cells[2]} | {o0[0]} | {o3[0]} "
-              f"| {o3[1]} | {o3[2]} | {ratio} | {dyn[0]} | {dyn[1]} |")
-    if ratios:
-        geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\ngeometric mean of -O3 / SASS over {len(ratios)} inputs: {geo:.2f}x; "
-              f"largest {max(ratios):.2f}x")
+              f"| {o3[4]} | {o3[1]} | {o3[2]} | {ratio} | {dyn[0]} | {dyn[1]} |")
+
+    def summary(label, values):
+        if values:
+            geo = math.exp(sum(math.log(r) for r in values) / len(values))
+            print(f"geometric mean of -O3 / SASS over {label}: {geo:.2f}x; "
+                  f"largest {max(values):.2f}x")
+
+    print()
+    goal = [r for n, r in ratios.items() if n.split(".")[0] in GOAL]
+    summary(f"the issue's {len(goal)} kernels", goal)
+    summary(f"all {len(ratios)} inputs", list(ratios.values()))
 
 
 if __name__ == "__main__":

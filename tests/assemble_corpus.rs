@@ -1,6 +1,7 @@
 //! Every file of ../shared/corpus assembles, or is rejected only because it uses textures or
 //! tensor cores, which sgpu cannot run, with that said at the line; every ELF written
-//! satisfies `readelf -a`.
+//! satisfies `readelf -a`, and its line table maps every instruction of the optimised code to
+//! a line of the PTX (or of the f64 runtime's).
 
 mod common;
 
@@ -39,6 +40,7 @@ fn corpus_assembles_or_is_rejected_as_unsupported() {
                 if words.into_iter().any(|&w| sgpu_isa::decode(w).is_err()) {
                     failures.push(format!("{name}: a word does not decode"));
                 }
+                failures.extend(unmapped_lines(&name, &source, &a));
             }
             Err(diags) => {
                 rejected += 1;
@@ -64,4 +66,28 @@ fn corpus_assembles_or_is_rejected_as_unsupported() {
         assert!(beyond.contains(&reason.as_str()), "refused: {reason}");
     }
     assert!(assembled >= 179, "only {assembled} corpus files assemble");
+}
+
+/// Instructions whose line is no line of the file: a module function's must be a line of
+/// the PTX; a runtime function's (PTX line 0) a line of the runtime's source.
+fn unmapped_lines(name: &str, source: &str, a: &ptx_encoder::Assembled) -> Vec<String> {
+    let lines = source.lines().count() as u32;
+    let runtime_lines = ptx_encoder::runtime::SOURCE.lines().count() as u32;
+    let mut bad = Vec::new();
+    for f in &a.functions {
+        for (i, &[line, file, loc_line]) in f.lines.iter().enumerate() {
+            let fine = if line == 0 {
+                file == ptx_encoder::runtime::FILE_INDEX && (1..=runtime_lines).contains(&loc_line)
+            } else {
+                (1..=lines).contains(&line)
+            };
+            if !fine {
+                bad.push(format!(
+                    "{name}: `{}` instruction {i} maps to line {line}",
+                    f.name
+                ));
+            }
+        }
+    }
+    bad
 }

@@ -278,11 +278,22 @@ impl Pool {
         }
         None
     }
+    /// The lowest `size` free registers from `lo` up, aligned to `size`.
+    fn take_from(&mut self, size: u32, lo: u32) -> Option<u32> {
+        let base = (lo..self.limit)
+            .step_by(size as usize)
+            .find(|&b| b % size == 0 && self.is_free(b, size))?;
+        self.take_at(base, size)
+    }
+
+    fn is_free(&self, base: u32, size: u32) -> bool {
+        let free = |r: u32| self.free[r as usize / 64] & (1 << (r % 64)) != 0;
+        base + size <= self.limit && (base..base + size).all(free)
+    }
+
     /// Registers `base..base + size` if they are all free (and `base` aligned to `size`).
     fn take_at(&mut self, base: u32, size: u32) -> Option<u32> {
-        let free = |r: u32| self.free[r as usize / 64] & (1 << (r % 64)) != 0;
-        let fits = base % size == 0 && base + size <= self.limit;
-        if !fits || !(base..base + size).all(free) {
+        if base % size != 0 || !self.is_free(base, size) {
             return None;
         }
         for r in base..base + size {
@@ -338,23 +349,28 @@ pub fn allocate(
     let list = in_scan_order(&ranges, 2 * code.len());
     let costs = spill_costs(&code, &ranges);
     let hints = copy_hints(&code, vregs);
-    // A call may use every register, so values live across one stay in memory.
-    let calls: Vec<u32> = code
+    // A call may use every register below the callee-saved ones, so values live across one
+    // take those or stay in memory.
+    let call_at: Vec<u32> = code
         .iter()
         .enumerate()
         .filter(|(_, m)| m.is_call())
         .map(|(i, _)| 2 * i as u32)
         .collect();
+    let calls = Calls {
+        at: &call_at,
+        saved_from: callee_saved_from(budget),
+    };
     // First without reserving anything for spill code; if that spills, again with the
     // scratch registers set aside. The first pass is skipped when it is sure to spill.
-    let sure = sure_spills(&list, vregs, &calls, budget, code.len());
+    let sure = sure_spills(&list, vregs, &call_at, budget, code.len());
     let (first, spills_gpr, spills_pred) = if sure.gpr {
         (None, true, sure.pred)
     } else {
         let homes = scan(
             &list,
             vregs,
-            &calls,
+            calls,
             (&costs, &hints),
             (budget, PREDICATES as u32),
         );
@@ -383,7 +399,7 @@ pub fn allocate(
         _ => scan(
             &list,
             vregs,
-            &calls,
+            calls,
             (&costs, &hints),
             (gpr_limit, pred_limit),
         ),
@@ -395,7 +411,7 @@ pub fn allocate(
         homes = scan(
             &list,
             vregs,
-            &calls,
+            calls,
             (&costs, &hints),
             (gpr_limit, pred_limit),
         );
@@ -428,7 +444,20 @@ pub fn allocate(
         pred: pred_limit as u8,
     };
     let (code, new_index, traffic, scratch_top) = rewrite(code, vregs, &homes, scratch)?;
-    let (spill_store_bytes, spill_load_bytes) = traffic;
+    let (mut spill_store_bytes, mut spill_load_bytes) = traffic;
+    // A called function keeps its caller's callee-saved registers: save slots follow the
+    // spill slots, 4-aligned.
+    let (code, new_index) = if entry {
+        (code, new_index)
+    } else {
+        let slot_base = spill_base.saturating_add(spill_bytes.div_ceil(4) * 4);
+        let (code, moved, bytes, (stored, loaded)) =
+            saves::save_registers(code, callee_saved_from(budget), slot_base)?;
+        spill_bytes = spill_bytes.div_ceil(4) * 4 + bytes;
+        spill_store_bytes += stored;
+        spill_load_bytes += loaded;
+        (code, new_index.iter().map(|&i| moved[i]).collect())
+    };
     registers = registers.max(scratch_top);
     Ok(Allocation {
         code,
@@ -511,6 +540,20 @@ fn copy_hints(code: &[MInst], vregs: &VRegs) -> Vec<Option<VReg>> {
     hints
 }
 
+/// The calls of a function: the read position of each, and the first callee-saved register
+/// (docs/hw.md: the registers from there to the budget keep their values across a call).
+#[derive(Clone, Copy)]
+struct Calls<'c> {
+    at: &'c [u32],
+    saved_from: u32,
+}
+
+/// The first register a callee saves for its caller, when the module's functions have
+/// `budget` general registers each: the upper half of the budget, from a multiple of 4.
+pub fn callee_saved_from(budget: u32) -> u32 {
+    (budget / 2) & !3
+}
+
 /// Whether a value is live across a call (read positions `calls`).
 fn across_call(calls: &[u32], it: &Interval) -> bool {
     let next_call = calls[calls.partition_point(|&c| c <= it.start)..].first();
@@ -519,16 +562,17 @@ fn across_call(calls: &[u32], it: &Interval) -> bool {
 
 /// What [`scan`] is sure to spill, known without running it.
 struct SureSpills {
-    /// General registers, when more register words than `gpr_limit` are live at some point
-    /// or one is live across a call. Below that limit tuples' alignment may still make the
-    /// scan spill, so `false` means "not sure".
+    /// General registers, when more register words than `gpr_limit` are live at some point.
+    /// Below that limit tuples' alignment, or values across calls that find no callee-saved
+    /// register, may still make the scan spill, so `false` means "not sure".
     gpr: bool,
     /// Predicates, exactly: one register each, so the scan spills only when more than
     /// [`PREDICATES`] are live at once, or one is live across a call.
     pred: bool,
 }
 
-/// Counts, at every position, what is live in registers (values live across a call are not).
+/// Counts, at every position, what is live in registers (predicates live across a call are
+/// not).
 fn sure_spills(
     list: &[Interval],
     vregs: &VRegs,
@@ -548,8 +592,8 @@ fn sure_spills(
             Class::Gpr { size } => (0, i32::from(size)),
             Class::Pred => (1, 1),
         };
-        if across_call(calls, it) {
-            *[&mut sure.gpr, &mut sure.pred][file] = true;
+        if file == 1 && across_call(calls, it) {
+            sure.pred = true;
             continue;
         }
         delta[it.start as usize][file] += size;
@@ -566,17 +610,21 @@ fn sure_spills(
 }
 
 /// Linear scan. A value that finds no register goes to memory, unless an active value of the
-/// same size costs less there (`weights.0`), which then goes instead; so does a value live
-/// across a call (at the read positions `calls`). A value takes the register of its copy's
-/// other side (`weights.1`) when it can. `Spilled` holds the size in words here.
+/// same size costs less there (`weights.0`), which then goes instead. A value live across a
+/// call takes a callee-saved register or goes to memory. A value takes the register of its
+/// copy's other side (`weights.1`) when it can. `Spilled` holds the size in words here.
 fn scan(
     list: &[Interval],
     vregs: &VRegs,
-    calls: &[u32],
+    calls: Calls<'_>,
     weights: (&[f32], &[Option<VReg>]),
     limits: (u32, u32),
 ) -> Vec<Home> {
     let (costs, hints) = weights;
+    let Calls {
+        at: calls,
+        saved_from,
+    } = calls;
     let (gpr_limit, pred_limit) = limits;
     let mut homes = vec![Home::Unused; vregs.len()];
     let mut gpr = Pool::new(gpr_limit);
@@ -600,7 +648,21 @@ fn scan(
         }
         let (pool, size) = pool_of(vregs, it.v, &mut gpr, &mut pred);
         if across_call(calls, it) {
-            homes[it.v.0 as usize] = Home::Spilled(size);
+            // Only callee-saved registers keep a value across a call (docs/hw.md), and no
+            // predicate is one.
+            let saved = match vregs.class(it.v) {
+                Class::Gpr { .. } => pool.take_from(size, saved_from),
+                Class::Pred => None,
+            };
+            homes[it.v.0 as usize] = match saved {
+                Some(r) => Home::Reg(r),
+                None => Home::Spilled(size),
+            };
+            if saved.is_some() {
+                let entry = Active::new(it.end, it.v);
+                let at = active.partition_point(|&a| a > entry);
+                active.insert(at, entry);
+            }
             continue;
         }
         // A copy's two sides in one register make the copy vanish (`rewrite`): take the
@@ -941,5 +1003,6 @@ fn spill(
 }
 
 mod remat;
+mod saves;
 #[cfg(test)]
 mod tests;

@@ -91,13 +91,18 @@ pub struct Both {
 
 /// [`load`] at `-O3` and at `-O0`.
 pub fn load_both(source: &str, file: &str) -> Both {
-    let literal = ptx_encoder::Options {
-        opt_level: 0,
+    load_both_at(source, file, 3)
+}
+
+/// [`load`] at `-O<level>` and at `-O0`.
+pub fn load_both_at(source: &str, file: &str, level: u8) -> Both {
+    let at = |opt_level| ptx_encoder::Options {
+        opt_level,
         ..Default::default()
     };
     Both {
-        optimised: load(source, file),
-        literal: load_with(source, file, &literal),
+        optimised: load_with(source, file, &at(level)),
+        literal: load_with(source, file, &at(0)),
         file: file.to_string(),
     }
 }

@@ -39,11 +39,12 @@ pub fn optimise(
     label_pos: &mut [usize],
     options: &crate::Options,
 ) {
-    if options.opt_level == 0 {
+    let level = options.opt_level;
+    if level == 0 {
         return;
     }
-    rounds(code, vregs, label_pos);
-    if has_back_edges(code, label_pos) {
+    rounds(code, vregs, label_pos, level);
+    if level >= 3 && has_back_edges(code, label_pos) {
         let du = DefUse::build(code, vregs, label_pos);
         if let Some((moved, labels)) =
             licm::hoist(code, vregs, label_pos, &du, options.max_registers)
@@ -54,7 +55,7 @@ pub fn optimise(
     }
     // Each of the last passes needs the analysis only where it has work: loads to merge,
     // conditional branches.
-    if vectorize::candidates(code) {
+    if level >= 2 && vectorize::candidates(code) {
         let du = DefUse::build(code, vregs, label_pos);
         if vectorize::vectorize(code, vregs, &du) {
             compact(code, label_pos);
@@ -67,9 +68,9 @@ pub fn optimise(
     // (guarded writes are not SSA values, so this comes last), and what that exposes is
     // cleaned up.
     let du = DefUse::build(code, vregs, label_pos);
-    let du = if ifconvert::convert(code, label_pos, &du) {
+    let du = if level >= 3 && ifconvert::convert(code, label_pos, &du) {
         compact(code, label_pos);
-        rounds(code, vregs, label_pos);
+        rounds(code, vregs, label_pos, level);
         DefUse::build(code, vregs, label_pos)
     } else {
         du
@@ -81,7 +82,7 @@ pub fn optimise(
 /// the earlier ones did, and they are ordered so that none enables one before it, but for
 /// changes to the control flow (a branch found dead or certain, unreachable code gone, which
 /// also turns values written only once more into SSA values): those take another round.
-fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
+fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], level: u8) {
     for round in 0..MAX_ROUNDS {
         let mut flow = branches::simplify(code, label_pos);
         // One analysis serves the passes up to dead code: they delete instructions (which
@@ -97,7 +98,7 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
         cleaned |= copies::propagate(code, vregs, &du);
         // Repeated computations come from lowering (and copies of them): the first round
         // finds them.
-        if round == 0 {
+        if round == 0 && level >= 2 {
             cleaned |= cse::eliminate(code, vregs, &du);
         }
         cleaned |= sync::remove_repeated(code, &du);
@@ -106,16 +107,17 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize]) {
         // Combining reads uses and definitions as they are now, after dead code has gone
         // (a 64-bit address whose high word nothing reads stays 32-bit arithmetic); what it
         // replaced goes at once.
-        let du = if cleaned {
-            DefUse::build(code, vregs, label_pos)
-        } else {
-            du
-        };
         // Both read the analysis as it is now: address folding changes values (each
         // address drops its constant into the offset) where combining only regroups.
-        let folded_addresses = address::fold(code, &du);
-        if folded_addresses | combine::combine(code, &du) {
-            dead::remove(code, &du.locs, &ends);
+        if level >= 2 {
+            let du = if cleaned {
+                DefUse::build(code, vregs, label_pos)
+            } else {
+                du
+            };
+            if address::fold(code, &du) | combine::combine(code, &du) {
+                dead::remove(code, &du.locs, &ends);
+            }
         }
         compact(code, label_pos);
         if !flow {
