@@ -65,7 +65,8 @@ struct AssembleArgs {
     #[arg(long)]
     warn_on_local_memory_usage: bool,
     /// Optimization level, 0..=3: 0 translates each PTX instruction literally (for debugging),
-    /// 1 to 3 optimise more (docs/optimiser.md)
+    /// 1 cleans up locally, 2 also combines and vectorises, 3 also hoists and if-converts
+    /// (docs/optimiser.md)
     #[arg(short = 'O', long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u8).range(0..=3))]
     opt_level: u8,
