@@ -335,3 +335,37 @@ fn optimised_code_computes_what_the_literal_translation_does() {
         assert!(run.is_ok(), "this program differs at -O{level}:\n{source}");
     }
 }
+
+/// Device functions no kernel reaches are dropped from optimised code (sgpu has no linker,
+/// so nothing else can call them), and kept at -O0; one reached through a function pointer
+/// in an initializer stays.
+#[test]
+fn unreferenced_device_functions_are_dropped() {
+    let source = ".version 7.0\n.target sm_80\n.address_size 64\n\n\
+        .visible .func (.param .b32 r) unused(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\
+        \tld.param.b32 %r0, [a];\n\tst.param.b32 [r], %r0;\n\tret;\n}\n\n\
+        .visible .func (.param .b32 r) pointed(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\
+        \tld.param.b32 %r0, [a];\n\tst.param.b32 [r], %r0;\n\tret;\n}\n\n\
+        .global .u64 table[1] = {pointed};\n\n\
+        .visible .func (.param .b32 r) called(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\
+        \tld.param.b32 %r0, [a];\n\tadd.s32 %r1, %r0, 1;\n\tst.param.b32 [r], %r1;\n\tret;\n}\n\n\
+        .visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\
+        \tld.param.u64 %rd0, [out];\n\tmov.u32 %r0, 7;\n\t{\n\t.param .b32 a;\n\t.param .b32 r;\n\
+        \tst.param.b32 [a], %r0;\n\tcall (r), called, (a);\n\tld.param.b32 %r1, [r];\n\t}\n\
+        \tst.global.u32 [%rd0], %r1;\n\tret;\n}\n";
+    common::assert_checks(source);
+    let (module, _) = ptx_grammar::parse(source);
+    let names = |opt_level| {
+        let options = ptx_encoder::Options {
+            opt_level,
+            ..Default::default()
+        };
+        let a = ptx_encoder::assemble(source, "f.ptx", &module, &options).unwrap();
+        a.functions.into_iter().map(|f| f.name).collect::<Vec<_>>()
+    };
+    assert_eq!(names(0), ["unused", "pointed", "called", "k"]);
+    assert_eq!(names(3), ["pointed", "called", "k"]);
+    let manifest = "params = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n";
+    let p = common::load_both(source, "f.ptx").finish(manifest, std::path::Path::new("."));
+    assert_eq!(common::u32s(&p, "out"), [8]);
+}

@@ -113,6 +113,9 @@ pub fn assemble(
             _ => {}
         }
     }
+    if options.opt_level > 0 {
+        drop_unreferenced(&mut functions, &layout);
+    }
     if diags.is_empty() && link_runtime(&mut functions, &layout, options, &mut diags) {
         loc_files.push((runtime::FILE_INDEX, runtime::FILE.to_string()));
     }
@@ -150,6 +153,34 @@ fn reserve_runtime_names(module: &Module<'_>, diags: &mut diag::Diags) {
             );
         }
     }
+}
+
+/// Removes the device functions that no kernel can reach: called by no function kept, their
+/// address in no instruction and no initializer. sgpu has no linker, so nothing outside the
+/// module can call them (NVIDIA's ptxas drops them too, outside separate compilation).
+fn drop_unreferenced(functions: &mut Vec<Function>, layout: &layout::Layout<'_>) {
+    let index = |name: &str| functions.iter().position(|f| f.name == name);
+    let mut kept = vec![false; functions.len()];
+    let mut work: Vec<usize> = (0..functions.len())
+        .filter(|&i| functions[i].entry)
+        .collect();
+    for r in &layout.data_relocs {
+        if let layout::AddressOf::Function(f) = r.target {
+            work.extend(index(layout.functions[f as usize]));
+        }
+    }
+    while let Some(i) = work.pop() {
+        if std::mem::replace(&mut kept[i], true) {
+            continue;
+        }
+        for (_, r) in &functions[i].relocs {
+            if let Reloc::Call { function } | Reloc::FunctionAddress { function, .. } = *r {
+                work.extend(index(layout.functions[function as usize]));
+            }
+        }
+    }
+    let mut k = kept.into_iter();
+    functions.retain(|_| k.next().unwrap_or(true));
 }
 
 /// Adds to `functions` the runtime functions that they call, and those that these call;

@@ -77,7 +77,13 @@ $loop:
 fn measure(source: &str) -> (u64, f64) {
     let (m, d) = ptx_grammar::parse(source);
     assert!(d.is_empty(), "{d:?}");
-    let elf = ptx_encoder::assemble(source, "bench.ptx", &m, &Default::default())
+    // The literal translation: the model's speed on a fixed instruction stream, which the
+    // optimiser (its levels, its passes) leaves alone.
+    let literal = ptx_encoder::Options {
+        opt_level: 0,
+        ..Default::default()
+    };
+    let elf = ptx_encoder::assemble(source, "bench.ptx", &m, &literal)
         .unwrap()
         .elf;
     let program = Program::load(&elf, GLOBAL_BASE).unwrap();

@@ -63,6 +63,9 @@ pub fn extend_addresses(
     homes: &[Home],
     ranges: &mut [Option<(u32, u32)>],
 ) -> bool {
+    if !homes.iter().any(|h| matches!(h, Home::Spilled(_))) {
+        return false;
+    }
     let defs = single_defs(code, vregs);
     let frame = Frame::of(code, true);
     let mut grew = false;
