@@ -7,7 +7,7 @@
 //! would have to leave the carry chain too.
 
 use super::defuse::DefUse;
-use super::rewrite::{decoded, deleted, replace};
+use super::rewrite::{decoded, deleted, plain_add, replace};
 use crate::mir::{Field, MInst};
 use sgpu_isa::{fields, opcodes, Instruction, Op, Reg, RegOrImm};
 
@@ -70,20 +70,16 @@ fn constant_addend(code: &[MInst], du: &DefUse, d: usize) -> Option<(i32, Op)> {
         opcodes::IADD32I | opcodes::IADD | opcodes::IMAD => {}
         _ => return None,
     }
-    let (k, op) = match decoded(m).op {
+    let op = decoded(m).op;
+    if let Some((rd, ra, rb)) = plain_add(op) {
+        let k = match rb {
+            RegOrImm::Imm(i) => u32::from(i),
+            RegOrImm::Reg(_) => known(fields::RB)?,
+        };
+        return (k != 0).then_some((k as i32, copy(rd, ra)));
+    }
+    let (k, op) = match op {
         Op::Iadd32i { rd, ra, imm32 } => (imm32, copy(rd, ra)),
-        Op::Iadd {
-            rd,
-            ra,
-            rb,
-            nb: false,
-            cc: false,
-            x: false,
-            sat: false,
-        } => match rb {
-            RegOrImm::Imm(i) => (u32::from(i), copy(rd, ra)),
-            RegOrImm::Reg(_) => (known(fields::RB)?, copy(rd, ra)),
-        },
         Op::Imad {
             rd,
             ra,

@@ -10,7 +10,7 @@
 //! now writes and which is deleted here.
 
 use super::defuse::DefUse;
-use super::rewrite::{decoded, delete, deleted};
+use super::rewrite::{decoded, delete, deleted, plain_add};
 use crate::mir::{Field, MInst, Slot};
 use sgpu_isa::{fields, opcodes, Instruction, Op, Reg, RegOrImm};
 
@@ -90,16 +90,7 @@ fn multiplier(m: &MInst) -> Option<RegOrImm> {
 
 /// `IADD d = t + c` with `t = a * b` (or `a << k`): `IMAD d = a * b + c`.
 fn multiply_add(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
-    let Op::Iadd {
-        rd,
-        ra,
-        rb,
-        nb: false,
-        cc: false,
-        x: false,
-        sat: false,
-    } = decoded(&code[i]).op
-    else {
+    let Some((rd, ra, rb)) = plain_add(decoded(&code[i]).op) else {
         return false;
     };
     // The product may be either operand; the other is the addend.

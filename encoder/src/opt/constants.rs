@@ -186,161 +186,62 @@ fn zero_reads_zero(op: Op) -> bool {
 }
 
 /// The same operation with `ra` and `rb` exchanged, where the instruction can take them
-/// either way round.
-fn commuted(op: Op) -> Option<Op> {
-    let reg = |r: RegOrImm| r.reg();
-    Some(match op {
+/// either way round (`rb` must then be a register, as `ra` always is).
+fn commuted(mut op: Op) -> Option<Op> {
+    let swap = |ra: &mut Reg, rb: &mut RegOrImm| -> Option<()> {
+        let b = rb.reg()?;
+        *rb = RegOrImm::Reg(std::mem::replace(ra, b));
+        Some(())
+    };
+    match &mut op {
         Op::Iadd {
-            rd,
-            ra,
-            rb,
-            nb: false,
-            cc,
-            x,
-            sat,
-        } => Op::Iadd {
-            rd,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            nb: false,
-            cc,
-            x,
-            sat,
-        },
-        Op::Imul {
-            rd,
-            ra,
-            rb,
-            hi,
-            sgn,
-        } => Op::Imul {
-            rd,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            hi,
-            sgn,
-        },
-        Op::Imad {
-            rd,
-            ra,
-            rb,
-            rc,
-            hi,
-            sgn,
-            cc,
-            x,
-        } => Op::Imad {
-            rd,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            rc,
-            hi,
-            sgn,
-            cc,
-            x,
-        },
-        Op::Imnmx {
-            rd,
-            ra,
-            rb,
-            max,
-            sgn,
-        } => Op::Imnmx {
-            rd,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            max,
-            sgn,
-        },
+            ra, rb, nb: false, ..
+        }
+        | Op::Imul { ra, rb, .. }
+        | Op::Imad { ra, rb, .. }
+        | Op::Imnmx { ra, rb, .. } => swap(ra, rb)?,
         Op::Isetp {
-            pd,
-            pq,
             ra,
             rb,
-            pc,
             icmp,
-            sgn,
             x: false,
-            bop,
-        } => Op::Isetp {
-            pd,
-            pq,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            pc,
-            icmp: reversed(icmp),
-            sgn,
-            x: false,
-            bop,
-        },
-        Op::Lop3 {
-            rd,
-            ra,
-            rb,
-            rc,
-            lut,
-        } => Op::Lop3 {
-            rd,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            rc,
-            lut: swap_lut_ab(lut),
-        },
-        Op::Sel { rd, ra, rb, pc } => Op::Sel {
-            rd,
-            ra: reg(rb)?,
-            rb: RegOrImm::Reg(ra),
-            pc: PredSrc {
-                negated: !pc.negated,
-                ..pc
-            },
-        },
+            ..
+        } => {
+            swap(ra, rb)?;
+            *icmp = reversed(*icmp);
+        }
+        Op::Lop3 { ra, rb, lut, .. } => {
+            swap(ra, rb)?;
+            *lut = swap_lut_ab(*lut);
+        }
+        // pc ? ra : rb is !pc ? rb : ra.
+        Op::Sel { ra, rb, pc, .. } => {
+            swap(ra, rb)?;
+            pc.negated = !pc.negated;
+        }
         Op::Fadd {
-            rd,
             ra,
             rb,
-            rnd,
-            ftz,
-            sat,
             na,
             nb,
             absa,
             absb,
-        } => Op::Fadd {
-            rd,
-            ra: rb,
-            rb: ra,
-            rnd,
-            ftz,
-            sat,
-            na: nb,
-            nb: na,
-            absa: absb,
-            absb: absa,
-        },
+            ..
+        } => {
+            std::mem::swap(ra, rb);
+            std::mem::swap(na, nb);
+            std::mem::swap(absa, absb);
+        }
+        // The negation applies to the product, which does not change.
         Op::Fmul {
-            rd,
-            ra,
-            rb,
-            rnd,
-            ftz,
-            sat,
-            na,
-            absa,
-            absb,
-        } => Op::Fmul {
-            rd,
-            ra: rb,
-            rb: ra,
-            rnd,
-            ftz,
-            sat,
-            na,
-            absa: absb,
-            absb: absa,
-        },
+            ra, rb, absa, absb, ..
+        } => {
+            std::mem::swap(ra, rb);
+            std::mem::swap(absa, absb);
+        }
         _ => return None,
-    })
+    }
+    Some(op)
 }
 
 /// The comparison with its operands exchanged: a < b is b > a.
@@ -369,6 +270,11 @@ fn with_constant(op: Op, field: Field, k: u32) -> Option<Op> {
     let rb = field == Field::of(fields::RB);
     let rc = field == Field::of(fields::RC);
     let ra = field == Field::of(fields::RA);
+    if ra {
+        if let Some(op) = at_constant_address(op, k) {
+            return Some(op);
+        }
+    }
     Some(match op {
         Op::Iadd {
             rd,
@@ -454,59 +360,33 @@ fn with_constant(op: Op, field: Field, k: u32) -> Option<Op> {
             absb: false,
             ..
         } if rb => Op::Fmul32i { rd, ra, imm32: k },
-        Op::Ld {
-            rd,
-            off24,
-            space,
-            msize,
-            cop,
-            e: false,
-            labs,
-            ..
-        } if ra => Op::Ld {
-            rd,
-            ra: Reg::RZ,
-            off24: absolute(k, off24)?,
-            space,
-            msize,
-            cop,
-            e: false,
-            labs,
-        },
-        Op::St {
-            rd,
-            off24,
-            space,
-            msize,
-            cop,
-            e: false,
-            labs,
-            ..
-        } if ra => Op::St {
-            rd,
-            ra: Reg::RZ,
-            off24: absolute(k, off24)?,
-            space,
-            msize,
-            cop,
-            e: false,
-            labs,
-        },
-        Op::Ldc {
-            rd,
-            off24,
-            msize,
-            cbank,
-            ..
-        } if ra => Op::Ldc {
-            rd,
-            ra: Reg::RZ,
-            off24: absolute(k, off24)?,
-            msize,
-            cbank,
-        },
         op => return with_imm8(op, rb, rc, imm8?),
     })
+}
+
+/// A load or store (of a 32-bit address) whose address register holds `k`, addressing
+/// `[RZ + k + offset]` instead.
+fn at_constant_address(mut op: Op, k: u32) -> Option<Op> {
+    match &mut op {
+        Op::Ld {
+            ra,
+            off24,
+            e: false,
+            ..
+        }
+        | Op::St {
+            ra,
+            off24,
+            e: false,
+            ..
+        }
+        | Op::Ldc { ra, off24, .. } => {
+            *ra = Reg::RZ;
+            *off24 = absolute(k, *off24)?;
+            Some(op)
+        }
+        _ => None,
+    }
 }
 
 /// A register-or-immediate source (`rb/bi`, `rc/ci`) taking an 8-bit immediate.

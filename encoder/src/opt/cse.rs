@@ -7,10 +7,9 @@
 
 use super::copies::rename;
 use super::defuse::DefUse;
-use super::rewrite::{decoded, deleted};
+use super::rewrite::repeatable;
 use crate::mir::{MInst, VRegs};
 use rustc_hash::FxHashMap;
-use sgpu_isa::{opcodes, Sreg, Unit};
 
 /// What an instruction computes, as far as equality goes: its word and the registers it
 /// reads, each as its location, field and width packed in one number (at most five: an
@@ -106,35 +105,8 @@ pub fn eliminate(code: &mut [MInst], vregs: &VRegs, du: &DefUse) -> bool {
     found && rename(code, vregs, du, original)
 }
 
-/// Whether the instruction's results depend on its operands alone and are SSA values, so
-/// that a dominating copy of it holds the same: the integer (but the clock), float,
-/// special-function and video units and constant-bank loads; no carry in or out, no guard.
+/// Whether a dominating copy of the instruction computes the same: a repeatable instruction
+/// (`rewrite::repeatable`) reading and writing SSA values only.
 fn candidate(m: &MInst, du: &DefUse) -> bool {
-    if deleted(m) || !m.always_runs() || m.reloc.is_some() || m.marks != Default::default() {
-        return false;
-    }
-    let op = m.opcode();
-    let pure = match sgpu_isa::unit_of_opcode(op) {
-        Some(Unit::Int | Unit::Float | Unit::Sfu | Unit::Video) => true,
-        Some(Unit::Mem) => op == opcodes::LDC,
-        _ => false,
-    };
-    if !pure || !m.slots().all(|s| du.locs.of(s).all(|l| du.ssa(l))) {
-        return false;
-    }
-    // Only these read or write the carry or the clock; the rest need no decoding.
-    match op {
-        opcodes::IADD | opcodes::IMAD | opcodes::ISETP => {
-            let roles = decoded(m).op.roles();
-            !roles.carry_read && !roles.carry_write
-        }
-        opcodes::S2R => !matches!(
-            decoded(m).op,
-            sgpu_isa::Op::S2r {
-                sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
-                ..
-            }
-        ),
-        _ => true,
-    }
+    repeatable(m) && m.slots().all(|s| du.locs.of(s).all(|l| du.ssa(l)))
 }

@@ -11,9 +11,9 @@
 //! but written before it, plus every word written in it) would pass the budget.
 
 use super::defuse::DefUse;
-use super::rewrite::{decoded, deleted};
+use super::rewrite::repeatable;
 use crate::mir::{Class, MInst, VRegs};
-use sgpu_isa::{opcodes, Sreg, Unit};
+use sgpu_isa::opcodes;
 
 /// Hoists invariant instructions out of every loop; the new code and label positions when
 /// anything moved.
@@ -158,36 +158,11 @@ fn invariants(
     hoisted
 }
 
-/// Whether `m` may run once before the loop instead of on every trip: pure (the integer
-/// unit but the clock, the float, special-function and video units, constant-bank loads),
-/// unguarded, without the carry, writing SSA values only.
+/// Whether `m` may run once before the loop instead of on every trip: a repeatable
+/// instruction (`rewrite::repeatable`) writing SSA values only.
 fn movable(m: &MInst, du: &DefUse) -> bool {
-    if deleted(m) || !m.always_runs() || m.reloc.is_some() || m.marks != Default::default() {
-        return false;
-    }
-    let op = m.opcode();
-    let pure = match sgpu_isa::unit_of_opcode(op) {
-        Some(Unit::Int | Unit::Float | Unit::Sfu | Unit::Video) => true,
-        Some(Unit::Mem) => op == opcodes::LDC,
-        _ => false,
-    };
-    if !pure {
-        return false;
-    }
-    let insn = decoded(m);
-    let roles = insn.op.roles();
-    let clock = matches!(
-        insn.op,
-        sgpu_isa::Op::S2r {
-            sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
-            ..
-        }
-    );
-    let ssa = m
-        .slots()
-        .filter(|s| s.def())
-        .all(|s| du.locs.of(s).all(|l| du.ssa(l)));
-    !roles.carry_read && !roles.carry_write && !clock && ssa
+    let ssa = |s: &crate::mir::Slot| !s.def() || du.locs.of(s).all(|l| du.ssa(l));
+    repeatable(m) && m.slots().all(ssa)
 }
 
 /// The code with each instruction of `moves` taken from where it was and put before its

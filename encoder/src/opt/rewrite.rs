@@ -3,7 +3,7 @@
 //! step with the fields that still name registers.
 
 use crate::mir::{Field, MInst};
-use sgpu_isa::{fields, Instruction, Op, Pred};
+use sgpu_isa::{fields, opcodes, Instruction, Op, Pred, Reg, RegOrImm, Sreg, Unit};
 
 /// The instruction in its typed form. Lowering builds every word through `Op`, so it decodes.
 pub fn decoded(m: &MInst) -> Instruction {
@@ -52,4 +52,53 @@ pub fn delete(m: &mut MInst) {
 /// Whether `m` was deleted.
 pub fn deleted(m: &MInst) -> bool {
     m.opcode() == sgpu_isa::opcodes::NOP
+}
+
+/// Whether `m` computes from its operands alone, writes registers only, and may run
+/// anywhere its operands hold the same values: unguarded, unmarked, unrelocated, of the
+/// integer (but the clock), float, special-function or video units or a constant-bank load,
+/// without the carry. Common subexpressions and loop-invariant code motion move or merge
+/// such instructions.
+pub fn repeatable(m: &MInst) -> bool {
+    if deleted(m) || !m.always_runs() || m.reloc.is_some() || m.marks != Default::default() {
+        return false;
+    }
+    let op = m.opcode();
+    let pure = match sgpu_isa::unit_of_opcode(op) {
+        Some(Unit::Int | Unit::Float | Unit::Sfu | Unit::Video) => true,
+        Some(Unit::Mem) => op == opcodes::LDC,
+        _ => false,
+    };
+    // Only these read or write the carry or the clock; the rest need no decoding.
+    pure && match op {
+        opcodes::IADD | opcodes::IMAD | opcodes::ISETP => {
+            let roles = decoded(m).op.roles();
+            !roles.carry_read && !roles.carry_write
+        }
+        opcodes::S2R => !matches!(
+            decoded(m).op,
+            Op::S2r {
+                sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
+                ..
+            }
+        ),
+        _ => true,
+    }
+}
+
+/// An `IADD` that only adds (no carry in or out, no negation, no saturation): its `rd`, `ra`
+/// and `rb`.
+pub fn plain_add(op: Op) -> Option<(Reg, Reg, RegOrImm)> {
+    match op {
+        Op::Iadd {
+            rd,
+            ra,
+            rb,
+            nb: false,
+            cc: false,
+            x: false,
+            sat: false,
+        } => Some((rd, ra, rb)),
+        _ => None,
+    }
 }
