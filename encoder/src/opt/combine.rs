@@ -26,6 +26,7 @@ pub fn combine(code: &mut [MInst], du: &DefUse) -> bool {
         changed |= match code[i].opcode() {
             opcodes::IADD => multiply_add(code, du, i) || wide_add(code, du, i),
             opcodes::PLOP => compare_and_combine(code, du, i),
+            opcodes::SHF => sign_extended_shift(code, du, i),
             _ => false,
         };
     }
@@ -404,4 +405,46 @@ fn compare_and_combine(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
         return true;
     }
     false
+}
+
+/// The high word of a sign-extended value shifted left by 1 to 31 (`SHF.HI` of `x` with `x`'s
+/// sign word, `SHR.S32 x, 31`, as its high word): `x` shifted right arithmetically by the
+/// rest, which the widening-product patterns then recognise.
+fn sign_extended_shift(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
+    let Op::Shf {
+        rd,
+        ra,
+        rb: RegOrImm::Imm(n),
+        shr: false,
+        hi: true,
+        ..
+    } = decoded(&code[i]).op
+    else {
+        return false;
+    };
+    let (Some(x), Some((at, p))) = (
+        slot(&code[i], fields::RA),
+        producer(code, du, &code[i], fields::RC),
+    ) else {
+        return false;
+    };
+    let sign = matches!(
+        decoded(p).op,
+        Op::Shr {
+            rb: RegOrImm::Imm(31),
+            sgn: true,
+            ..
+        }
+    );
+    let same_x = slot(p, fields::RA).is_some_and(|s| du.locs.of(&s).eq(du.locs.of(&x)));
+    if !(1..32).contains(&n) || !sign || !same_x || !reads_hold(code, du, at, i) {
+        return false;
+    }
+    let insn = Instruction::new(Op::Shr {
+        rd,
+        ra,
+        rb: RegOrImm::Imm(32 - n),
+        sgn: true,
+    });
+    super::rewrite::replace(&mut code[i], insn)
 }

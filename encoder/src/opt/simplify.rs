@@ -1,6 +1,7 @@
 //! Algebraic simplification: an instruction that computes one of its operands (`a + 0`,
 //! `a * 1`, a shift by zero, `a & ~0`) becomes a copy, which copy propagation removes; a
-//! multiply by a power of two becomes a shift. Integers only: `a + 0.0` is not `a` when `a`
+//! multiply by a power of two becomes a shift, and so does a word of a 64-bit shift whose
+//! other word is known (zero). Integers only: `a + 0.0` is not `a` when `a`
 //! is -0.0, and float identities change NaNs and denormals.
 
 use super::rewrite::{decoded, replace};
@@ -16,7 +17,7 @@ pub fn simplify(code: &mut [MInst]) -> bool {
         use sgpu_isa::opcodes::*;
         if !matches!(
             m.opcode(),
-            IADD | IADD32I | IMUL | IMUL32I | SHL | SHR | LOP32I
+            IADD | IADD32I | IMUL | IMUL32I | SHL | SHR | SHF | LOP32I
         ) {
             continue;
         }
@@ -118,6 +119,31 @@ fn simpler(op: Op) -> Option<Op> {
         Op::Shl { rd, ra, rb } | Op::Shr { rd, ra, rb, .. } if constant(rb) == Some(0) => {
             copy(rd, ra)
         }
+        // A 64-bit left shift by 1 to 31: its low word is the low word shifted, and when the
+        // high word is zero (a zero-extended value), its high word is the low word shifted
+        // right by the rest.
+        Op::Shf {
+            rd,
+            ra,
+            rb: RegOrImm::Imm(n),
+            rc,
+            shr: false,
+            hi,
+            ..
+        } if (1..32).contains(&n) => match (hi, rc) {
+            (false, _) => Op::Shl {
+                rd,
+                ra,
+                rb: RegOrImm::Imm(n),
+            },
+            (true, Reg::RZ) => Op::Shr {
+                rd,
+                ra,
+                rb: RegOrImm::Imm(32 - n),
+                sgn: false,
+            },
+            _ => return None,
+        },
         Op::Lop32i {
             rd,
             ra,
