@@ -404,19 +404,23 @@ pub fn allocate(
             (gpr_limit, pred_limit),
         ),
     };
-    // Values loaded from memory that does not change are loaded again rather than spilled,
-    // if their address stays in its register: lengthen those and allocate again.
-    if remat::extend_addresses(&code, vregs, &homes, &mut ranges) {
-        let list = in_scan_order(&ranges, 2 * code.len());
-        homes = scan(
-            &list,
-            vregs,
-            calls,
-            (&costs, &hints),
-            (gpr_limit, pred_limit),
-        );
+    if homes.iter().any(|h| matches!(h, Home::Spilled(_))) {
+        // Values loaded from memory that does not change are loaded again rather than
+        // spilled, if their address stays in its register: lengthen those and allocate
+        // again. Then whatever can be recomputed is.
+        let remat = remat::Candidates::of(&code, vregs, entry);
+        if remat.extend_addresses(&code, &homes, &mut ranges) {
+            let list = in_scan_order(&ranges, 2 * code.len());
+            homes = scan(
+                &list,
+                vregs,
+                calls,
+                (&costs, &hints),
+                (gpr_limit, pred_limit),
+            );
+        }
+        remat.apply(&code, &mut homes, &ranges);
     }
-    remat::apply(&code, vregs, entry, &mut homes, &ranges);
     // Spill slots.
     let mut spill_bytes = 0u32;
     let mut spilled = 0;

@@ -20,7 +20,10 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
     let crossing = carry_crosses_blocks(code, &facts, block_ends);
     let mut changed = false;
     loop {
-        let mut progress = false;
+        // Another sweep is needed only when a deletion makes dead a location whose write
+        // this backward sweep has already passed (a value carried round a loop).
+        let mut passed = vec![false; locs.len()];
+        let mut again = false;
         // Whether an instruction after this one reads the carry before it is written again.
         // Lowering keeps a carry within straight-line code unless the PTX carries it from
         // one block to the next (`add.cc` before a label, `addc` after it); then it is
@@ -44,16 +47,22 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
             let needed = written_read || f.carry_write && carry_read;
             if !needed && f.removable {
                 for s in reads(m) {
-                    locs.of(s).for_each(|l| uses[l] -= 1);
+                    for l in locs.of(s) {
+                        uses[l] -= 1;
+                        again |= uses[l] == 0 && passed[l];
+                    }
                 }
                 delete(m);
-                progress = true;
+                changed = true;
                 continue;
+            }
+            for s in m.slots().filter(|s| s.def()) {
+                locs.of(s).for_each(|l| passed[l] = true);
             }
             if f.carry_write {
                 if !carry_read && drop_carry(m) {
                     facts[i].carry_write = false;
-                    progress = true;
+                    changed = true;
                 }
                 carry_read = false;
             }
@@ -61,8 +70,7 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
                 carry_read = true;
             }
         }
-        changed |= progress;
-        if !progress {
+        if !again {
             return changed;
         }
     }

@@ -54,77 +54,80 @@ fn operand(m: &MInst, frame: &Frame) -> Option<Option<crate::mir::Slot>> {
     }
 }
 
-/// Lengthens the interval of each register holding the address of an invariant load whose
-/// value the scan spilled, up to that value's last read, so that the load can be repeated
-/// there instead; whether any grew (the scan must then run again).
-pub fn extend_addresses(
-    code: &[MInst],
-    vregs: &VRegs,
-    homes: &[Home],
-    ranges: &mut [Option<(u32, u32)>],
-) -> bool {
-    if !homes.iter().any(|h| matches!(h, Home::Spilled(_))) {
-        return false;
-    }
-    let defs = single_defs(code, vregs);
-    let frame = Frame::of(code, true);
-    let mut grew = false;
-    for v in 0..homes.len() {
-        let (Home::Spilled(_), Some(d), Some((_, end))) = (homes[v], defs[v], ranges[v]) else {
-            continue;
-        };
-        let Some(Some(a)) = operand(&code[d], &frame) else {
-            continue;
-        };
-        let a = a.reg.0 as usize;
-        if let (Some(_), Some((start, a_end))) = (defs[a], ranges[a]) {
-            if a_end < end {
-                ranges[a] = Some((start, end));
-                grew = true;
-            }
-        }
-    }
-    grew
+/// What rematerialisation knows of a function: each value's one definition, and what the
+/// function does with its frame. Built once, when something spilled.
+pub struct Candidates {
+    defs: Vec<Option<usize>>,
+    frame: Frame,
 }
 
-/// Turns every spilled value whose definition can be repeated before its reads into
-/// `Home::Remat`: one reading no register, or an invariant load whose address register
-/// holds its one value, in a register, up to the spilled value's last read.
-pub fn apply(
-    code: &[MInst],
-    vregs: &VRegs,
-    entry: bool,
-    homes: &mut [Home],
-    ranges: &[Option<(u32, u32)>],
-) {
-    if !homes.iter().any(|h| matches!(h, Home::Spilled(_))) {
-        return;
+impl Candidates {
+    pub fn of(code: &[MInst], vregs: &VRegs, entry: bool) -> Candidates {
+        Candidates {
+            defs: single_defs(code, vregs),
+            frame: Frame::of(code, entry),
+        }
     }
-    let frame = Frame::of(code, entry);
-    let defs = single_defs(code, vregs);
-    for v in 0..homes.len() {
-        let (Home::Spilled(_), Some(d), Some((_, end))) = (homes[v], defs[v], ranges[v]) else {
-            continue;
-        };
-        let m = &code[d];
-        let word = match operand(m, &frame) {
-            Some(None) => m.word,
-            Some(Some(a)) => {
-                let at = a.reg.0 as usize;
-                let (Home::Reg(r), Some(_), Some((_, a_end))) = (homes[at], defs[at], ranges[at])
-                else {
-                    continue;
-                };
-                let mut word = m.word;
-                let reg = i64::from(r + u32::from(a.part()));
-                if a_end < end || sgpu_isa::set_field(&mut word, fields::RA, reg).is_err() {
-                    continue;
+
+    /// Lengthens the interval of each register holding the address of an invariant load
+    /// whose value the scan spilled, up to that value's last read, so that the load can be
+    /// repeated there instead; whether any grew (the scan must then run again).
+    pub fn extend_addresses(
+        &self,
+        code: &[MInst],
+        homes: &[Home],
+        ranges: &mut [Option<(u32, u32)>],
+    ) -> bool {
+        let defs = &self.defs;
+        let mut grew = false;
+        for v in 0..homes.len() {
+            let (Home::Spilled(_), Some(d), Some((_, end))) = (homes[v], defs[v], ranges[v]) else {
+                continue;
+            };
+            let Some(Some(a)) = operand(&code[d], &self.frame) else {
+                continue;
+            };
+            let a = a.reg.0 as usize;
+            if let (Some(_), Some((start, a_end))) = (defs[a], ranges[a]) {
+                if a_end < end {
+                    ranges[a] = Some((start, end));
+                    grew = true;
                 }
-                word
             }
-            None => continue,
-        };
-        homes[v] = Home::Remat(word);
+        }
+        grew
+    }
+
+    /// Turns every spilled value whose definition can be repeated before its reads into
+    /// `Home::Remat`: one reading no register, or an invariant load whose address register
+    /// holds its one value, in a register, up to the spilled value's last read.
+    pub fn apply(&self, code: &[MInst], homes: &mut [Home], ranges: &[Option<(u32, u32)>]) {
+        let defs = &self.defs;
+        for v in 0..homes.len() {
+            let (Home::Spilled(_), Some(d), Some((_, end))) = (homes[v], defs[v], ranges[v]) else {
+                continue;
+            };
+            let m = &code[d];
+            let word = match operand(m, &self.frame) {
+                Some(None) => m.word,
+                Some(Some(a)) => {
+                    let at = a.reg.0 as usize;
+                    let (Home::Reg(r), Some(_), Some((_, a_end))) =
+                        (homes[at], defs[at], ranges[at])
+                    else {
+                        continue;
+                    };
+                    let mut word = m.word;
+                    let reg = i64::from(r + u32::from(a.part()));
+                    if a_end < end || sgpu_isa::set_field(&mut word, fields::RA, reg).is_err() {
+                        continue;
+                    }
+                    word
+                }
+                None => continue,
+            };
+            homes[v] = Home::Remat(word);
+        }
     }
 }
 
@@ -143,6 +146,14 @@ impl Frame {
             written: Vec::new(),
         };
         for m in code {
+            // Only these can take an address or reach the frame.
+            let relevant = matches!(
+                m.opcode(),
+                opcodes::S2R | opcodes::LD | opcodes::ST | opcodes::ATOM | opcodes::RED
+            );
+            if !relevant {
+                continue;
+            }
             let Ok(insn) = sgpu_isa::decode(m.word) else {
                 f.closed = false;
                 continue;
