@@ -915,6 +915,30 @@ package sgpu_isa_pkg;
   localparam longint unsigned SURF_KIND_UNORM = 64'h2;  // surf.kind: unsigned normalized channels
   localparam longint unsigned SURF_KIND_SNORM = 64'h3;  // surf.kind: signed normalized channels
   localparam longint unsigned SURF_KIND_FLOAT = 64'h4;  // surf.kind: IEEE float channels
+  localparam longint unsigned TRAP_NONE = 64'h0;  // the kernel ran to its end
+  localparam longint unsigned TRAP_PC_OUTSIDE_CODE = 64'h1;  // the pc names no instruction of the program
+  localparam longint unsigned TRAP_INVALID = 64'h2;  // the word at the pc is no instruction
+  localparam longint unsigned TRAP_INSTRUCTION = 64'h3;  // TRAP ran
+  localparam longint unsigned TRAP_MISALIGNED = 64'h4;  // an access whose address is not a multiple of its size
+  localparam longint unsigned TRAP_OUT_OF_BOUNDS = 64'h5;  // an access outside its space's memory (the memory port's error)
+  localparam longint unsigned TRAP_CONSTANT_WRITE = 64'h6;  // a store or atomic to constant or parameter memory
+  localparam longint unsigned TRAP_NO_CONST_BANK = 64'h7;  // LDC from a constant bank other than 0 and 1
+  localparam longint unsigned TRAP_RET_OUTSIDE = 64'h8;  // RET with no call to return from
+  localparam longint unsigned TRAP_STACK_OVERFLOW = 64'h9;  // a divergent branch or call needed more than stack_depth entries
+  localparam longint unsigned TRAP_CALL_TARGET = 64'ha;  // CALLR to an address that is no instruction's
+  localparam longint unsigned TRAP_FRAME_OVERFLOW = 64'hb;  // a call moved a frame past the end of local memory
+  localparam longint unsigned TRAP_SYNC_MEMBERS = 64'hc;  // a .sync warp operation named lanes not executing it
+  localparam longint unsigned TRAP_BARRIER_ID = 64'hd;  // a barrier other than 0 to 15
+  localparam longint unsigned TRAP_BARRIER_COUNT = 64'he;  // a barrier thread count that is not a positive multiple of 32
+  localparam longint unsigned TRAP_BARRIER_MISMATCH = 64'hf;  // warps arrived at one barrier with different counts or operations
+  localparam longint unsigned TRAP_SURFACE = 64'h10;  // the surface unit refused an access
+  localparam longint unsigned TRAP_DEADLOCK = 64'h11;  // every warp left waits at a barrier that cannot complete
+  localparam longint unsigned TRAP_UNIMPLEMENTED = 64'h12;  // an instruction of a unit this core does not have yet
+  localparam longint unsigned PORT_GLOBAL = 64'h0;  // global memory, 64-bit addresses
+  localparam longint unsigned PORT_SHARED = 64'h1;  // the running CTA's shared memory
+  localparam longint unsigned PORT_LOCAL = 64'h2;  // a thread's local memory, addressed from its start
+  localparam longint unsigned PORT_CONSTANT = 64'h3;  // constant bank 1: the module's constants
+  localparam longint unsigned PORT_PARAM = 64'h4;  // constant bank 0: the kernel's parameters
 
   // a surface descriptor, in the descriptor table at handle x 32 bytes: word, least and most significant bit of each member.
   localparam int unsigned SURF_WORDS = 8;

@@ -10177,6 +10177,54 @@ pub mod abi {
     pub const SURF_KIND_SNORM: u64 = 0x3;
     /// surf.kind: IEEE float channels
     pub const SURF_KIND_FLOAT: u64 = 0x4;
+    /// the kernel ran to its end
+    pub const TRAP_NONE: u64 = 0x0;
+    /// the pc names no instruction of the program
+    pub const TRAP_PC_OUTSIDE_CODE: u64 = 0x1;
+    /// the word at the pc is no instruction
+    pub const TRAP_INVALID: u64 = 0x2;
+    /// TRAP ran
+    pub const TRAP_INSTRUCTION: u64 = 0x3;
+    /// an access whose address is not a multiple of its size
+    pub const TRAP_MISALIGNED: u64 = 0x4;
+    /// an access outside its space's memory (the memory port's error)
+    pub const TRAP_OUT_OF_BOUNDS: u64 = 0x5;
+    /// a store or atomic to constant or parameter memory
+    pub const TRAP_CONSTANT_WRITE: u64 = 0x6;
+    /// LDC from a constant bank other than 0 and 1
+    pub const TRAP_NO_CONST_BANK: u64 = 0x7;
+    /// RET with no call to return from
+    pub const TRAP_RET_OUTSIDE: u64 = 0x8;
+    /// a divergent branch or call needed more than stack_depth entries
+    pub const TRAP_STACK_OVERFLOW: u64 = 0x9;
+    /// CALLR to an address that is no instruction's
+    pub const TRAP_CALL_TARGET: u64 = 0xa;
+    /// a call moved a frame past the end of local memory
+    pub const TRAP_FRAME_OVERFLOW: u64 = 0xb;
+    /// a .sync warp operation named lanes not executing it
+    pub const TRAP_SYNC_MEMBERS: u64 = 0xc;
+    /// a barrier other than 0 to 15
+    pub const TRAP_BARRIER_ID: u64 = 0xd;
+    /// a barrier thread count that is not a positive multiple of 32
+    pub const TRAP_BARRIER_COUNT: u64 = 0xe;
+    /// warps arrived at one barrier with different counts or operations
+    pub const TRAP_BARRIER_MISMATCH: u64 = 0xf;
+    /// the surface unit refused an access
+    pub const TRAP_SURFACE: u64 = 0x10;
+    /// every warp left waits at a barrier that cannot complete
+    pub const TRAP_DEADLOCK: u64 = 0x11;
+    /// an instruction of a unit this core does not have yet
+    pub const TRAP_UNIMPLEMENTED: u64 = 0x12;
+    /// global memory, 64-bit addresses
+    pub const PORT_GLOBAL: u64 = 0x0;
+    /// the running CTA's shared memory
+    pub const PORT_SHARED: u64 = 0x1;
+    /// a thread's local memory, addressed from its start
+    pub const PORT_LOCAL: u64 = 0x2;
+    /// constant bank 1: the module's constants
+    pub const PORT_CONSTANT: u64 = 0x3;
+    /// constant bank 0: the kernel's parameters
+    pub const PORT_PARAM: u64 = 0x4;
     /// Words of a surface descriptor, in the descriptor table at handle x 32 bytes.
     pub const SURF_WORDS: usize = 8;
     /// address of element (0, 0, 0, 0), low word

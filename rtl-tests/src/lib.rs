@@ -1,2 +1,8 @@
-//! Verilator tests of the sgpu RTL; the tests are in `tests/`, the C++ testbenches they build
-//! in `tb/`.
+//! The sgpu RTL under Verilator, in lock-step with the golden model: `model` is the
+//! Verilated core (built by build.rs, one library per configuration), `cosim` the harness
+//! that runs a kernel on it and checks every retired warp instruction against `sgpu_sim`.
+//! The unit tests of single modules (`tests/predecode.rs`, `int_alu.rs`, `int_div.rs`) build
+//! their own small testbenches from `tb/`.
+
+pub mod cosim;
+pub mod model;

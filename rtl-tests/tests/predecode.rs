@@ -8,10 +8,11 @@
 //! default is 100,000). Verilator (5.006 or later) must be installed; without it the test
 //! fails and says so.
 
+mod common;
+
+use common::{hex_values, Rng};
 use sgpu_isa::{decode, field, fields, Field, INSTRUCTIONS};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const RTL: [&str; 2] = ["hw/sgpu_isa_pkg.sv", "hw/sgpu_predecode.sv"];
 const TESTBENCH: &str = "rtl-tests/tb/predecode_tb.cpp";
@@ -29,71 +30,11 @@ const OUTPUTS: [Field; 9] = [
     fields::CI,
 ];
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("rtl-tests sits in the workspace")
-        .to_path_buf()
-}
-
-/// Builds the testbench into a directory kept between runs, again only when the RTL or the
-/// testbench has changed.
-fn testbench() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("predecode");
-    let sources: Vec<PathBuf> = RTL
-        .iter()
-        .chain([&TESTBENCH])
-        .map(|s| workspace().join(s))
-        .collect();
-    let stamp: String = sources
-        .iter()
-        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        .collect();
-    let exe = dir.join("Vsgpu_predecode");
-    let stamp_file = dir.join("sources.stamp");
-    if exe.exists() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
-        return exe;
-    }
-    // A stale build is thrown away whole: Verilator's make would not see a changed package.
-    let _ = std::fs::remove_dir_all(&dir);
-    let output = Command::new("verilator")
-        .args(["--cc", "--exe", "--build", "-j", "2", "-O2"])
-        .args(["--top-module", "sgpu_predecode", "-Mdir"])
-        .arg(&dir)
-        .args(&sources)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run verilator ({e}): this test needs Verilator 5.006 or later \
-                 (`apt-get install verilator`)"
-            )
-        });
-    assert!(
-        output.status.success(),
-        "verilator failed:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    std::fs::write(&stamp_file, stamp).expect("write the build stamp");
-    exe
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// An encoding of a random instruction with random bits in every field it uses (an
-    /// enumerated field may hold no value, so not always valid).
-    fn encoding(&mut self) -> u64 {
-        let (_, op, used) = INSTRUCTIONS[(self.next() % INSTRUCTIONS.len() as u64) as usize];
-        self.next() & used & !0xff | u64::from(op)
-    }
+/// An encoding of a random instruction with random bits in every field it uses (an
+/// enumerated field may hold no value, so not always valid).
+fn encoding(rng: &mut Rng) -> u64 {
+    let (_, op, used) = INSTRUCTIONS[(rng.next() % INSTRUCTIONS.len() as u64) as usize];
+    rng.next() & used & !0xff | u64::from(op)
 }
 
 /// The words both sides see.
@@ -105,7 +46,7 @@ fn words() -> Vec<u64> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut words: Vec<u64> = (0..random).map(|_| rng.next()).collect();
     for _ in 0..1000 {
-        let word = rng.encoding();
+        let word = encoding(&mut rng);
         words.push(word);
         words.extend((0..64).map(|bit| word ^ 1 << bit));
     }
@@ -160,31 +101,18 @@ fn roles_mismatch(word: u64, op: sgpu_isa::Op, rtl: &[u64]) -> Vec<String> {
 
 #[test]
 fn the_predecoder_rejects_exactly_what_the_decoder_rejects() {
-    let exe = testbench();
+    let exe = common::testbench("sgpu_predecode", &RTL, TESTBENCH);
     let words = words();
-    let input = std::env::temp_dir().join(format!("predecode-{}.txt", std::process::id()));
-    let text = words.iter().fold(String::new(), |mut s, w| {
+    let input = words.iter().fold(String::new(), |mut s, w| {
         writeln!(s, "{w:x}").unwrap();
         s
     });
-    std::fs::write(&input, text).expect("write the words");
-    let output = Command::new(&exe)
-        .arg(&input)
-        .output()
-        .expect("run the testbench");
-    let _ = std::fs::remove_file(&input);
-    assert!(output.status.success(), "the testbench failed");
-    let stdout = String::from_utf8(output.stdout).expect("the testbench prints hexadecimal");
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), words.len(), "one line per word");
+    let lines = common::run(&exe, &input);
 
     let mut mismatches = Vec::new();
     let mut illegal_count = 0;
     for (&word, line) in words.iter().zip(lines) {
-        let values: Vec<u64> = line
-            .split(' ')
-            .map(|v| u64::from_str_radix(v, 16).expect("a hexadecimal value"))
-            .collect();
+        let values = hex_values(&line);
         let rust = decode(word);
         let rtl_illegal = values[0] != 0;
         illegal_count += usize::from(rtl_illegal);

@@ -1,0 +1,11 @@
+// Every SystemVerilog source of the soft GPU, packages first: the one list that lint.sh,
+// the Verilator builds of rtl-tests/ and the yosys scripts read.
+sgpu_isa_pkg.sv
+sgpu_core_pkg.sv
+sgpu_ram.sv
+sgpu_predecode.sv
+sgpu_int_alu.sv
+sgpu_int_div.sv
+sgpu_tid_step.sv
+sgpu_lsu_addr.sv
+sgpu_core.sv

@@ -1,0 +1,1171 @@
+// The sgpu SIMT core: WARPS warps of 32 threads run on LANES physical lanes, a warp
+// instruction taking 32 / LANES beats. This first core issues one warp instruction at a time
+// and runs it to its end (docs/hw.md, "The core"): the scheduler picks the next ready warp
+// round-robin, the instruction's top-of-stack entry and word are read, it is decoded
+// (sgpu_predecode), and then, beat by beat, its operands are read from the register file,
+// executed by the unit its opcode names and written back; control instructions then move
+// the warp's reconvergence stack as docs/golden-model.md defines.
+//
+// Units: the integer ALU (sgpu_int_alu, one per lane), the divider (sgpu_int_div, one per
+// lane), special registers, loads and stores through the memory port, and the control unit.
+// Every other instruction traps with TRAP_UNIMPLEMENTED; the video ALU, the surface unit, the
+// f32 unit and warp operations come as their own modules.
+//
+// Memories: instructions, registers (a bank per lane, of every warp's registers for the
+// threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
+// thread's frame start (S2R FRAME, moved by CALL and RET) lives in its register bank at the
+// index of RZ, which no instruction writes.
+//
+// With SGPU_COSIM defined the core also has a retirement port (rvfi_*), which reports every
+// retired warp instruction, register write and store for the lock-step checker of
+// rtl-tests/; it only observes.
+module sgpu_core
+  import sgpu_isa_pkg::*;
+  import sgpu_core_pkg::*;
+#(
+  parameter int unsigned WARPS      = 8,
+  parameter int unsigned LANES      = 8,
+  parameter int unsigned IMEM_WORDS = 16384,
+  localparam int unsigned IAW       = $clog2(IMEM_WORDS)
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+
+  // Program load: the host writes the code (word `imem_addr_i`) while the core is idle.
+  input  logic         imem_we_i,
+  input  logic [IAW-1:0] imem_addr_i,
+  input  logic [63:0]  imem_wdata_i,
+
+  // Launch (docs/hw.md, "The launch interface"): held stable from start_i to done_o.
+  input  logic         start_i,
+  input  logic [31:0]  code_words_i,   // words of code loaded; a pc at or past it traps
+  input  logic [31:0]  entry_i,        // word index of the kernel's first instruction
+  input  logic [31:0]  grid_i [3],
+  input  logic [10:0]  block_i [3],
+  input  logic [31:0]  shared_i,       // shared bytes per CTA, static and dynamic
+  input  logic [31:0]  dyn_shared_i,   // of them the launch's dynamic ones
+  input  logic [31:0]  local_i,        // local bytes per thread
+  output logic         busy_o,
+  output logic         done_o,         // one cycle: the grid ended, or trapped
+  output logic [7:0]   trap_cause_o,   // TRAP_* of the last run, TRAP_NONE if it ended well
+  output logic [31:0]  trap_pc_o,
+  output logic [7:0]   trap_warp_o,
+
+  // Memory port: one request at a time; a read answers the 16-byte block holding the
+  // address, a write writes the bytes of `be` in it.
+  output logic         mem_req_valid_o,
+  input  logic         mem_req_ready_i,
+  output logic         mem_req_write_o,
+  output logic [2:0]   mem_req_space_o,  // PORT_*
+  output logic [9:0]   mem_req_thread_o, // the thread, for local memory
+  output logic [63:0]  mem_req_addr_o,
+  output logic [15:0]  mem_req_be_o,
+  output logic [127:0] mem_req_wdata_o,
+  input  logic         mem_rsp_valid_i,
+  input  logic         mem_rsp_err_i,    // outside the space's memory
+  input  logic [127:0] mem_rsp_rdata_i
+`ifdef SGPU_COSIM
+  ,
+  // Retirement: one cycle per retired warp instruction, after its register writes.
+  output logic         rvfi_valid_o,
+  output logic [63:0]  rvfi_order_o,
+  output logic [7:0]   rvfi_warp_o,
+  output logic [31:0]  rvfi_pc_o,
+  output logic [63:0]  rvfi_word_o,
+  output logic [31:0]  rvfi_active_o,
+  output logic [31:0]  rvfi_mask_o,
+  output logic         rvfi_exited_o,     // the warp has no entry left
+  output logic [31:0]  rvfi_next_pc_o,
+  output logic [31:0]  rvfi_next_active_o,
+  output logic [1:0]   rvfi_pred_we_o,    // pd, pq written, with every lane's value after
+  output logic [2:0]   rvfi_pred_idx_o [2],
+  output logic [31:0]  rvfi_pred_val_o [2],
+  output logic         rvfi_carry_we_o,
+  output logic [31:0]  rvfi_carry_o,
+  output logic [31:0]  rvfi_clock_o,      // the instruction's %clock
+  // Register writes of the instruction in flight: LANES lanes of one beat.
+  output logic         rvfi_rf_we_o,
+  output logic [7:0]   rvfi_rf_reg_o,
+  output logic [4:0]   rvfi_rf_lane0_o,
+  output logic [LANES-1:0] rvfi_rf_lanes_o,
+  output logic [31:0]  rvfi_rf_data_o [LANES],
+  // Stores of the instruction in flight, one lane's at a time.
+  output logic         rvfi_st_valid_o,
+  output logic [4:0]   rvfi_st_lane_o,
+  output logic [2:0]   rvfi_st_space_o,
+  output logic [63:0]  rvfi_st_addr_o,
+  output logic [4:0]   rvfi_st_len_o,
+  output logic [127:0] rvfi_st_data_o,
+  // A CTA starts.
+  output logic         rvfi_cta_o,
+  output logic [31:0]  rvfi_cta_idx_o [3]
+`endif
+);
+
+  localparam int unsigned BEATS = 32 / LANES;
+  localparam int unsigned BW    = (BEATS > 1) ? $clog2(BEATS) : 1;
+  localparam int unsigned WW    = (WARPS > 1) ? $clog2(WARPS) : 1;
+  localparam int unsigned KW    = (LANES > 1) ? $clog2(LANES) : 1;
+  localparam int unsigned DEPTH = int'(STACK_DEPTH);
+  localparam int unsigned SPW   = $clog2(DEPTH + 1);
+  localparam int unsigned SAW   = $clog2(WARPS * DEPTH);
+  localparam int unsigned RFN   = WARPS * BEATS * 256;
+  localparam int unsigned RAW   = $clog2(RFN);
+  // Operand slots of a lane: ra, ra+1, rb, rb+1, rc, rc+1, rd..rd+3 (a store's data), and
+  // the thread's frame start.
+  localparam int unsigned SLOTS = 11;
+  localparam int unsigned FRAME_SLOT = 10;
+  localparam logic [7:0]  FRAME_REG = 8'hff;
+
+  typedef enum logic [4:0] {
+    S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
+    S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
+    S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
+    S_DONE
+  } state_e;
+
+  // ---------------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------------
+  state_e               state_q;
+  warp_state_e          wstate_q [WARPS];
+  logic [SPW-1:0]       sp_q [WARPS];
+  logic [31:0]          lanes_q [WARPS];
+  logic [31:0]          exited_q [WARPS];
+  logic [31:0]          preds_q [WARPS][7];
+  logic [31:0]          carry_q [WARPS];
+  logic                 pend_q [WARPS];
+  logic [31:0]          pend_rpc_q [WARPS];
+  logic [29:0]          tid0_q [WARPS];
+
+  logic [31:0]          cta_q [3];
+  logic [31:0]          nwarps_q;
+  logic [63:0]          clock_q;     // warp instructions retired in the launch
+  logic [63:0]          order_q;
+  logic [RAW-1:0]       init_q;
+  logic [29:0]          init_tid_q;
+
+  logic [WW-1:0]        warp_q;
+  entry_t               top_q;
+  logic [63:0]          word_q;
+  logic [31:0]          pc_q;
+  logic [31:0]          active_q;
+  logic [31:0]          mask_q;      // the lanes that execute: active, guard true
+  logic [31:0]          lanes_run_q; // the lanes the beat loop serves
+  kind_e                kind_q;
+  logic [BW-1:0]        beat_q;
+  logic [29:0]          tid_beat_q;
+  logic [SLOTS-1:0]     rd_pend_q;
+  logic                 rd_busy_q;
+  logic [3:0]           rd_slot_q;
+  logic [31:0]          opnd_q [LANES][SLOTS];
+  logic [31:0]          res_q [LANES][4];
+  logic [2:0]           wr_left_q;
+  logic [1:0]           wr_k_q;
+  logic                 wr_report_q;
+  logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
+  logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
+  logic [SPW-1:0]       walk_q;
+  logic [19:0]          call_frame_q;
+  logic                 two_q;       // S_PUSH_A is followed by S_PUSH_B
+  logic [SPW-1:0]       base_q;
+  entry_t               push_a_q, push_b_q;
+  logic [7:0]           trap_cause_q;
+  logic [31:0]          trap_pc_q;
+  logic [7:0]           trap_warp_q;
+
+  // ---------------------------------------------------------------------------------------
+  // The instruction in flight, decoded
+  // ---------------------------------------------------------------------------------------
+  logic [7:0]  opcode;
+  logic [2:0]  guard_pred;
+  logic        guard_neg;
+  logic [7:0]  f_rd, f_ra, f_rb, f_rc;
+  logic        b_imm, c_imm, illegal;
+  unit_e       unit;
+  logic [3:0]  writes;
+  logic [3:0]  rd_regs, ra_regs, rb_regs, rc_regs;
+
+  sgpu_predecode u_predecode (
+    .instr_i     (word_q),
+    .opcode_o    (opcode),
+    .guard_pred_o(guard_pred),
+    .guard_neg_o (guard_neg),
+    .rd_o        (f_rd),
+    .ra_o        (f_ra),
+    .rb_o        (f_rb),
+    .rc_o        (f_rc),
+    .b_imm_o     (b_imm),
+    .c_imm_o     (c_imm),
+    .illegal_o   (illegal),
+    .unit_o      (unit),
+    .writes_o    (writes),
+    .rd_regs_o   (rd_regs),
+    .ra_regs_o   (ra_regs),
+    .rb_regs_o   (rb_regs),
+    .rc_regs_o   (rc_regs)
+  );
+
+  logic [3:0]  reads;
+  assign reads = reg_reads(opcode);
+  // The predecoder says more than this core needs: immediates are the ALU's business, and
+  // only rd is ever written or read as data.
+  logic unused_decode;
+  assign unused_decode = ^{b_imm, c_imm, writes[3:1], reads[3:1]};
+
+  // Branch and call targets count bytes from the next instruction; words are 8 bytes.
+  logic [31:0] next_pc, target_pc;
+  assign next_pc   = pc_q + 32'd1;
+  assign target_pc = next_pc + 32'(signed'(word_q[TARGET_MSB:TARGET_LSB]) >>> 3);
+
+  // A predicate's value in every lane: PT is true everywhere.
+  function automatic logic [31:0] pred_of(logic [31:0] preds [7], logic [2:0] p);
+    return (p == 3'd7) ? '1 : preds[p];
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Memories
+  // ---------------------------------------------------------------------------------------
+  logic [IAW-1:0] imem_raddr;
+  logic [63:0]    imem_rdata;
+
+  sgpu_ram #(.WIDTH(64), .DEPTH(IMEM_WORDS)) u_imem (
+    .clk_i,
+    .raddr_i(imem_raddr),
+    .rdata_o(imem_rdata),
+    .we_i   (imem_we_i),
+    .waddr_i(imem_addr_i),
+    .wdata_i(imem_wdata_i)
+  );
+
+  logic [SAW-1:0] stk_raddr, stk_waddr;
+  logic           stk_we;
+  entry_t         stk_rdata, stk_wdata;
+
+  sgpu_ram #(.WIDTH($bits(entry_t)), .DEPTH(WARPS * DEPTH)) u_stack (
+    .clk_i,
+    .raddr_i(stk_raddr),
+    .rdata_o(stk_rdata),
+    .we_i   (stk_we),
+    .waddr_i(stk_waddr),
+    .wdata_i(stk_wdata)
+  );
+
+  function automatic logic [SAW-1:0] stk_at(logic [WW-1:0] w, logic [SPW-1:0] i);
+    return SAW'(32'(w) * DEPTH + 32'(i));
+  endfunction
+
+  logic [RAW-1:0] rf_raddr, rf_waddr;
+  logic [LANES-1:0] rf_we;
+  logic [31:0]    rf_rdata [LANES];
+  logic [31:0]    rf_wdata [LANES];
+
+  for (genvar k = 0; k < LANES; k++) begin : gen_rf
+    sgpu_ram #(.WIDTH(32), .DEPTH(RFN)) u_bank (
+      .clk_i,
+      .raddr_i(rf_raddr),
+      .rdata_o(rf_rdata[k]),
+      .we_i   (rf_we[k]),
+      .waddr_i(rf_waddr),
+      .wdata_i(rf_wdata[k])
+    );
+  end
+
+  function automatic logic [RAW-1:0] rf_at(logic [WW-1:0] w, logic [BW-1:0] b, logic [7:0] r);
+    return RAW'((32'(w) * BEATS + 32'(b)) * 256 + 32'(r));
+  endfunction
+
+  // Register `r + k` of a tuple; past R254 it is RZ (8'hff), which reads zero.
+  function automatic logic [7:0] reg_at(logic [7:0] r, logic [2:0] k);
+    logic [8:0] s;
+    s = {1'b0, r} + 9'(k);
+    return (s >= 9'd255) ? 8'hff : s[7:0];
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Lanes of the beat: thread indices, and the lane numbers in the warp
+  // ---------------------------------------------------------------------------------------
+  logic [29:0] tid_lane [LANES];
+  logic [29:0] tid_next;
+  logic [29:0] unused_init_tids [LANES];
+  logic [29:0] init_next;
+
+  sgpu_tid_step #(.COUNT(LANES)) u_tid_beat (
+    .block_x_i(block_i[0]),
+    .block_y_i(block_i[1]),
+    .tid_i    (tid_beat_q),
+    .tid_o    (tid_lane),
+    .next_o   (tid_next)
+  );
+
+  sgpu_tid_step #(.COUNT(LANES)) u_tid_init (
+    .block_x_i(block_i[0]),
+    .block_y_i(block_i[1]),
+    .tid_i    (init_tid_q),
+    .tid_o    (unused_init_tids),
+    .next_o   (init_next)
+  );
+
+  logic [LANES-1:0] beat_mask;
+  assign beat_mask = lanes_run_q[32'(beat_q) * LANES +: LANES];
+
+  function automatic logic [4:0] lane_no(logic [BW-1:0] b, int unsigned k);
+    return 5'(32'(b) * LANES + k);
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Units
+  // ---------------------------------------------------------------------------------------
+  logic [31:0] alu_d [LANES];
+  logic [31:0] alu_d_hi [LANES];
+  logic [LANES-1:0] alu_carry, alu_pd, alu_pq;
+  logic [LANES-1:0] unused_div_busy, div_done;
+  logic [63:0] div_result [LANES];
+  logic        div_start;
+  logic [31:0] sreg_val [LANES];
+  logic [31:0] pa_all, pc_all;  // the predicate operands pa and pc, every lane
+  assign pa_all = pred_of(preds_q[warp_q], word_q[PA_MSB:PA_LSB]);
+  assign pc_all = pred_of(preds_q[warp_q], word_q[PC_MSB:PC_LSB]);
+
+  for (genvar k = 0; k < LANES; k++) begin : gen_lane
+    logic [4:0] l;
+    assign l = lane_no(beat_q, k);
+
+    sgpu_int_alu u_alu (
+      .instr_i(word_q),
+      .a_i    (opnd_q[k][0]),
+      .b_i    (opnd_q[k][2]),
+      .c_i    (opnd_q[k][4]),
+      .c_hi_i (opnd_q[k][5]),
+      .carry_i(carry_q[warp_q][l]),
+      .pa_i   (pa_all[l] ^ word_q[PAN_LSB]),
+      .pc_i   (pc_all[l] ^ word_q[PCN_LSB]),
+      .d_o    (alu_d[k]),
+      .d_hi_o (alu_d_hi[k]),
+      .carry_o(alu_carry[k]),
+      .pd_o   (alu_pd[k]),
+      .pq_o   (alu_pq[k])
+    );
+
+    sgpu_int_div u_div (
+      .clk_i,
+      .rst_ni,
+      .start_i (div_start),
+      .sgn_i   (word_q[SGN_LSB]),
+      .rem_i   (word_q[REM_LSB]),
+      .w64_i   (word_q[W64_LSB]),
+      .a_i     ({opnd_q[k][1], opnd_q[k][0]}),
+      .b_i     ({opnd_q[k][3], opnd_q[k][2]}),
+      .busy_o  (unused_div_busy[k]),
+      .done_o  (div_done[k]),
+      .result_o(div_result[k])
+    );
+
+    assign sreg_val[k] = special(sreg_e'(word_q[SREG_MSB:SREG_LSB]), l, tid_lane[k],
+                                 opnd_q[k][FRAME_SLOT]);
+  end
+
+  assign div_start = (state_q == S_EXEC) && (kind_q == KIND_DIV);
+
+  // %clock counts this instruction too.
+  logic [63:0] clock_now;
+  assign clock_now = clock_q + 64'd1;
+
+  // What S2R reads in lane `l` (docs/hw.md, "Special registers").
+  function automatic logic [31:0] special(sreg_e s, logic [4:0] l, logic [29:0] tid,
+                                          logic [31:0] frame);
+    logic [31:0] bit_l;
+    bit_l = 32'd1 << l;
+    unique case (s)
+      SREG_TID_X:             return 32'(tid[9:0]);
+      SREG_TID_Y:             return 32'(tid[19:10]);
+      SREG_TID_Z:             return 32'(tid[29:20]);
+      SREG_NTID_X:            return 32'(block_i[0]);
+      SREG_NTID_Y:            return 32'(block_i[1]);
+      SREG_NTID_Z:            return 32'(block_i[2]);
+      SREG_CTAID_X:           return cta_q[0];
+      SREG_CTAID_Y:           return cta_q[1];
+      SREG_CTAID_Z:           return cta_q[2];
+      SREG_NCTAID_X:          return grid_i[0];
+      SREG_NCTAID_Y:          return grid_i[1];
+      SREG_NCTAID_Z:          return grid_i[2];
+      SREG_LANEID:            return 32'(l);
+      SREG_WARPID:            return 32'(warp_q);
+      SREG_NWARPID:           return nwarps_q;
+      SREG_NSMID:             return 32'd1;
+      SREG_CLOCK, SREG_CLOCK64: return clock_now[31:0];
+      SREG_CLOCK_HI:          return clock_now[63:32];
+      SREG_LANEMASK_EQ:       return bit_l;
+      SREG_LANEMASK_LT:       return bit_l - 32'd1;
+      SREG_LANEMASK_LE:       return bit_l | (bit_l - 32'd1);
+      SREG_LANEMASK_GT:       return ~(bit_l | (bit_l - 32'd1));
+      SREG_LANEMASK_GE:       return ~(bit_l - 32'd1);
+      SREG_SHARED_WINDOW:     return 32'(SHARED_WINDOW);
+      SREG_LOCAL_WINDOW:      return 32'(LOCAL_WINDOW);
+      SREG_CONST_WINDOW:      return 32'(CONST_WINDOW);
+      SREG_DYNAMIC_SMEM_SIZE: return dyn_shared_i;
+      SREG_TOTAL_SMEM_SIZE:   return shared_i;
+      SREG_FRAME:             return frame;
+      default:                return '0;  // smid, gridid
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Memory addressing of the lane the LSU serves
+  // ---------------------------------------------------------------------------------------
+  logic [4:0]   m_lane;
+  logic [LANES-1:0] m_rest;
+  logic [KW-1:0] m_k;
+  logic         m_any;
+  logic [63:0]  unused_m_addr;
+  logic [4:0]   m_len;
+  logic [2:0]   m_space;
+  logic [63:0]  m_at;
+  logic         m_misaligned, m_outside, m_const_write, m_no_bank, m_write;
+
+  // The lowest lane of the beat still to serve.
+  always_comb begin
+    m_rest = beat_mask & ~LANES'((33'd1 << mem_lane_q) - 33'd1);
+    m_any  = |m_rest;
+    m_k    = '0;
+    for (int k = LANES - 1; k >= 0; k--) begin
+      if (m_rest[k]) m_k = KW'(k);
+    end
+  end
+  assign m_lane = lane_no(beat_q, 32'(m_k));
+
+  sgpu_lsu_addr u_lsu_addr (
+    .word_i       (word_q),
+    .ra_i         (opnd_q[m_k][0]),
+    .ra_hi_i      (opnd_q[m_k][1]),
+    .frame_i      (opnd_q[m_k][FRAME_SLOT]),
+    .local_i      (local_i),
+    .addr_o       (unused_m_addr),
+    .len_o        (m_len),
+    .space_o      (m_space),
+    .at_o         (m_at),
+    .write_o      (m_write),
+    .misaligned_o (m_misaligned),
+    .outside_o    (m_outside),
+    .const_write_o(m_const_write),
+    .no_bank_o    (m_no_bank)
+  );
+
+  logic [127:0] m_data;  // a store's bytes, from rd..rd+3
+  assign m_data = {opnd_q[m_k][9], opnd_q[m_k][8], opnd_q[m_k][7], opnd_q[m_k][6]};
+  logic [15:0]  m_be;
+  assign m_be = 16'(((17'd1 << m_len) - 17'd1) << m_at[3:0]);
+
+  assign mem_req_valid_o  = state_q == S_MEM_REQ && m_any && !m_misaligned && !m_outside
+                            && !m_const_write && !m_no_bank;
+  assign mem_req_write_o  = m_write;
+  assign mem_req_space_o  = m_space;
+  assign mem_req_thread_o = 10'({warp_q, m_lane});
+  assign mem_req_addr_o   = m_at;
+  assign mem_req_be_o     = m_be;
+  assign mem_req_wdata_o  = m_data << {m_at[3:0], 3'b000};
+
+  // A load's bytes, extended to registers by its size.
+  logic [127:0] m_loaded;
+  assign m_loaded = mem_rsp_rdata_i >> {m_at[3:0], 3'b000};
+
+  function automatic logic [31:0] load_word(logic [127:0] d, msize_e m, int unsigned k);
+    unique case (m)
+      MSIZE_U8:  return (k == 0) ? 32'(d[7:0]) : '0;
+      MSIZE_S8:  return (k == 0) ? 32'(signed'(d[7:0])) : '0;
+      MSIZE_U16: return (k == 0) ? 32'(d[15:0]) : '0;
+      MSIZE_S16: return (k == 0) ? 32'(signed'(d[15:0])) : '0;
+      default:   return d[32*k +: 32];
+    endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------------------
+  // Decode: the kind of sequence, and why the instruction cannot run
+  // ---------------------------------------------------------------------------------------
+  kind_e       kind;
+  logic        unimplemented;
+  always_comb begin
+    kind = KIND_ALU;
+    unimplemented = 1'b0;
+    unique case (unit)
+      UNIT_INT: begin
+        if (opcode == OP_S2R) kind = KIND_S2R;
+        else if (opcode == OP_IDIV) kind = KIND_DIV;
+      end
+      UNIT_MEM: begin
+        kind = KIND_MEM;
+        unimplemented = !(opcode inside {OP_LD, OP_ST, OP_LDC});
+      end
+      UNIT_CONTROL: begin
+        kind = KIND_CTRL;
+        unimplemented = opcode inside {OP_CALLR, OP_BAR, OP_BARRED};
+      end
+      default: unimplemented = 1'b1;
+    endcase
+  end
+
+  logic [31:0] guard;
+  assign guard = pred_of(preds_q[warp_q], guard_pred) ^ {32{guard_neg}};
+
+  // Operand slots to read for this instruction: counts from the ISA table's roles.
+  function automatic logic [SLOTS-1:0] slots(logic [3:0] rd_n, logic [3:0] ra_n,
+                                            logic [3:0] rb_n, logic [3:0] rc_n,
+                                            logic rd_read, kind_e k, logic [7:0] op);
+    logic [SLOTS-1:0] s;
+    s = '0;
+    for (int unsigned i = 0; i < 2; i++) begin
+      s[0 + i] = ra_n > 4'(i);
+      s[2 + i] = rb_n > 4'(i);
+      s[4 + i] = rc_n > 4'(i);
+    end
+    for (int unsigned i = 0; i < 4; i++) s[6 + i] = rd_read && rd_n > 4'(i);
+    s[FRAME_SLOT] = k == KIND_MEM || k == KIND_S2R || op == OP_CALL || op == OP_RET;
+    return s;
+  endfunction
+
+  function automatic logic [7:0] slot_reg(logic [3:0] s, logic [7:0] rd, logic [7:0] ra,
+                                          logic [7:0] rb, logic [7:0] rc);
+    unique case (s)
+      4'd0, 4'd1: return reg_at(ra, 3'(s));
+      4'd2, 4'd3: return reg_at(rb, 3'(s - 4'd2));
+      4'd4, 4'd5: return reg_at(rc, 3'(s - 4'd4));
+      4'd6, 4'd7, 4'd8, 4'd9: return reg_at(rd, 3'(s - 4'd6));
+      default: return FRAME_REG;
+    endcase
+  endfunction
+
+  logic [3:0] rd_next_slot;
+  always_comb begin
+    rd_next_slot = '0;
+    for (int s = SLOTS - 1; s >= 0; s--) begin
+      if (rd_pend_q[s]) rd_next_slot = 4'(s);
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // The scheduler: the next running warp after the last one, round-robin
+  // ---------------------------------------------------------------------------------------
+  logic [WW-1:0] pick;
+  logic          pick_any, all_done;
+  always_comb begin
+    pick = warp_q;
+    pick_any = 1'b0;
+    all_done = 1'b1;
+    for (int unsigned i = 1; i <= WARPS; i++) begin
+      logic [WW-1:0] wi;
+      wi = WW'((32'(warp_q) + i) % WARPS);
+      if (!pick_any && wstate_q[wi] == WARP_RUNNING) begin
+        pick = wi;
+        pick_any = 1'b1;
+      end
+      if (wstate_q[wi] == WARP_RUNNING || wstate_q[wi] == WARP_WAITING) all_done = 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // What each state reads and writes in the memories
+  // ---------------------------------------------------------------------------------------
+  logic [7:0] wr_reg;  // the register S_WRITE writes: rd + k, or the frame slot
+  assign wr_reg = wr_report_q ? reg_at(f_rd, 3'(wr_k_q)) : FRAME_REG;
+
+  always_comb begin
+    imem_raddr = IAW'(stk_rdata.pc);
+    stk_raddr  = stk_at(pick, sp_q[pick] - SPW'(1));
+    rf_raddr   = rf_at(warp_q, beat_q, slot_reg(rd_next_slot, f_rd, f_ra, f_rb, f_rc));
+    if (state_q == S_SETTLE) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(2));
+    if (state_q == S_WALK_RD) stk_raddr = stk_at(warp_q, walk_q);
+  end
+
+  // The stack is written in the cycle a state says, so that a read in any later state sees
+  // the write.
+  always_comb begin
+    stk_we    = 1'b0;
+    stk_waddr = stk_at(warp_q, sp_q[warp_q] - SPW'(1));
+    stk_wdata = top_q;
+    unique case (state_q)
+      S_FIRST: begin
+        stk_we    = 32'(walk_q) < WARPS;
+        stk_waddr = stk_at(WW'(walk_q), '0);
+        stk_wdata = '{pc: entry_i, rpc: NEVER, mask: lanes_q[WW'(walk_q)], call: 1'b0,
+                      frame: '0};
+      end
+      S_BTOP, S_STORE_TOP: stk_we = 1'b1;
+      S_PUSH_A: begin
+        stk_we    = 1'b1;
+        stk_waddr = stk_at(warp_q, base_q);
+        stk_wdata = push_a_q;
+      end
+      S_PUSH_B: begin
+        stk_we    = 1'b1;
+        stk_waddr = stk_at(warp_q, base_q + SPW'(1));
+        stk_wdata = push_b_q;
+      end
+      S_WALK: begin
+        stk_we    = 1'b1;
+        stk_waddr = stk_at(warp_q, walk_q);
+        stk_wdata = stk_rdata;
+        stk_wdata.mask = stk_rdata.mask & ~mask_q;
+      end
+      default: ;
+    endcase
+  end
+
+  always_comb begin
+    rf_waddr = rf_at(warp_q, beat_q, wr_reg);
+    rf_we    = '0;
+    for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = res_q[k][wr_k_q];
+    if (state_q == S_INIT) begin
+      rf_waddr = init_q;
+      rf_we    = '1;
+      for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = '0;
+    end else if (state_q == S_WRITE && wr_left_q != 0 && (wr_reg != 8'hff || !wr_report_q)) begin
+      rf_we = beat_mask;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // The sequence
+  // ---------------------------------------------------------------------------------------
+  logic [31:0] branch_rpc;
+  assign branch_rpc = pend_q[warp_q] ? pend_rpc_q[warp_q] : NEVER;
+  logic        replace;  // a divergent branch whose paths take the running entry's place
+  assign replace = top_q.rpc == branch_rpc && !top_q.call;
+
+  logic [2:0] pd_idx, pq_idx;
+  assign pd_idx = word_q[PD_MSB:PD_LSB];
+  assign pq_idx = word_q[PQ_MSB:PQ_LSB];
+  logic [1:0] pred_we;
+  assign pred_we = (opcode == OP_ISETP) ? {pq_idx != 3'd7, pd_idx != 3'd7}
+                 : (opcode == OP_PLOP) ? {1'b0, pd_idx != 3'd7} : 2'b00;
+  logic carry_we;
+  assign carry_we = (opcode == OP_IADD || opcode == OP_IMAD) && word_q[CC_LSB];
+
+  // The beat's pending operand reads: the slots the instruction reads, less RZ.
+  logic [SLOTS-1:0] beat_slots;
+  always_comb begin
+    beat_slots = slots(rd_regs, ra_regs, rb_regs, rc_regs, reads[0], kind_q, opcode);
+    for (int unsigned s = 0; s < FRAME_SLOT; s++) begin
+      if (slot_reg(4'(s), f_rd, f_ra, f_rb, f_rc) == 8'hff) beat_slots[s] = 1'b0;
+    end
+  end
+
+  // Registers each beat writes: rd's span when the instruction writes rd.
+  logic [2:0] n_writes;
+  assign n_writes = writes[0] ? 3'(rd_regs) : 3'd0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q      <= S_IDLE;
+      trap_cause_q <= 8'(TRAP_NONE);
+      trap_pc_q    <= '0;
+      trap_warp_q  <= '0;
+      warp_q       <= '0;
+      for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= WARP_ABSENT;
+    end else begin
+      unique case (state_q)
+        S_IDLE: if (start_i) begin
+          cta_q        <= '{'0, '0, '0};
+          clock_q      <= '0;
+          order_q      <= '0;
+          trap_cause_q <= 8'(TRAP_NONE);
+          nwarps_q     <= (32'(block_i[0]) * 32'(block_i[1]) * 32'(block_i[2]) + 32'd31) >> 5;
+          init_q       <= '0;
+          init_tid_q   <= '0;
+          state_q      <= S_INIT;
+        end
+
+        // A CTA starts: every register (and frame start) zero, each warp's first thread
+        // index found by walking the threads a beat a cycle.
+        S_INIT: begin
+          init_q     <= init_q + RAW'(1);
+          init_tid_q <= init_next;
+          if (32'(init_q) < WARPS * BEATS && 32'(init_q) % BEATS == 0) begin
+            tid0_q[WW'(32'(init_q) / BEATS)] <= init_tid_q;
+          end
+          if (init_q == RAW'(RFN - 1)) begin
+            for (int unsigned w = 0; w < WARPS; w++) begin
+              logic [31:0] count;
+              count = 32'(block_i[0]) * 32'(block_i[1]) * 32'(block_i[2]) - 32'(w) * 32;
+              lanes_q[w]  <= (32'(w) >= nwarps_q) ? '0
+                           : (count >= 32) ? '1 : ((32'd1 << count) - 32'd1);
+              wstate_q[w] <= (32'(w) < nwarps_q) ? WARP_RUNNING : WARP_ABSENT;
+              sp_q[w]     <= (32'(w) < nwarps_q) ? SPW'(1) : '0;
+              exited_q[w] <= '0;
+              carry_q[w]  <= '0;
+              pend_q[w]   <= 1'b0;
+              for (int unsigned p = 0; p < 7; p++) preds_q[w][p] <= '0;
+            end
+            walk_q  <= '0;
+            warp_q  <= WW'(WARPS - 1);
+            state_q <= S_FIRST;
+          end
+        end
+
+        // Each warp's first stack entry, one a cycle.
+        S_FIRST: begin
+          walk_q <= walk_q + SPW'(1);
+          if (32'(walk_q) + 1 >= WARPS) state_q <= S_SCHED;
+        end
+
+        S_SCHED: begin
+          if (pick_any) begin
+            warp_q  <= pick;
+            state_q <= S_TOP;
+          end else if (all_done) begin
+            // The next CTA in x, y, z order, or the grid's end.
+            init_q     <= '0;
+            init_tid_q <= '0;
+            state_q    <= S_INIT;
+            if (cta_q[0] + 32'd1 < grid_i[0]) begin
+              cta_q[0] <= cta_q[0] + 32'd1;
+            end else if (cta_q[1] + 32'd1 < grid_i[1]) begin
+              cta_q[0] <= '0;
+              cta_q[1] <= cta_q[1] + 32'd1;
+            end else if (cta_q[2] + 32'd1 < grid_i[2]) begin
+              cta_q[0] <= '0;
+              cta_q[1] <= '0;
+              cta_q[2] <= cta_q[2] + 32'd1;
+            end else begin
+              state_q <= S_DONE;
+            end
+          end else begin
+            trap_cause_q <= 8'(TRAP_DEADLOCK);
+            trap_pc_q    <= '0;
+            state_q      <= S_TRAP;
+          end
+        end
+
+        // The top entry has been read; its pc's word is read next.
+        S_TOP: begin
+          top_q <= stk_rdata;
+          pc_q  <= stk_rdata.pc;
+          if (stk_rdata.pc >= code_words_i) begin
+            trap_cause_q <= 8'(TRAP_PC_OUTSIDE_CODE);
+            trap_pc_q    <= stk_rdata.pc;
+            trap_warp_q  <= 8'(warp_q);
+            state_q      <= S_TRAP;
+          end else begin
+            state_q <= S_FETCH;
+          end
+        end
+
+        S_FETCH: begin
+          word_q  <= imem_rdata;
+          state_q <= S_DECODE;
+        end
+
+        S_DECODE: begin
+          active_q    <= top_q.mask;
+          mask_q      <= top_q.mask & guard;
+          lanes_run_q <= top_q.mask & guard;
+          kind_q      <= kind;
+          beat_q      <= '0;
+          tid_beat_q  <= tid0_q[warp_q];
+          pd_new_q    <= preds_q[warp_q][pd_idx];
+          pq_new_q    <= preds_q[warp_q][pq_idx];
+          carry_new_q <= carry_q[warp_q];
+          trap_pc_q   <= pc_q;
+          trap_warp_q <= 8'(warp_q);
+          if (illegal) begin
+            trap_cause_q <= 8'(TRAP_INVALID);
+            state_q      <= S_TRAP;
+          end else if (unimplemented) begin
+            trap_cause_q <= 8'(TRAP_UNIMPLEMENTED);
+            state_q      <= S_TRAP;
+          end else if (kind != KIND_CTRL) begin
+            state_q <= S_BEAT;
+          end else if (opcode == OP_CALL && (top_q.mask & guard) != '0) begin
+            if (32'(sp_q[warp_q]) + 1 > DEPTH) begin
+              trap_cause_q <= 8'(TRAP_STACK_OVERFLOW);
+              state_q      <= S_TRAP;
+            end else begin
+              state_q <= S_BEAT;
+            end
+          end else if (opcode == OP_WARPSYNC) begin
+            state_q <= S_BEAT;
+          end else begin
+            state_q <= S_CTRL;
+          end
+        end
+
+        // A beat starts: its operands are read unless none of its lanes takes part.
+        S_BEAT: begin
+          if (beat_mask == '0) begin
+            next_beat();
+          end else begin
+            rd_pend_q <= beat_slots;
+            rd_busy_q <= 1'b0;
+            for (int unsigned k = 0; k < LANES; k++) begin
+              for (int unsigned s = 0; s < SLOTS; s++) opnd_q[k][s] <= '0;
+            end
+            state_q <= S_READ;
+          end
+        end
+
+        // One register read a cycle; its data arrives the next.
+        S_READ: begin
+          if (rd_busy_q) begin
+            for (int unsigned k = 0; k < LANES; k++) opnd_q[k][rd_slot_q] <= rf_rdata[k];
+          end
+          if (rd_pend_q != '0) begin
+            rd_slot_q <= rd_next_slot;
+            rd_busy_q <= 1'b1;
+            rd_pend_q[rd_next_slot] <= 1'b0;
+          end else begin
+            rd_busy_q <= 1'b0;
+            if (!rd_busy_q) state_q <= S_EXEC;
+          end
+        end
+
+        S_EXEC: begin
+          wr_k_q      <= '0;
+          wr_left_q   <= n_writes;
+          wr_report_q <= 1'b1;
+          state_q     <= S_WRITE;
+          unique case (kind_q)
+            KIND_ALU: begin
+              for (int unsigned k = 0; k < LANES; k++) begin
+                res_q[k][0] <= alu_d[k];
+                res_q[k][1] <= alu_d_hi[k];
+                if (beat_mask[k]) begin
+                  pd_new_q[lane_no(beat_q, k)]    <= alu_pd[k];
+                  pq_new_q[lane_no(beat_q, k)]    <= alu_pq[k];
+                  carry_new_q[lane_no(beat_q, k)] <= alu_carry[k];
+                end
+              end
+            end
+            KIND_S2R: begin
+              for (int unsigned k = 0; k < LANES; k++) begin
+                res_q[k][0] <= sreg_val[k];
+                res_q[k][1] <= clock_now[63:32];
+              end
+            end
+            KIND_DIV: state_q <= S_DIV;
+            KIND_MEM: begin
+              mem_lane_q <= '0;
+              state_q    <= S_MEM_REQ;
+            end
+            default: exec_control();
+          endcase
+        end
+
+        S_DIV: if (&div_done) begin
+          for (int unsigned k = 0; k < LANES; k++) begin
+            res_q[k][0] <= div_result[k][31:0];
+            res_q[k][1] <= div_result[k][63:32];
+          end
+          state_q <= S_WRITE;
+        end
+
+        // The beat's lanes, lowest first, one access each.
+        S_MEM_REQ: begin
+          if (!m_any) begin
+            state_q <= S_WRITE;
+          end else if (m_no_bank || m_misaligned || m_outside || m_const_write) begin
+            trap_cause_q <= m_no_bank ? 8'(TRAP_NO_CONST_BANK)
+                          : m_misaligned ? 8'(TRAP_MISALIGNED)
+                          : m_outside ? 8'(TRAP_OUT_OF_BOUNDS) : 8'(TRAP_CONSTANT_WRITE);
+            state_q <= S_TRAP;
+          end else if (mem_req_ready_i) begin
+            state_q <= S_MEM_RSP;
+          end
+        end
+
+        S_MEM_RSP: if (mem_rsp_valid_i) begin
+          if (mem_rsp_err_i) begin
+            trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
+            state_q      <= S_TRAP;
+          end else begin
+            for (int unsigned j = 0; j < 4; j++) begin
+              res_q[m_k][j] <= load_word(m_loaded, msize_e'(word_q[MSIZE_MSB:MSIZE_LSB]), j);
+            end
+            mem_lane_q <= {1'b0, m_k} + (KW+1)'(1);
+            state_q    <= S_MEM_REQ;
+          end
+        end
+
+        S_WRITE: begin
+          if (wr_left_q == 0) begin
+            next_beat();
+          end else begin
+            wr_left_q <= wr_left_q - 3'd1;
+            wr_k_q    <= wr_k_q + 2'd1;
+          end
+        end
+
+        // Every beat done: predicates and carry take the executing lanes' results.
+        S_AFTER: begin
+          if (kind_q == KIND_CTRL) begin
+            state_q <= S_POST;
+          end else begin
+            if (pred_we[0]) preds_q[warp_q][pd_idx] <= pd_new_q;
+            if (pred_we[1]) preds_q[warp_q][pq_idx] <= pq_new_q;
+            if (carry_we) carry_q[warp_q] <= carry_new_q;
+            top_q.pc <= next_pc;
+            state_q  <= S_SETTLE;
+          end
+        end
+
+        S_CTRL: control();
+        S_POST: control_post();
+
+        // The running entry before a divergent branch's two paths: it waits at their
+        // reconvergence point.
+        S_BTOP: state_q <= S_PUSH_A;
+
+        S_PUSH_A: begin
+          if (two_q) begin
+            state_q <= S_PUSH_B;
+          end else begin
+            top_q   <= push_a_q;
+            sp_q[warp_q] <= base_q + SPW'(1);
+            state_q <= S_FINISH;  // a call's entry: nothing to settle
+          end
+        end
+
+        S_PUSH_B: begin
+          top_q        <= push_b_q;
+          sp_q[warp_q] <= base_q + SPW'(2);
+          state_q      <= S_SETTLE;
+        end
+
+        S_WALK_RD: state_q <= S_WALK;
+
+        // An entry below the top loses the lanes of mask_q (EXIT, RET); RET stops at its
+        // call's entry.
+        S_WALK: begin
+          if (opcode == OP_RET && stk_rdata.call) begin
+            ret_found(stk_rdata.mask, stk_rdata.frame);
+          end else if (walk_q == '0) begin
+            if (opcode == OP_RET) begin
+              trap_cause_q <= 8'(TRAP_RET_OUTSIDE);
+              state_q      <= S_TRAP;
+            end else begin
+              state_q <= S_SETTLE;
+            end
+          end else begin
+            walk_q  <= walk_q - SPW'(1);
+            state_q <= S_WALK_RD;
+          end
+        end
+
+        // Entries that reached their reconvergence point or lost every lane are popped.
+        S_SETTLE: begin
+          if (sp_q[warp_q] == '0) begin
+            state_q <= S_FINISH;
+          end else if (top_q.mask == '0 || top_q.pc == top_q.rpc) begin
+            sp_q[warp_q] <= sp_q[warp_q] - SPW'(1);
+            state_q <= (sp_q[warp_q] == SPW'(1)) ? S_FINISH : S_SETTLE_RD;
+          end else begin
+            state_q <= S_STORE_TOP;
+          end
+        end
+
+        S_SETTLE_RD: begin
+          top_q   <= stk_rdata;
+          state_q <= S_SETTLE;
+        end
+
+        S_STORE_TOP: state_q <= S_FINISH;
+
+        S_FINISH: begin
+          clock_q <= clock_q + 64'd1;
+          order_q <= order_q + 64'd1;
+          if (sp_q[warp_q] == '0) wstate_q[warp_q] <= WARP_EXITED;
+          state_q <= S_SCHED;
+        end
+
+        S_TRAP: begin
+          for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= WARP_ABSENT;
+          state_q <= S_DONE;
+        end
+
+        S_DONE: state_q <= S_IDLE;
+
+        default: state_q <= S_IDLE;
+      endcase
+    end
+  end
+
+  // The next beat, or the instruction's end.
+  task automatic next_beat();
+    tid_beat_q <= tid_next;
+    if (32'(beat_q) == BEATS - 1) begin
+      state_q <= S_AFTER;
+    end else begin
+      beat_q  <= beat_q + BW'(1);
+      state_q <= S_BEAT;
+    end
+  endtask
+
+  // A control instruction's beat: CALL moves the calling lanes' frame starts (trapping if one
+  // passes the end of local memory), RET moves them back, WARPSYNC checks its member mask.
+  task automatic exec_control();
+    logic [32:0] moved;
+    for (int unsigned k = 0; k < LANES; k++) begin
+      moved = {1'b0, opnd_q[k][FRAME_SLOT]} + 33'(word_q[FRAME_MSB:FRAME_LSB]);
+      res_q[k][0] <= (opcode == OP_RET) ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q)
+                                          : moved[31:0];
+      if (beat_mask[k] && opcode == OP_CALL && moved > 33'(local_i)) begin
+        trap_cause_q <= 8'(TRAP_FRAME_OVERFLOW);
+        state_q      <= S_TRAP;
+      end
+      if (beat_mask[k] && opcode == OP_WARPSYNC
+          && ((opnd_q[k][0] & lanes_q[warp_q] & ~exited_q[warp_q]) & ~mask_q) != '0) begin
+        trap_cause_q <= 8'(TRAP_SYNC_MEMBERS);
+        state_q      <= S_TRAP;
+      end
+    end
+    wr_left_q   <= (opcode == OP_WARPSYNC) ? 3'd0 : 3'd1;
+    wr_report_q <= 1'b0;
+  endtask
+
+  // RET has found its call's entry: the returning lanes leave it, and those of them that
+  // made the call get their frame start back.
+  task automatic ret_found(logic [31:0] call_lanes, logic [19:0] frame);
+    call_frame_q <= frame;
+    lanes_run_q  <= mask_q & call_lanes;
+    beat_q       <= '0;
+    tid_beat_q   <= tid0_q[warp_q];
+    state_q      <= S_BEAT;
+  endtask
+
+  // Control instructions without operands, and RET's and EXIT's first steps.
+  task automatic control();
+    unique case (opcode)
+      OP_BRA: begin
+        pend_q[warp_q] <= 1'b0;
+        if (mask_q == active_q) begin
+          top_q.pc <= target_pc;
+          state_q  <= S_SETTLE;
+        end else if (mask_q == '0) begin
+          top_q.pc <= next_pc;
+          state_q  <= S_SETTLE;
+        end else if (32'(sp_q[warp_q]) + 2 - 32'(replace) > DEPTH) begin
+          trap_cause_q <= 8'(TRAP_STACK_OVERFLOW);
+          state_q      <= S_TRAP;
+        end else begin
+          push_a_q <= '{pc: next_pc, rpc: branch_rpc, mask: active_q & ~mask_q, call: 1'b0,
+                        frame: '0};
+          push_b_q <= '{pc: target_pc, rpc: branch_rpc, mask: mask_q, call: 1'b0,
+                        frame: '0};
+          two_q    <= 1'b1;
+          base_q   <= replace ? sp_q[warp_q] - SPW'(1) : sp_q[warp_q];
+          top_q.pc <= branch_rpc;
+          state_q  <= replace ? S_PUSH_A : S_BTOP;
+        end
+      end
+      OP_SSY: begin
+        pend_q[warp_q]     <= 1'b1;
+        pend_rpc_q[warp_q] <= target_pc;
+        top_q.pc <= next_pc;
+        state_q  <= S_SETTLE;
+      end
+      OP_EXIT: begin
+        exited_q[warp_q] <= exited_q[warp_q] | mask_q;
+        top_q.mask <= top_q.mask & ~mask_q;
+        top_q.pc   <= next_pc;
+        walk_q     <= sp_q[warp_q] - SPW'(2);
+        state_q    <= (sp_q[warp_q] == SPW'(1)) ? S_SETTLE : S_WALK_RD;
+      end
+      OP_RET: begin
+        top_q.mask <= top_q.mask & ~mask_q;
+        walk_q     <= sp_q[warp_q] - SPW'(2);
+        if (top_q.call) begin
+          ret_found(top_q.mask, top_q.frame);
+        end else if (sp_q[warp_q] == SPW'(1)) begin
+          trap_cause_q <= 8'(TRAP_RET_OUTSIDE);
+          state_q      <= S_TRAP;
+        end else begin
+          state_q <= S_WALK_RD;
+        end
+      end
+      OP_TRAP: begin
+        if (mask_q != '0) begin
+          trap_cause_q <= 8'(TRAP_INSTRUCTION);
+          state_q      <= S_TRAP;
+        end else begin
+          top_q.pc <= next_pc;
+          state_q  <= S_SETTLE;
+        end
+      end
+      OP_WARPSYNCI: begin
+        if (mask_q != '0
+            && ((word_q[IMM32_MSB:IMM32_LSB] & lanes_q[warp_q] & ~exited_q[warp_q])
+                & ~mask_q) != '0) begin
+          trap_cause_q <= 8'(TRAP_SYNC_MEMBERS);
+          state_q      <= S_TRAP;
+        end else begin
+          top_q.pc <= next_pc;
+          state_q  <= S_SETTLE;
+        end
+      end
+      OP_CALL: begin  // no lane calls
+        top_q.pc <= next_pc;
+        state_q  <= S_SETTLE;
+      end
+      default: begin  // NOP, MEMBAR
+        top_q.pc <= next_pc;
+        state_q  <= S_SETTLE;
+      end
+    endcase
+  endtask
+
+  // After a control instruction's beats: CALL pushes the callee's entry, RET and WARPSYNC
+  // move on.
+  task automatic control_post();
+    top_q.pc <= next_pc;
+    if (opcode == OP_CALL) begin
+      push_a_q <= '{pc: target_pc, rpc: next_pc, mask: mask_q, call: 1'b1,
+                    frame: word_q[FRAME_MSB:FRAME_LSB]};
+      two_q    <= 1'b0;
+      base_q   <= sp_q[warp_q];
+      state_q  <= S_BTOP;
+    end else begin
+      state_q <= S_SETTLE;
+    end
+  endtask
+
+  // ---------------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------------
+  assign busy_o       = state_q != S_IDLE;
+  assign done_o       = state_q == S_DONE;
+  assign trap_cause_o = trap_cause_q;
+  assign trap_pc_o    = trap_pc_q;
+  assign trap_warp_o  = trap_warp_q;
+
+`ifdef SGPU_COSIM
+  assign rvfi_valid_o       = state_q == S_FINISH;
+  assign rvfi_order_o       = order_q;
+  assign rvfi_warp_o        = 8'(warp_q);
+  assign rvfi_pc_o          = pc_q;
+  assign rvfi_word_o        = word_q;
+  assign rvfi_active_o      = active_q;
+  assign rvfi_mask_o        = mask_q;
+  assign rvfi_exited_o      = sp_q[warp_q] == '0;
+  assign rvfi_next_pc_o     = top_q.pc;
+  assign rvfi_next_active_o = top_q.mask;
+  assign rvfi_pred_we_o     = pred_we;
+  assign rvfi_pred_idx_o    = '{pd_idx, pq_idx};
+  assign rvfi_pred_val_o    = '{preds_q[warp_q][pd_idx], preds_q[warp_q][pq_idx]};
+  assign rvfi_carry_we_o    = carry_we;
+  assign rvfi_carry_o       = carry_q[warp_q];
+  assign rvfi_clock_o       = clock_now[31:0];
+  assign rvfi_rf_we_o       = state_q == S_WRITE && wr_left_q != 0 && wr_report_q
+                              && wr_reg != 8'hff;
+  assign rvfi_rf_reg_o      = wr_reg;
+  assign rvfi_rf_lane0_o    = lane_no(beat_q, 0);
+  assign rvfi_rf_lanes_o    = beat_mask;
+  assign rvfi_rf_data_o     = rf_wdata;
+  assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && m_write;
+  assign rvfi_st_lane_o     = m_lane;
+  assign rvfi_st_space_o    = m_space;
+  assign rvfi_st_addr_o     = m_at;
+  assign rvfi_st_len_o      = m_len;
+  assign rvfi_st_data_o     = m_data;
+  assign rvfi_cta_o         = state_q == S_INIT && init_q == '0;
+  assign rvfi_cta_idx_o     = cta_q;
+`endif
+
+endmodule

@@ -1,0 +1,36 @@
+// The core's own types: a reconvergence stack entry, a warp's scheduling state and the
+// states of the issue sequence. Numbers of the ISA and the hardware ABI come from
+// sgpu_isa_pkg (generated from isa/sgpu.isa); nothing here restates them.
+package sgpu_core_pkg;
+
+  // One entry of a warp's reconvergence stack (docs/golden-model.md): the lanes of `mask`
+  // run from `pc` until they reach `rpc`; a call's entry also holds how far its callee's
+  // frame was moved, which RET takes back.
+  typedef struct packed {
+    logic [31:0] pc;
+    logic [31:0] rpc;
+    logic [31:0] mask;
+    logic        call;
+    logic [19:0] frame;
+  } entry_t;
+
+  // No reconvergence point: a path that ends only by exiting.
+  localparam logic [31:0] NEVER = '1;
+
+  typedef enum logic [1:0] {
+    WARP_ABSENT,   // no thread of the CTA
+    WARP_RUNNING,
+    WARP_WAITING,  // at a barrier
+    WARP_EXITED
+  } warp_state_e;
+
+  // What the instruction in flight is, once decoded: which sequence executes it.
+  typedef enum logic [2:0] {
+    KIND_ALU,      // the integer ALU, one result per lane
+    KIND_S2R,      // special registers
+    KIND_DIV,      // the iterative divider
+    KIND_MEM,      // loads and stores through the memory port
+    KIND_CTRL      // branches, calls, exits, barriers
+  } kind_e;
+
+endpackage

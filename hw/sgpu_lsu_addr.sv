@@ -1,0 +1,99 @@
+// Where one lane's load or store goes (LD, ST, LDC): the effective address (a register, or a
+// register pair with `e`, plus the signed 24-bit offset, wrapping at 2^64), its size, and the
+// memory-port space and address it resolves to (docs/hw.md, "Memory map"): a generic address
+// through the shared, local and constant windows, a local one (and a device function's
+// `.param`) moved by the thread's frame start unless ABS, constant bank 0 and 1 for LDC.
+// Also the faults the core raises before asking memory, in the golden model's order: no such
+// constant bank, a misaligned address, a local access past the thread's local memory, a store
+// to constant memory. Combinational.
+module sgpu_lsu_addr
+  import sgpu_isa_pkg::*;
+(
+  input  logic [63:0] word_i,
+  input  logic [31:0] ra_i,
+  input  logic [31:0] ra_hi_i,        // ra + 1, the high word with `e`
+  input  logic [31:0] frame_i,        // the thread's frame start
+  input  logic [31:0] local_i,        // local bytes per thread
+  output logic [63:0] addr_o,         // the effective address
+  output logic [4:0]  len_o,          // bytes: 1, 2, 4, 8 or 16
+  output logic [2:0]  space_o,        // PORT_*
+  output logic [63:0] at_o,           // the address within that space
+  output logic        write_o,
+  output logic        misaligned_o,
+  output logic        outside_o,
+  output logic        const_write_o,
+  output logic        no_bank_o
+);
+
+  logic [7:0]  opcode;
+  logic        ldc;
+  logic [63:0] base, off;
+
+  assign opcode  = word_i[OP_MSB:OP_LSB];
+  assign ldc     = opcode == OP_LDC;
+  assign write_o = opcode == OP_ST;
+  assign base    = (word_i[E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
+  assign off     = 64'(signed'(word_i[OFF24_MSB:OFF24_LSB]));
+  assign addr_o  = base + off;
+
+  always_comb begin
+    unique case (msize_e'(word_i[MSIZE_MSB:MSIZE_LSB]))
+      MSIZE_U8, MSIZE_S8:   len_o = 5'd1;
+      MSIZE_U16, MSIZE_S16: len_o = 5'd2;
+      MSIZE_32:             len_o = 5'd4;
+      MSIZE_64:             len_o = 5'd8;
+      default:              len_o = 5'd16;
+    endcase
+  end
+
+  function automatic logic in_window(logic [63:0] a, longint unsigned window);
+    return a >= 64'(window) && a < 64'(window) + 64'(WINDOW_SIZE);
+  endfunction
+
+  // The space, the address in it, and whether it counts from the frame start.
+  logic       in_frame;
+  logic [63:0] at;
+  always_comb begin
+    space_o  = 3'(PORT_GLOBAL);
+    at       = addr_o;
+    in_frame = 1'b0;
+    if (ldc) begin
+      space_o = (word_i[CBANK_MSB:CBANK_LSB] == '0) ? 3'(PORT_PARAM) : 3'(PORT_CONSTANT);
+    end else begin
+      unique case (space_e'(word_i[SPACE_MSB:SPACE_LSB]))
+        SPACE_GENERIC: begin
+          if (in_window(addr_o, SHARED_WINDOW)) begin
+            space_o = 3'(PORT_SHARED);
+            at      = addr_o - 64'(SHARED_WINDOW);
+          end else if (in_window(addr_o, LOCAL_WINDOW)) begin
+            space_o = 3'(PORT_LOCAL);
+            at      = addr_o - 64'(LOCAL_WINDOW);
+          end else if (in_window(addr_o, CONST_WINDOW)) begin
+            space_o = 3'(PORT_CONSTANT);
+            at      = addr_o - 64'(CONST_WINDOW);
+          end
+        end
+        SPACE_SHARED: space_o = 3'(PORT_SHARED);
+        SPACE_LOCAL, SPACE_PARAM: begin
+          space_o  = 3'(PORT_LOCAL);
+          in_frame = !word_i[LABS_LSB];
+        end
+        default: ;  // global
+      endcase
+    end
+  end
+
+  // A local access lies within the thread's local memory, its frame start added, in
+  // arithmetic that cannot wrap.
+  logic [65:0] local_end;
+  logic [64:0] local_at;
+  assign local_at  = {1'b0, at} + (in_frame ? 65'(frame_i) : 65'd0);
+  assign local_end = {1'b0, local_at} + 66'(len_o);
+  assign at_o      = (space_o == 3'(PORT_LOCAL)) ? local_at[63:0] : at;
+
+  assign no_bank_o     = ldc && word_i[CBANK_MSB:CBANK_LSB] > 4'd1;
+  assign misaligned_o  = (addr_o & (64'(len_o) - 64'd1)) != '0;
+  assign outside_o     = space_o == 3'(PORT_LOCAL) && local_end > 66'(local_i);
+  assign const_write_o = write_o && space_o == 3'(PORT_CONSTANT);
+
+endmodule

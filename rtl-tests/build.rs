@@ -1,0 +1,145 @@
+//! Builds hw/sgpu_core.sv with Verilator, once per configuration of lanes and warps the
+//! harness offers, into OUT_DIR: `verilator --cc` writes C++, the `cc` crate compiles it with
+//! csrc/shim.cpp (the C functions src/model.rs calls) into a static library per
+//! configuration, and `models.rs` lists them for Rust. Verilator's own runtime is compiled
+//! once and kept in OUT_DIR, so an RTL edit recompiles only the model. Without Verilator or a
+//! C++ compiler the build fails and says what to install; nothing is skipped.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// (lanes, warps) of every model built: the default core, the lane counts the tests cross
+/// (1 and 32), and fewer warps for the latency-hiding measurements.
+const CONFIGS: [(u32, u32); 5] = [(8, 8), (1, 8), (32, 8), (8, 1), (8, 4)];
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let hw = root.join("hw");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let files = rtl_files(&hw);
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
+    println!("cargo:rerun-if-changed={}", hw.join("files.f").display());
+    println!("cargo:rerun-if-changed=csrc/shim.cpp");
+
+    let include = verilator_include();
+    runtime(&include, &out);
+    let (mut items, mut list) = (String::new(), String::from("["));
+    for (lanes, warps) in CONFIGS {
+        let name = format!("sgpu_l{lanes}w{warps}");
+        model(&name, lanes, warps, &files, &include, &out);
+        items.push_str(&format!("model!({name});\n"));
+        list.push_str(&format!("entry!({name}, {lanes}, {warps}),"));
+    }
+    std::fs::write(out.join("models.rs"), items).unwrap();
+    std::fs::write(out.join("configs.rs"), list + "]").unwrap();
+    // After the models, which need it: a static library resolves only what came before it.
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static=verilated_rt");
+    println!("cargo:rustc-link-lib=stdc++");
+    println!("cargo:rustc-link-lib=pthread");
+}
+
+/// The sources of hw/files.f, in its order.
+fn rtl_files(hw: &Path) -> Vec<PathBuf> {
+    let list = std::fs::read_to_string(hw.join("files.f")).expect("read hw/files.f");
+    list.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .map(|l| hw.join(l))
+        .collect()
+}
+
+fn verilator_include() -> PathBuf {
+    let output = Command::new("verilator")
+        .arg("--getenv")
+        .arg("VERILATOR_ROOT")
+        .output();
+    let root = match output {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        _ => panic!(
+            "rtl-tests needs Verilator 5.006 or later and g++ to build the RTL model: \
+             install them (`apt-get install -y verilator g++`)"
+        ),
+    };
+    PathBuf::from(root).join("include")
+}
+
+/// Verilator's runtime library, compiled once per OUT_DIR (it does not change with the RTL).
+fn runtime(include: &Path, out: &Path) {
+    let lib = out.join("libverilated_rt.a");
+    if !lib.exists() {
+        cc::Build::new()
+            .cpp(true)
+            .std("c++17")
+            .opt_level(2)
+            .debug(false)
+            .warnings(false)
+            .include(include)
+            .include(include.join("vltstd"))
+            .file(include.join("verilated.cpp"))
+            .file(include.join("verilated_threads.cpp"))
+            .file(include.join("verilated_vcd_c.cpp"))
+            .cargo_metadata(false)
+            .compile("verilated_rt");
+    }
+}
+
+/// One configuration: Verilated into its own directory, compiled with the shim.
+fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, out: &Path) {
+    let dir = out.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let prefix = format!("V{name}");
+    let status = Command::new("verilator")
+        .args([
+            "--cc",
+            "--trace",
+            "-O3",
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+        ])
+        .args([
+            "--top-module",
+            "sgpu_core",
+            "--prefix",
+            &prefix,
+            "-DSGPU_COSIM",
+        ])
+        .arg(format!("-GLANES={lanes}"))
+        .arg(format!("-GWARPS={warps}"))
+        .arg("--Mdir")
+        .arg(&dir)
+        .args(files)
+        .status()
+        .expect("run verilator");
+    assert!(status.success(), "verilator failed on hw/ for {name}");
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .opt_level(2)
+        .debug(false)
+        .warnings(false)
+        .include(&dir)
+        .include(include)
+        .include(include.join("vltstd"))
+        .define("SGPU_TOP", prefix.as_str())
+        .define("SGPU_HEADER", format!("\"{prefix}.h\"").as_str())
+        .define("SGPU_NAME", format!("{name}_").as_str())
+        .define("SGPU_LANES", lanes.to_string().as_str())
+        .file("csrc/shim.cpp");
+    let mut generated: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read the Verilator output")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+        .collect();
+    generated.sort();
+    build.files(generated);
+    build.cpp_link_stdlib(None).compile(name);
+}

@@ -1,0 +1,184 @@
+// The C face of one Verilated configuration of hw/sgpu_core.sv, for rtl-tests' Rust harness
+// (src/model.rs): make and free a model, and run one clock cycle with the inputs given,
+// reporting the outputs of that cycle (sampled before the rising edge, so that what the core
+// asks in a cycle and what the harness answered in it belong together). The build script
+// compiles this file once per configuration with SGPU_TOP (the Verilated class) and
+// SGPU_NAME (the functions' prefix) defined.
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+#include SGPU_HEADER
+
+#define SGPU_CAT2(a, b) a##b
+#define SGPU_CAT(a, b) SGPU_CAT2(a, b)
+#define SGPU_FN(x) SGPU_CAT(SGPU_NAME, x)
+
+// Keep in step with `Inputs` and `Outputs` in src/model.rs (repr(C)).
+struct SgpuInputs {
+    uint64_t imem_wdata;
+    uint32_t imem_addr;
+    uint32_t code_words;
+    uint32_t entry;
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t shared;
+    uint32_t dyn_shared;
+    uint32_t local;
+    uint32_t mem_rsp_rdata[4];
+    uint8_t rst_n;
+    uint8_t imem_we;
+    uint8_t start;
+    uint8_t mem_req_ready;
+    uint8_t mem_rsp_valid;
+    uint8_t mem_rsp_err;
+};
+
+struct SgpuOutputs {
+    uint64_t mem_req_addr;
+    uint64_t rvfi_order;
+    uint64_t rvfi_word;
+    uint64_t rvfi_st_addr;
+    uint32_t trap_pc;
+    uint32_t mem_req_wdata[4];
+    uint32_t rvfi_pc;
+    uint32_t rvfi_active;
+    uint32_t rvfi_mask;
+    uint32_t rvfi_next_pc;
+    uint32_t rvfi_next_active;
+    uint32_t rvfi_pred_val[2];
+    uint32_t rvfi_carry;
+    uint32_t rvfi_clock;
+    uint32_t rvfi_rf_lanes;
+    uint32_t rvfi_rf_data[32];
+    uint32_t rvfi_st_data[4];
+    uint32_t rvfi_cta_idx[3];
+    uint16_t mem_req_thread;
+    uint16_t mem_req_be;
+    uint8_t busy;
+    uint8_t done;
+    uint8_t trap_cause;
+    uint8_t trap_warp;
+    uint8_t mem_req_valid;
+    uint8_t mem_req_write;
+    uint8_t mem_req_space;
+    uint8_t rvfi_valid;
+    uint8_t rvfi_warp;
+    uint8_t rvfi_exited;
+    uint8_t rvfi_pred_we;
+    uint8_t rvfi_pred_idx[2];
+    uint8_t rvfi_carry_we;
+    uint8_t rvfi_rf_we;
+    uint8_t rvfi_rf_reg;
+    uint8_t rvfi_rf_lane0;
+    uint8_t rvfi_st_valid;
+    uint8_t rvfi_st_lane;
+    uint8_t rvfi_st_space;
+    uint8_t rvfi_st_len;
+    uint8_t rvfi_cta;
+};
+
+struct SgpuModel {
+    VerilatedContext context;
+    SGPU_TOP top{&context};
+    std::unique_ptr<VerilatedVcdC> vcd;
+    uint64_t time = 0;
+};
+
+extern "C" {
+
+SgpuModel* SGPU_FN(new)(const char* vcd_path) {
+    auto* m = new SgpuModel;
+    if (vcd_path) {
+        m->context.traceEverOn(true);
+        m->vcd = std::make_unique<VerilatedVcdC>();
+        m->top.trace(m->vcd.get(), 99);
+        m->vcd->open(vcd_path);
+    }
+    return m;
+}
+
+void SGPU_FN(free)(SgpuModel* m) {
+    m->top.final();
+    if (m->vcd) m->vcd->close();
+    delete m;
+}
+
+uint32_t SGPU_FN(lanes)() { return SGPU_LANES; }
+
+void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
+    auto& t = m->top;
+    t.rst_ni = in->rst_n;
+    t.imem_we_i = in->imem_we;
+    t.imem_addr_i = in->imem_addr;
+    t.imem_wdata_i = in->imem_wdata;
+    t.start_i = in->start;
+    t.code_words_i = in->code_words;
+    t.entry_i = in->entry;
+    for (int i = 0; i < 3; i++) {
+        t.grid_i[i] = in->grid[i];
+        t.block_i[i] = in->block[i];
+    }
+    t.shared_i = in->shared;
+    t.dyn_shared_i = in->dyn_shared;
+    t.local_i = in->local;
+    t.mem_req_ready_i = in->mem_req_ready;
+    t.mem_rsp_valid_i = in->mem_rsp_valid;
+    t.mem_rsp_err_i = in->mem_rsp_err;
+    for (int i = 0; i < 4; i++) t.mem_rsp_rdata_i[i] = in->mem_rsp_rdata[i];
+    t.clk_i = 0;
+    t.eval();
+    if (m->vcd) m->vcd->dump(m->time++);
+
+    out->busy = t.busy_o;
+    out->done = t.done_o;
+    out->trap_cause = t.trap_cause_o;
+    out->trap_pc = t.trap_pc_o;
+    out->trap_warp = t.trap_warp_o;
+    out->mem_req_valid = t.mem_req_valid_o;
+    out->mem_req_write = t.mem_req_write_o;
+    out->mem_req_space = t.mem_req_space_o;
+    out->mem_req_thread = t.mem_req_thread_o;
+    out->mem_req_addr = t.mem_req_addr_o;
+    out->mem_req_be = t.mem_req_be_o;
+    for (int i = 0; i < 4; i++) out->mem_req_wdata[i] = t.mem_req_wdata_o[i];
+    out->rvfi_valid = t.rvfi_valid_o;
+    out->rvfi_order = t.rvfi_order_o;
+    out->rvfi_warp = t.rvfi_warp_o;
+    out->rvfi_pc = t.rvfi_pc_o;
+    out->rvfi_word = t.rvfi_word_o;
+    out->rvfi_active = t.rvfi_active_o;
+    out->rvfi_mask = t.rvfi_mask_o;
+    out->rvfi_exited = t.rvfi_exited_o;
+    out->rvfi_next_pc = t.rvfi_next_pc_o;
+    out->rvfi_next_active = t.rvfi_next_active_o;
+    out->rvfi_pred_we = t.rvfi_pred_we_o;
+    for (int i = 0; i < 2; i++) {
+        out->rvfi_pred_idx[i] = t.rvfi_pred_idx_o[i];
+        out->rvfi_pred_val[i] = t.rvfi_pred_val_o[i];
+    }
+    out->rvfi_carry_we = t.rvfi_carry_we_o;
+    out->rvfi_carry = t.rvfi_carry_o;
+    out->rvfi_clock = t.rvfi_clock_o;
+    out->rvfi_rf_we = t.rvfi_rf_we_o;
+    out->rvfi_rf_reg = t.rvfi_rf_reg_o;
+    out->rvfi_rf_lane0 = t.rvfi_rf_lane0_o;
+    out->rvfi_rf_lanes = t.rvfi_rf_lanes_o;
+    for (int i = 0; i < SGPU_LANES; i++) out->rvfi_rf_data[i] = t.rvfi_rf_data_o[i];
+    out->rvfi_st_valid = t.rvfi_st_valid_o;
+    out->rvfi_st_lane = t.rvfi_st_lane_o;
+    out->rvfi_st_space = t.rvfi_st_space_o;
+    out->rvfi_st_addr = t.rvfi_st_addr_o;
+    out->rvfi_st_len = t.rvfi_st_len_o;
+    for (int i = 0; i < 4; i++) out->rvfi_st_data[i] = t.rvfi_st_data_o[i];
+    out->rvfi_cta = t.rvfi_cta_o;
+    for (int i = 0; i < 3; i++) out->rvfi_cta_idx[i] = t.rvfi_cta_idx_o[i];
+
+    t.clk_i = 1;
+    t.eval();
+    if (m->vcd) m->vcd->dump(m->time++);
+}
+
+}  // extern "C"

@@ -1,0 +1,564 @@
+//! Lock-step co-simulation (docs/cosim.md): the Verilated core runs a kernel while the golden
+//! model follows it, one retired warp instruction at a time. For each retirement the model
+//! steps the same warp ([`sgpu_sim::cta::Cta::step`]) and the two records are compared field
+//! by field: pc, word, active and executing lanes, where the warp goes next, every register
+//! lane written, predicates, carry and stores. The first difference stops the run. The core's
+//! memory port is served from a copy of the same prepared memory image the model uses, and
+//! the two global memories must be equal at the end.
+
+use crate::model::{Inputs, Model, Outputs};
+use sgpu_isa::abi;
+use sgpu_sim::cta::{Cta, Grid};
+use sgpu_sim::launch::Prepared;
+use sgpu_sim::memory::{Access, Memories, Memory};
+use sgpu_sim::program::{Function, Program};
+use sgpu_sim::record::{Retired, Space};
+use sgpu_sim::trap::{Cause, Trap};
+use sgpu_sim::warp::LANES;
+use sgpu_sim::Shape;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+/// Words of the core's instruction memory (`IMEM_WORDS` of hw/sgpu_core.sv).
+pub const IMEM_WORDS: usize = 16384;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub lanes: u32,
+    pub warps: u32,
+    pub max_cycles: u64,
+    /// Cycles from a memory request to its response.
+    pub latency: u64,
+    pub vcd: Option<PathBuf>,
+    /// A test of the checker itself: the model's record of the first register-writing
+    /// instruction from this retirement on gets one bit flipped, which must be reported.
+    pub fault: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            lanes: 8,
+            warps: 8,
+            max_cycles: 200_000_000,
+            latency: 4,
+            vcd: None,
+            fault: None,
+        }
+    }
+}
+
+/// Counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub cycles: u64,
+    pub retired: u64,
+}
+
+impl Report {
+    pub fn ipc(&self) -> f64 {
+        self.retired as f64 / self.cycles.max(1) as f64
+    }
+}
+
+/// How a run ended other than well.
+#[derive(Debug)]
+pub enum Failure {
+    /// The launch or program cannot run on this core (exit status 1).
+    Input(String),
+    /// Both sides trapped alike (exit status 3): the model's trap.
+    Trap(Box<Trap>, Report),
+    /// The RTL and the model disagree (exit status 2).
+    Mismatch(String),
+}
+
+/// The trap code the core reports for a cause of the model (docs/hw.md); `None` for causes
+/// no core raises (the harness's own).
+pub fn trap_code(c: &Cause) -> Option<u64> {
+    use Cause::*;
+    Some(match c {
+        PcOutsideCode { .. } => abi::TRAP_PC_OUTSIDE_CODE,
+        InvalidInstruction(_) => abi::TRAP_INVALID,
+        TrapInstruction => abi::TRAP_INSTRUCTION,
+        Misaligned { .. } => abi::TRAP_MISALIGNED,
+        OutOfBounds { .. } => abi::TRAP_OUT_OF_BOUNDS,
+        ConstantWrite { .. } => abi::TRAP_CONSTANT_WRITE,
+        NoConstantBank { .. } => abi::TRAP_NO_CONST_BANK,
+        RetOutsideCall => abi::TRAP_RET_OUTSIDE,
+        StackOverflow => abi::TRAP_STACK_OVERFLOW,
+        CallTarget { .. } => abi::TRAP_CALL_TARGET,
+        FrameOverflow { .. } => abi::TRAP_FRAME_OVERFLOW,
+        SyncMembers { .. } => abi::TRAP_SYNC_MEMBERS,
+        BarrierId { .. } => abi::TRAP_BARRIER_ID,
+        BarrierCount { .. } => abi::TRAP_BARRIER_COUNT,
+        BarrierMismatch { .. } => abi::TRAP_BARRIER_MISMATCH,
+        Surface(_) => abi::TRAP_SURFACE,
+        Deadlock => abi::TRAP_DEADLOCK,
+        InstructionLimit { .. } | NoKernel(_) | Launch(_) | NotReady { .. } => return None,
+    })
+}
+
+fn port_space(code: u8) -> Option<Space> {
+    Some(match u64::from(code) {
+        abi::PORT_GLOBAL => Space::Global,
+        abi::PORT_SHARED => Space::Shared,
+        abi::PORT_LOCAL => Space::Local,
+        abi::PORT_CONSTANT => Space::Constant,
+        abi::PORT_PARAM => Space::Param,
+        _ => return None,
+    })
+}
+
+/// What the RTL reported of the instruction in flight, gathered over its cycles.
+#[derive(Default)]
+struct Gathered {
+    /// (register, lane, value) in write order.
+    regs: Vec<(u8, usize, u32)>,
+    /// (lane, space, address, bytes).
+    stores: Vec<(usize, Space, u64, Vec<u8>)>,
+}
+
+/// Runs `prepared`'s launch of `program` on the core and the model in lock-step. On success
+/// (and on a trap both agree on) `prepared.global` holds the final global memory.
+pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Report, Failure> {
+    let launch = &prepared.launch;
+    let kernel = program
+        .function(&launch.kernel)
+        .filter(|f| f.info.entry)
+        .ok_or_else(|| Failure::Input(format!("no kernel `{}` in the program", launch.kernel)))?;
+    let shape = launch.check(kernel).map_err(Failure::Input)?;
+    if shape.warps > o.warps {
+        return Err(Failure::Input(format!(
+            "a CTA of {} threads needs {} warps; this core has {} (--warps)",
+            shape.threads, shape.warps, o.warps
+        )));
+    }
+    if program.code.len() > IMEM_WORDS {
+        return Err(Failure::Input(format!(
+            "the program has {} words of code; the core's instruction memory holds {IMEM_WORDS}",
+            program.code.len()
+        )));
+    }
+    let mut model = Model::new(o.lanes, o.warps, o.vcd.as_deref()).ok_or_else(|| {
+        Failure::Input(format!(
+            "no core with {} lanes and {} warps was built (built: {:?})",
+            o.lanes,
+            o.warps,
+            crate::model::available()
+        ))
+    })?;
+    let mut rtl_global = prepared.global.clone();
+    let mut golden_global = prepared.global.clone();
+    let params = launch.params.clone();
+    let mut rtl_memory = Memories::new(&mut rtl_global, &params, &program.constants);
+    let mut golden_memory = Memories::new(&mut golden_global, &params, &program.constants);
+    let mut grid = Grid {
+        program,
+        memory: &mut golden_memory,
+        surfaces: &prepared.surfaces,
+        grid: launch.grid,
+        block: launch.block,
+        clock: 0,
+    };
+    let mut run = Run {
+        program,
+        kernel,
+        shape,
+        cta: None,
+        ctas: 0,
+        report: Report::default(),
+        pending: VecDeque::new(),
+        gathered: Gathered::default(),
+        retired: Retired::default(),
+        latency: o.latency,
+        fault: o.fault,
+    };
+    let inputs = start(&mut model, program, kernel, &shape, launch);
+    let result = run.cycles(&mut model, inputs, &mut grid, &mut rtl_memory, o.max_cycles);
+    let finished = match result {
+        Ok(()) => Ok(run.report),
+        Err(Failure::Trap(t, _)) => Err(Failure::Trap(t, run.report)),
+        Err(e) => return Err(e),
+    };
+    for (r, g) in rtl_global.regions.iter().zip(&golden_global.regions) {
+        if let Some(at) = r.bytes.iter().zip(&g.bytes).position(|(a, b)| a != b) {
+            return Err(Failure::Mismatch(format!(
+                "final memory differs: `{}` byte {at} ({:#x}): model {:#04x}, RTL {:#04x}",
+                r.name,
+                r.base + at as u64,
+                g.bytes[at],
+                r.bytes[at]
+            )));
+        }
+    }
+    prepared.global = golden_global;
+    finished
+}
+
+/// Resets the core, loads the code and returns the launch's inputs.
+fn start(
+    model: &mut Model,
+    program: &Program,
+    kernel: &Function,
+    shape: &Shape,
+    launch: &sgpu_sim::Launch,
+) -> Inputs {
+    let mut i = Inputs::default();
+    for _ in 0..2 {
+        model.cycle(&i);
+    }
+    i.rst_n = 1;
+    for (at, &word) in program.code.iter().enumerate() {
+        i.imem_we = 1;
+        i.imem_addr = at as u32;
+        i.imem_wdata = word;
+        model.cycle(&i);
+    }
+    i.imem_we = 0;
+    i.code_words = program.code.len() as u32;
+    i.entry = kernel.start;
+    i.grid = launch.grid;
+    i.block = launch.block;
+    i.shared = shape.shared;
+    i.dyn_shared = launch.shared;
+    i.local = shape.local;
+    i.mem_req_ready = 1;
+    i
+}
+
+/// The state of a run between cycles.
+struct Run<'p> {
+    program: &'p Program,
+    kernel: &'p Function,
+    shape: Shape,
+    cta: Option<Cta>,
+    ctas: u64,
+    report: Report,
+    /// Memory responses in flight: (cycle due, data, error).
+    pending: VecDeque<(u64, [u32; 4], bool)>,
+    gathered: Gathered,
+    retired: Retired,
+    latency: u64,
+    fault: Option<u64>,
+}
+
+impl Run<'_> {
+    fn cycles(
+        &mut self,
+        model: &mut Model,
+        mut inputs: Inputs,
+        grid: &mut Grid<'_>,
+        memory: &mut Memories<'_>,
+        max_cycles: u64,
+    ) -> Result<(), Failure> {
+        inputs.start = 1;
+        loop {
+            let cycle = self.report.cycles;
+            if cycle >= max_cycles {
+                return Err(Failure::Mismatch(format!(
+                    "the core ran past {max_cycles} cycles (--max-cycles) after {} instructions",
+                    self.report.retired
+                )));
+            }
+            inputs.mem_rsp_valid = 0;
+            if let Some(&(due, data, err)) = self.pending.front() {
+                if due <= cycle {
+                    inputs.mem_rsp_valid = 1;
+                    inputs.mem_rsp_rdata = data;
+                    inputs.mem_rsp_err = u8::from(err);
+                    self.pending.pop_front();
+                }
+            }
+            let out = model.cycle(&inputs);
+            inputs.start = 0;
+            self.report.cycles += 1;
+            if out.rvfi_cta != 0 {
+                self.start_cta(&out, grid, memory);
+            }
+            if out.mem_req_valid != 0 {
+                self.serve(&out, memory, cycle);
+            }
+            self.gather(&out);
+            if out.rvfi_valid != 0 {
+                self.retire(&out, grid)?;
+            }
+            if out.done != 0 {
+                return self.finish(&out, grid);
+            }
+        }
+    }
+
+    fn start_cta(&mut self, out: &Outputs, grid: &mut Grid<'_>, memory: &mut Memories<'_>) {
+        let s = &self.shape;
+        memory.start_cta(s.shared as usize, s.threads as usize, s.local as usize);
+        self.cta = Some(Cta::new(self.kernel, s, out.rvfi_cta_idx, grid));
+        self.ctas += 1;
+    }
+
+    /// A memory request, served from the RTL's copy of memory; the response comes
+    /// `latency` cycles later.
+    fn serve(&mut self, out: &Outputs, memory: &mut Memories<'_>, cycle: u64) {
+        let len = out.mem_req_be.count_ones() as usize;
+        let first = out.mem_req_be.trailing_zeros() as usize;
+        let at = port_space(out.mem_req_space).map(|space| Access {
+            space,
+            address: out.mem_req_addr,
+            thread: u32::from(out.mem_req_thread),
+        });
+        let mut block = [0u8; 16];
+        let ok = match at {
+            None => false,
+            Some(at) if out.mem_req_write != 0 => {
+                let mut data = [0u8; 16];
+                for (k, w) in out.mem_req_wdata.iter().enumerate() {
+                    data[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+                }
+                memory.write(at, &data[first..first + len]).is_ok()
+            }
+            Some(at) => memory.read(at, &mut block[first..first + len]).is_ok(),
+        };
+        let words = std::array::from_fn(|k| {
+            u32::from_le_bytes([
+                block[4 * k],
+                block[4 * k + 1],
+                block[4 * k + 2],
+                block[4 * k + 3],
+            ])
+        });
+        self.pending.push_back((cycle + self.latency, words, !ok));
+    }
+
+    /// Register writes and stores of the instruction in flight.
+    fn gather(&mut self, out: &Outputs) {
+        if out.rvfi_rf_we != 0 {
+            for k in 0..32usize {
+                if out.rvfi_rf_lanes >> k & 1 != 0 {
+                    let lane = usize::from(out.rvfi_rf_lane0) + k;
+                    self.gathered
+                        .regs
+                        .push((out.rvfi_rf_reg, lane, out.rvfi_rf_data[k]));
+                }
+            }
+        }
+        if out.rvfi_st_valid != 0 {
+            let mut data = Vec::with_capacity(16);
+            for w in out.rvfi_st_data {
+                data.extend_from_slice(&w.to_le_bytes());
+            }
+            data.truncate(usize::from(out.rvfi_st_len));
+            let space = port_space(out.rvfi_st_space).unwrap_or_default();
+            let lane = usize::from(out.rvfi_st_lane);
+            self.gathered
+                .stores
+                .push((lane, space, out.rvfi_st_addr, data));
+        }
+    }
+
+    /// A retirement: the model steps the same warp, and the records must agree.
+    fn retire(&mut self, out: &Outputs, grid: &mut Grid<'_>) -> Result<(), Failure> {
+        let warp = usize::from(out.rvfi_warp);
+        let cta = self.cta.as_mut().ok_or_else(|| {
+            Failure::Mismatch("the RTL retired an instruction before starting a CTA".into())
+        })?;
+        if let Err(trap) = cta.step(warp, grid, &mut self.retired) {
+            return Err(self.mismatch(out, &format!("the model trapped: {trap}; the RTL did not")));
+        }
+        inject_fault(&mut self.retired, &mut self.fault, self.report.retired);
+        let r = &self.retired;
+        if r.nondeterministic {
+            // %clock: the model takes the RTL's value.
+            for &(reg, lane, value) in &self.gathered.regs {
+                cta.warps[warp].regs[usize::from(reg)][lane] = value;
+            }
+        }
+        let difference = differ(r, out, &self.gathered);
+        self.gathered = Gathered::default();
+        if let Some(what) = difference {
+            return Err(self.mismatch(out, &what));
+        }
+        self.report.retired += 1;
+        Ok(())
+    }
+
+    /// The core stopped: the grid ended, or it trapped and the model must trap alike.
+    fn finish(&mut self, out: &Outputs, grid: &mut Grid<'_>) -> Result<(), Failure> {
+        let code = u64::from(out.trap_cause);
+        let Some(cta) = self.cta.as_mut() else {
+            return Err(Failure::Mismatch(
+                "the core finished without starting a CTA".into(),
+            ));
+        };
+        if code == abi::TRAP_NONE {
+            let total: u64 = grid.grid.iter().map(|&n| u64::from(n)).product();
+            if !cta.finished() || self.ctas != total {
+                return Err(Failure::Mismatch(format!(
+                    "the core finished after {} of {total} CTAs; the model has warps left",
+                    self.ctas
+                )));
+            }
+            return Ok(());
+        }
+        if code == abi::TRAP_UNIMPLEMENTED {
+            return Err(self.mismatch(
+                out,
+                "the RTL has no unit for this instruction yet (TRAP_UNIMPLEMENTED)",
+            ));
+        }
+        let trap = if code == abi::TRAP_DEADLOCK {
+            (cta.ready() == 0 && !cta.finished())
+                .then(|| cta.trap(Cause::Deadlock, 0, None, None, self.program))
+        } else {
+            cta.step(usize::from(out.trap_warp), grid, &mut self.retired)
+                .err()
+        };
+        match trap {
+            Some(t) if trap_code(&t.cause) == Some(code) => {
+                Err(Failure::Trap(Box::new(t), self.report))
+            }
+            Some(t) => Err(self.mismatch(
+                out,
+                &format!("the RTL trapped with cause {code}; the model with: {t}"),
+            )),
+            None => Err(self.mismatch(
+                out,
+                &format!("the RTL trapped with cause {code}; the model did not"),
+            )),
+        }
+    }
+
+    /// The report of the first difference.
+    fn mismatch(&self, out: &Outputs, what: &str) -> Failure {
+        let pc = if out.rvfi_valid != 0 {
+            out.rvfi_pc
+        } else {
+            out.trap_pc
+        };
+        let warp = if out.rvfi_valid != 0 {
+            out.rvfi_warp
+        } else {
+            out.trap_warp
+        };
+        let word = self.program.code.get(pc as usize).copied().unwrap_or(0);
+        let text = sgpu_sim::warp::text(word);
+        let cta = self.cta.as_ref().map_or([0; 3], |c| c.index);
+        Failure::Mismatch(format!(
+            "mismatch at cycle {}, CTA {cta:?}, warp {warp}, pc {:#x}: `{text}` ({})\n  {what}\n  \
+             {} warp instructions matched before it",
+            self.report.cycles,
+            u64::from(pc) * 8,
+            self.program.source_line(pc),
+            self.report.retired
+        ))
+    }
+}
+
+/// `Options::fault`: flips bit 0 of the first executing lane's first register value in `r`,
+/// once `retired` instructions have passed.
+fn inject_fault(r: &mut Retired, fault: &mut Option<u64>, retired: u64) {
+    let due = fault.is_some_and(|n| retired >= n);
+    if due && r.regs.count > 0 && r.regs.first != 0xff && r.mask != 0 {
+        let lane = r.mask.trailing_zeros() as usize;
+        r.regs.values[0][lane] ^= 1;
+        *fault = None;
+    }
+}
+
+/// Where the RTL's retirement differs from the model's record, if it does.
+fn differ(r: &Retired, out: &Outputs, g: &Gathered) -> Option<String> {
+    let same = |what: &str, model: u64, rtl: u64| {
+        (model != rtl).then(|| format!("{what}: model {model:#x}, RTL {rtl:#x}"))
+    };
+    same("pc", r.pc.into(), out.rvfi_pc.into())
+        .or_else(|| same("word", r.word, out.rvfi_word))
+        .or_else(|| same("active lanes", r.active.into(), out.rvfi_active.into()))
+        .or_else(|| same("executing lanes", r.mask.into(), out.rvfi_mask.into()))
+        .or_else(|| next_differs(r, out))
+        .or_else(|| regs_differ(r, g))
+        .or_else(|| preds_differ(r, out))
+        .or_else(|| {
+            let rtl = (out.rvfi_carry_we != 0).then_some(out.rvfi_carry);
+            (r.carry != rtl).then(|| format!("carry: model {:x?}, RTL {rtl:x?}", r.carry))
+        })
+        .or_else(|| stores_differ(r, g))
+}
+
+fn next_differs(r: &Retired, out: &Outputs) -> Option<String> {
+    let rtl = (out.rvfi_exited == 0).then_some((out.rvfi_next_pc, out.rvfi_next_active));
+    (r.next != rtl).then(|| {
+        format!(
+            "where the warp goes next (pc, lanes): model {:x?}, RTL {rtl:x?}",
+            r.next
+        )
+    })
+}
+
+/// Every register lane the model wrote (in the executing lanes) the RTL wrote alike, and
+/// nothing else.
+fn regs_differ(r: &Retired, g: &Gathered) -> Option<String> {
+    let mut expected: Vec<(u8, usize, u32)> = Vec::new();
+    for (reg, values) in r.regs.iter() {
+        if reg == 0xff {
+            continue;
+        }
+        for lane in (0..LANES).filter(|l| r.mask >> l & 1 != 0) {
+            expected.push((reg, lane, values[lane]));
+        }
+    }
+    let mut got = g.regs.clone();
+    expected.sort_unstable();
+    got.sort_unstable();
+    if expected == got || r.nondeterministic {
+        return None;
+    }
+    let first = expected
+        .iter()
+        .zip(&got)
+        .find(|(e, a)| e != a)
+        .map(|(e, a)| (Some(*e), Some(*a)))
+        .unwrap_or_else(|| {
+            (
+                expected.get(got.len()).copied(),
+                got.get(expected.len()).copied(),
+            )
+        });
+    let show = |x: Option<(u8, usize, u32)>| {
+        x.map_or("nothing".to_string(), |(reg, lane, v)| {
+            format!("R{reg} lane {lane} = {v:#010x}")
+        })
+    };
+    Some(format!(
+        "register writes: model {}, RTL {} ({} lane writes against {})",
+        show(first.0),
+        show(first.1),
+        expected.len(),
+        got.len()
+    ))
+}
+
+fn preds_differ(r: &Retired, out: &Outputs) -> Option<String> {
+    for k in 0..2 {
+        let rtl = (out.rvfi_pred_we >> k & 1 != 0)
+            .then_some((out.rvfi_pred_idx[k], out.rvfi_pred_val[k]));
+        if r.preds[k] != rtl {
+            return Some(format!(
+                "predicate write {k}: model {:x?}, RTL {rtl:x?}",
+                r.preds[k]
+            ));
+        }
+    }
+    None
+}
+
+fn stores_differ(r: &Retired, g: &Gathered) -> Option<String> {
+    let model: Vec<(usize, Space, u64, Vec<u8>)> = r
+        .stores()
+        .iter()
+        .map(|s| (usize::from(s.lane), s.space, s.address, s.data().to_vec()))
+        .collect();
+    (model != g.stores).then(|| {
+        format!(
+            "stores (lane, space, address, bytes): model {model:x?}, RTL {:x?}",
+            g.stores
+        )
+    })
+}
