@@ -8,4 +8,5 @@ sgpu_int_alu.sv
 sgpu_int_div.sv
 sgpu_tid_step.sv
 sgpu_lsu_addr.sv
+sgpu_atom_alu.sv
 sgpu_core.sv

@@ -98,7 +98,13 @@ module sgpu_core
   output logic [127:0] rvfi_st_data_o,
   // A CTA starts.
   output logic         rvfi_cta_o,
-  output logic [31:0]  rvfi_cta_idx_o [3]
+  output logic [31:0]  rvfi_cta_idx_o [3],
+  // A barrier arrival (BAR), or barriers an exit completed: the barrier, whether the warp
+  // waits, and the warps released.
+  output logic         rvfi_bar_valid_o,
+  output logic [3:0]   rvfi_bar_id_o,
+  output logic         rvfi_bar_waits_o,
+  output logic [31:0]  rvfi_bar_released_o
 `endif
 );
 
@@ -165,6 +171,8 @@ module sgpu_core
   logic                 wr_report_q;
   logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
   logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
+  logic                 amo_write_q; // an atomic's lane has read and now writes
+  logic [63:0]          amo_old_q;
   logic [SPW-1:0]       walk_q;
   logic [19:0]          call_frame_q;
   logic                 two_q;       // S_PUSH_A is followed by S_PUSH_B
@@ -173,6 +181,20 @@ module sgpu_core
   logic [7:0]           trap_cause_q;
   logic [31:0]          trap_pc_q;
   logic [7:0]           trap_warp_q;
+  // The CTA's named barriers (docs/hw.md): warps arrived since the last completion, the
+  // warps a barrier completes at (unless it waits for every warp left), the warps waiting.
+  localparam int unsigned NBAR = int'(BARRIERS);
+  logic [5:0]           bar_arrived_q [NBAR];
+  logic                 bar_counted_q [NBAR];
+  logic [5:0]           bar_expected_q [NBAR];
+  logic [WARPS-1:0]     bar_waiting_q [NBAR];
+  // A BAR's operands, from its first executing lane.
+  logic                 bar_have_q;
+  logic [31:0]          bar_id_q, bar_threads_q;
+  // The barrier event of the instruction in flight.
+  logic                 bar_ev_q, bar_ev_waits_q;
+  logic [3:0]           bar_ev_id_q;
+  logic [WARPS-1:0]     bar_ev_released_q;
 
   // ---------------------------------------------------------------------------------------
   // The instruction in flight, decoded
@@ -456,14 +478,34 @@ module sgpu_core
   logic [15:0]  m_be;
   assign m_be = 16'(((17'd1 << m_len) - 17'd1) << m_at[3:0]);
 
+  // An atomic reads its lane's old value, then writes the new one, as one sequence.
+  logic        m_atomic, m_req_write, m_amo_const;
+  logic [63:0] amo_new;
+  assign m_atomic    = opcode == OP_ATOM || opcode == OP_RED;
+  assign m_req_write = m_write || (m_atomic && amo_write_q);
+  assign m_amo_const = m_atomic && amo_write_q && m_space == 3'(PORT_CONSTANT);
+
+  sgpu_atom_alu u_atom (
+    .aop_i (aop),
+    .aty_i (aty),
+    .wide_i(m_len == 5'd8),
+    .old_i (amo_old_q),
+    .b_i   ({opnd_q[m_k][3], opnd_q[m_k][2]}),
+    .c_i   ({opnd_q[m_k][5], opnd_q[m_k][4]}),
+    .new_o (amo_new)
+  );
+
+  logic [127:0] m_req_data;
+  assign m_req_data = (m_atomic && amo_write_q) ? {64'd0, amo_new} : m_data;
+
   assign mem_req_valid_o  = state_q == S_MEM_REQ && m_any && !m_misaligned && !m_outside
-                            && !m_const_write && !m_no_bank;
-  assign mem_req_write_o  = m_write;
+                            && !m_const_write && !m_no_bank && !m_amo_const;
+  assign mem_req_write_o  = m_req_write;
   assign mem_req_space_o  = m_space;
   assign mem_req_thread_o = 10'({warp_q, m_lane});
   assign mem_req_addr_o   = m_at;
   assign mem_req_be_o     = m_be;
-  assign mem_req_wdata_o  = m_data << {m_at[3:0], 3'b000};
+  assign mem_req_wdata_o  = m_req_data << {m_at[3:0], 3'b000};
 
   // A load's bytes, extended to registers by its size.
   logic [127:0] m_loaded;
@@ -484,6 +526,16 @@ module sgpu_core
   // ---------------------------------------------------------------------------------------
   kind_e       kind;
   logic        unimplemented;
+  // Atomics whose operation is a float one (the f32 unit's).
+  logic        float_atomic;
+  aop_e        aop;
+  aty_e        aty;
+  assign aop = aop_e'(word_q[AOP_MSB:AOP_LSB]);
+  assign aty = aty_e'(word_q[ATY_MSB:ATY_LSB]);
+  assign float_atomic = (opcode == OP_ATOM || opcode == OP_RED)
+      && ((aty == ATY_F32 && aop == AOP_ADD)
+          || (aty inside {ATY_F16, ATY_BF16, ATY_F16X2, ATY_BF16X2}
+              && aop inside {AOP_ADD, AOP_MIN, AOP_MAX}));
   always_comb begin
     kind = KIND_ALU;
     unimplemented = 1'b0;
@@ -494,11 +546,12 @@ module sgpu_core
       end
       UNIT_MEM: begin
         kind = KIND_MEM;
-        unimplemented = !(opcode inside {OP_LD, OP_ST, OP_LDC});
+        unimplemented = !(opcode inside {OP_LD, OP_ST, OP_LDC, OP_ATOM, OP_RED})
+                        || float_atomic;
       end
       UNIT_CONTROL: begin
         kind = KIND_CTRL;
-        unimplemented = opcode inside {OP_CALLR, OP_BAR, OP_BARRED};
+        unimplemented = opcode inside {OP_CALLR, OP_BARRED};
       end
       default: unimplemented = 1'b1;
     endcase
@@ -695,6 +748,10 @@ module sgpu_core
               pend_q[w]   <= 1'b0;
               for (int unsigned p = 0; p < 7; p++) preds_q[w][p] <= '0;
             end
+            for (int unsigned b = 0; b < NBAR; b++) begin
+              bar_arrived_q[b] <= '0;
+              bar_waiting_q[b] <= '0;
+            end
             walk_q  <= '0;
             warp_q  <= WW'(WARPS - 1);
             state_q <= S_FIRST;
@@ -764,6 +821,10 @@ module sgpu_core
           pd_new_q    <= preds_q[warp_q][pd_idx];
           pq_new_q    <= preds_q[warp_q][pq_idx];
           carry_new_q <= carry_q[warp_q];
+          bar_have_q  <= 1'b0;
+          mem_lane_q  <= '0;
+          amo_write_q <= 1'b0;
+          bar_ev_q    <= 1'b0;
           trap_pc_q   <= pc_q;
           trap_warp_q <= 8'(warp_q);
           if (illegal) begin
@@ -781,7 +842,8 @@ module sgpu_core
             end else begin
               state_q <= S_BEAT;
             end
-          end else if (opcode == OP_WARPSYNC) begin
+          end else if (opcode == OP_WARPSYNC
+                       || (opcode == OP_BAR && (top_q.mask & guard) != '0)) begin
             state_q <= S_BEAT;
           end else begin
             state_q <= S_CTRL;
@@ -861,7 +923,8 @@ module sgpu_core
         S_MEM_REQ: begin
           if (!m_any) begin
             state_q <= S_WRITE;
-          end else if (m_no_bank || m_misaligned || m_outside || m_const_write) begin
+          end else if (m_no_bank || m_misaligned || m_outside || m_const_write
+                       || m_amo_const) begin
             trap_cause_q <= m_no_bank ? 8'(TRAP_NO_CONST_BANK)
                           : m_misaligned ? 8'(TRAP_MISALIGNED)
                           : m_outside ? 8'(TRAP_OUT_OF_BOUNDS) : 8'(TRAP_CONSTANT_WRITE);
@@ -875,12 +938,21 @@ module sgpu_core
           if (mem_rsp_err_i) begin
             trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
             state_q      <= S_TRAP;
+          end else if (m_atomic && !amo_write_q) begin
+            amo_old_q   <= (m_len == 5'd8) ? m_loaded[63:0] : 64'(m_loaded[31:0]);
+            amo_write_q <= 1'b1;
+            state_q     <= S_MEM_REQ;
           end else begin
             for (int unsigned j = 0; j < 4; j++) begin
               res_q[m_k][j] <= load_word(m_loaded, msize_e'(word_q[MSIZE_MSB:MSIZE_LSB]), j);
             end
-            mem_lane_q <= {1'b0, m_k} + (KW+1)'(1);
-            state_q    <= S_MEM_REQ;
+            if (m_atomic) begin
+              res_q[m_k][0] <= amo_old_q[31:0];
+              res_q[m_k][1] <= amo_old_q[63:32];
+            end
+            amo_write_q <= 1'b0;
+            mem_lane_q  <= {1'b0, m_k} + (KW+1)'(1);
+            state_q     <= S_MEM_REQ;
           end
         end
 
@@ -969,6 +1041,18 @@ module sgpu_core
         S_STORE_TOP: state_q <= S_FINISH;
 
         S_FINISH: begin
+          if (sp_q[warp_q] == '0) begin
+            // The warp's exit may complete barriers that wait for every warp left.
+            for (int unsigned b = 0; b < NBAR; b++) begin
+              if (exit_done[b]) begin
+                bar_arrived_q[b] <= '0;
+                bar_waiting_q[b] <= '0;
+                for (int unsigned w = 0; w < WARPS; w++) begin
+                  if (bar_waiting_q[b][w]) wstate_q[w] <= WARP_RUNNING;
+                end
+              end
+            end
+          end
           clock_q <= clock_q + 64'd1;
           order_q <= order_q + 64'd1;
           if (sp_q[warp_q] == '0) wstate_q[warp_q] <= WARP_EXITED;
@@ -1016,7 +1100,12 @@ module sgpu_core
         state_q      <= S_TRAP;
       end
     end
-    wr_left_q   <= (opcode == OP_WARPSYNC) ? 3'd0 : 3'd1;
+    if (opcode == OP_BAR && !bar_have_q) begin
+      bar_have_q    <= 1'b1;
+      bar_id_q      <= b_imm ? 32'(f_rb) : opnd_q[m_k][2];
+      bar_threads_q <= opnd_q[m_k][4];
+    end
+    wr_left_q   <= (opcode == OP_WARPSYNC || opcode == OP_BAR) ? 3'd0 : 3'd1;
     wr_report_q <= 1'b0;
   endtask
 
@@ -1115,7 +1204,9 @@ module sgpu_core
   // move on.
   task automatic control_post();
     top_q.pc <= next_pc;
-    if (opcode == OP_CALL) begin
+    if (opcode == OP_BAR) begin
+      arrive();
+    end else if (opcode == OP_CALL) begin
       push_a_q <= '{pc: target_pc, rpc: next_pc, mask: mask_q, call: 1'b1,
                     frame: word_q[FRAME_MSB:FRAME_LSB]};
       two_q    <= 1'b0;
@@ -1127,6 +1218,82 @@ module sgpu_core
   endtask
 
   // ---------------------------------------------------------------------------------------
+  // Barriers (the golden model's barrier.rs)
+  // ---------------------------------------------------------------------------------------
+  // Warps of the CTA that have not exited, and those that would be left after this one exits.
+  logic [5:0] live;
+  always_comb begin
+    live = '0;
+    for (int unsigned w = 0; w < WARPS; w++) begin
+      if (wstate_q[w] == WARP_RUNNING || wstate_q[w] == WARP_WAITING) live = live + 6'd1;
+    end
+  end
+
+  // Barriers that the exit of the warp in flight completes, and the event of the last.
+  logic [NBAR-1:0]  exit_done;
+  logic [3:0]       exit_id;
+  logic [WARPS-1:0] exit_released;
+  always_comb begin
+    exit_id       = '0;
+    exit_released = '0;
+    for (int unsigned b = 0; b < NBAR; b++) begin
+      exit_done[b] = bar_arrived_q[b] != '0
+                     && bar_arrived_q[b] >= (bar_counted_q[b] ? bar_expected_q[b] : live - 6'd1);
+      if (exit_done[b] && bar_waiting_q[b] != '0) begin
+        exit_id       = 4'(b);
+        exit_released = bar_waiting_q[b];
+      end
+    end
+  end
+
+  // BAR's arrival: the barrier must exist, a thread count must be a positive multiple of 32
+  // and agree with the other arrivals'; the warp waits (.sync), and the last arrival
+  // releases the waiting warps.
+  task automatic arrive();
+    logic [3:0]       id;
+    logic             counted, sync;
+    logic [5:0]       expected, arrived;
+    logic [WARPS-1:0] waiting;
+    id       = bar_id_q[3:0];
+    counted  = f_rc != 8'hff;
+    sync     = word_q[BMODE_MSB:BMODE_LSB] == BMODE_SYNC;
+    expected = 6'(bar_threads_q >> 5);
+    arrived  = bar_arrived_q[id] + 6'd1;
+    waiting  = bar_waiting_q[id] | (sync ? (WARPS'(1) << warp_q) : '0);
+    state_q  <= S_SETTLE;
+    if (bar_id_q >= NBAR) begin
+      trap_cause_q <= 8'(TRAP_BARRIER_ID);
+      state_q      <= S_TRAP;
+    end else if (counted && (bar_threads_q == '0 || bar_threads_q[4:0] != '0)) begin
+      trap_cause_q <= 8'(TRAP_BARRIER_COUNT);
+      state_q      <= S_TRAP;
+    end else if (bar_arrived_q[id] != '0 && (bar_counted_q[id] != counted
+                 || (counted && bar_expected_q[id] != expected))) begin
+      trap_cause_q <= 8'(TRAP_BARRIER_MISMATCH);
+      state_q      <= S_TRAP;
+    end else begin
+      bar_ev_q       <= 1'b1;
+      bar_ev_id_q    <= id;
+      bar_ev_waits_q <= sync;
+      bar_counted_q[id]  <= counted;
+      bar_expected_q[id] <= expected;
+      if (arrived >= (counted ? expected : live)) begin
+        bar_arrived_q[id] <= '0;
+        bar_waiting_q[id] <= '0;
+        bar_ev_released_q <= waiting;
+        for (int unsigned w = 0; w < WARPS; w++) begin
+          if (waiting[w]) wstate_q[w] <= WARP_RUNNING;
+        end
+      end else begin
+        bar_arrived_q[id] <= arrived;
+        bar_waiting_q[id] <= waiting;
+        bar_ev_released_q <= '0;
+        if (sync) wstate_q[warp_q] <= WARP_WAITING;
+      end
+    end
+  endtask
+
+  // ---------------------------------------------------------------------------------------
   // Outputs
   // ---------------------------------------------------------------------------------------
   assign busy_o       = state_q != S_IDLE;
@@ -1134,6 +1301,13 @@ module sgpu_core
   assign trap_cause_o = trap_cause_q;
   assign trap_pc_o    = trap_pc_q;
   assign trap_warp_o  = trap_warp_q;
+
+`ifndef SGPU_COSIM
+  // What only the retirement port reports: the barrier events.
+  logic unused_events;
+  assign unused_events = ^{bar_ev_q, bar_ev_waits_q, bar_ev_id_q, bar_ev_released_q, exit_id,
+                           exit_released};
+`endif
 
 `ifdef SGPU_COSIM
   assign rvfi_valid_o       = state_q == S_FINISH;
@@ -1158,14 +1332,21 @@ module sgpu_core
   assign rvfi_rf_lane0_o    = lane_no(beat_q, 0);
   assign rvfi_rf_lanes_o    = beat_mask;
   assign rvfi_rf_data_o     = rf_wdata;
-  assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && m_write;
+  assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && m_req_write;
   assign rvfi_st_lane_o     = m_lane;
   assign rvfi_st_space_o    = m_space;
   assign rvfi_st_addr_o     = m_at;
   assign rvfi_st_len_o      = m_len;
-  assign rvfi_st_data_o     = m_data;
+  assign rvfi_st_data_o     = m_req_data;
   assign rvfi_cta_o         = state_q == S_INIT && init_q == '0;
   assign rvfi_cta_idx_o     = cta_q;
+  // An exit that completes a barrier reports it (the golden model's `recheck`).
+  logic exit_event;
+  assign exit_event          = sp_q[warp_q] == '0 && exit_released != '0;
+  assign rvfi_bar_valid_o    = bar_ev_q || exit_event;
+  assign rvfi_bar_id_o       = exit_event ? exit_id : bar_ev_id_q;
+  assign rvfi_bar_waits_o    = !exit_event && bar_ev_waits_q;
+  assign rvfi_bar_released_o = exit_event ? 32'(exit_released) : 32'(bar_ev_released_q);
 `endif
 
 endmodule

@@ -1,5 +1,6 @@
-// Where one lane's load or store goes (LD, ST, LDC): the effective address (a register, or a
-// register pair with `e`, plus the signed 24-bit offset, wrapping at 2^64), its size, and the
+// Where one lane's load, store or atomic goes (LD, ST, LDC, ATOM, RED): the effective address
+// (a register, or a register pair with `e`, plus the signed 24-bit offset of LD, ST and LDC,
+// wrapping at 2^64), its size (an atomic's by its type), and the
 // memory-port space and address it resolves to (docs/hw.md, "Memory map"): a generic address
 // through the shared, local and constant windows, a local one (and a device function's
 // `.param`) moved by the thread's frame start unless ABS, constant bank 0 and 1 for LDC.
@@ -26,24 +27,33 @@ module sgpu_lsu_addr
 );
 
   logic [7:0]  opcode;
-  logic        ldc;
+  logic        ldc, atomic;
   logic [63:0] base, off;
 
   assign opcode  = word_i[OP_MSB:OP_LSB];
   assign ldc     = opcode == OP_LDC;
+  assign atomic  = opcode == OP_ATOM || opcode == OP_RED;
   assign write_o = opcode == OP_ST;
   assign base    = (word_i[E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
-  assign off     = 64'(signed'(word_i[OFF24_MSB:OFF24_LSB]));
+  assign off     = atomic ? '0 : 64'(signed'(word_i[OFF24_MSB:OFF24_LSB]));
   assign addr_o  = base + off;
 
   always_comb begin
-    unique case (msize_e'(word_i[MSIZE_MSB:MSIZE_LSB]))
-      MSIZE_U8, MSIZE_S8:   len_o = 5'd1;
-      MSIZE_U16, MSIZE_S16: len_o = 5'd2;
-      MSIZE_32:             len_o = 5'd4;
-      MSIZE_64:             len_o = 5'd8;
-      default:              len_o = 5'd16;
-    endcase
+    if (atomic) begin
+      unique case (aty_e'(word_i[ATY_MSB:ATY_LSB]))
+        ATY_U64, ATY_S64, ATY_B64: len_o = 5'd8;
+        ATY_F16, ATY_BF16:         len_o = 5'd2;
+        default:                   len_o = 5'd4;
+      endcase
+    end else begin
+      unique case (msize_e'(word_i[MSIZE_MSB:MSIZE_LSB]))
+        MSIZE_U8, MSIZE_S8:   len_o = 5'd1;
+        MSIZE_U16, MSIZE_S16: len_o = 5'd2;
+        MSIZE_32:             len_o = 5'd4;
+        MSIZE_64:             len_o = 5'd8;
+        default:              len_o = 5'd16;
+      endcase
+    end
   end
 
   function automatic logic in_window(logic [63:0] a, longint unsigned window);
@@ -76,7 +86,7 @@ module sgpu_lsu_addr
         SPACE_SHARED: space_o = 3'(PORT_SHARED);
         SPACE_LOCAL, SPACE_PARAM: begin
           space_o  = 3'(PORT_LOCAL);
-          in_frame = !word_i[LABS_LSB];
+          in_frame = atomic || !word_i[LABS_LSB];
         end
         default: ;  // global
       endcase

@@ -55,6 +55,7 @@ struct SgpuOutputs {
     uint32_t rvfi_rf_data[32];
     uint32_t rvfi_st_data[4];
     uint32_t rvfi_cta_idx[3];
+    uint32_t rvfi_bar_released;
     uint16_t mem_req_thread;
     uint16_t mem_req_be;
     uint8_t busy;
@@ -78,6 +79,9 @@ struct SgpuOutputs {
     uint8_t rvfi_st_space;
     uint8_t rvfi_st_len;
     uint8_t rvfi_cta;
+    uint8_t rvfi_bar_valid;
+    uint8_t rvfi_bar_id;
+    uint8_t rvfi_bar_waits;
 };
 
 struct SgpuModel {
@@ -175,6 +179,10 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     for (int i = 0; i < 4; i++) out->rvfi_st_data[i] = t.rvfi_st_data_o[i];
     out->rvfi_cta = t.rvfi_cta_o;
     for (int i = 0; i < 3; i++) out->rvfi_cta_idx[i] = t.rvfi_cta_idx_o[i];
+    out->rvfi_bar_valid = t.rvfi_bar_valid_o;
+    out->rvfi_bar_id = t.rvfi_bar_id_o;
+    out->rvfi_bar_waits = t.rvfi_bar_waits_o;
+    out->rvfi_bar_released = t.rvfi_bar_released_o;
 
     t.clk_i = 1;
     t.eval();

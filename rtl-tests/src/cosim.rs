@@ -480,6 +480,17 @@ fn differ(r: &Retired, out: &Outputs, g: &Gathered) -> Option<String> {
             (r.carry != rtl).then(|| format!("carry: model {:x?}, RTL {rtl:x?}", r.carry))
         })
         .or_else(|| stores_differ(r, g))
+        .or_else(|| {
+            let model = r.barrier.map(|b| (b.id, b.waits, b.released));
+            let rtl = (out.rvfi_bar_valid != 0).then_some((
+                out.rvfi_bar_id,
+                out.rvfi_bar_waits != 0,
+                out.rvfi_bar_released,
+            ));
+            (model != rtl).then(|| {
+                format!("barrier (id, waits, warps released): model {model:x?}, RTL {rtl:x?}")
+            })
+        })
 }
 
 fn next_differs(r: &Retired, out: &Outputs) -> Option<String> {

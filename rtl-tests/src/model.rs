@@ -50,6 +50,7 @@ pub struct Outputs {
     pub rvfi_rf_data: [u32; 32],
     pub rvfi_st_data: [u32; 4],
     pub rvfi_cta_idx: [u32; 3],
+    pub rvfi_bar_released: u32,
     pub mem_req_thread: u16,
     pub mem_req_be: u16,
     pub busy: u8,
@@ -73,6 +74,9 @@ pub struct Outputs {
     pub rvfi_st_space: u8,
     pub rvfi_st_len: u8,
     pub rvfi_cta: u8,
+    pub rvfi_bar_valid: u8,
+    pub rvfi_bar_id: u8,
+    pub rvfi_bar_waits: u8,
 }
 
 /// One configuration's functions.

@@ -34,9 +34,9 @@ fn cosim(ptx: &str, manifest: &str, lanes: u32, fault: Option<u64>) -> Result<Re
     cosim::run(&program, &mut prepared, &options)
 }
 
-/// Two CTAs of 64 threads with one output buffer (and an input of random words).
-fn manifest(kernel: &str, with_input: bool) -> String {
-    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [64]\n");
+/// Two CTAs of `block` threads with one output buffer (and an input of random words).
+fn manifest_of(kernel: &str, with_input: bool, block: u32) -> String {
+    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\n");
     if with_input {
         let mut x = 0x9e37_79b9u32;
         let words: Vec<String> = (0..2048)
@@ -52,38 +52,69 @@ fn manifest(kernel: &str, with_input: bool) -> String {
     } else {
         m += "params = [{ buffer = \"out\" }]\n";
     }
-    m + "[buffers.out]\nsize = 4096\n"
+    m + "[buffers.out]\nsize = 8192\n"
 }
 
-/// Kernels of tests/kernels/ that use only the core's units, and whether they take input.
-const KERNELS: [(&str, bool); 6] = [
-    ("divergent", false),
-    ("guarded", false),
-    ("specials", false),
-    ("localptr", false),
-    ("mulhi", true),
-    ("more64", true),
+fn manifest(kernel: &str, with_input: bool) -> String {
+    manifest_of(kernel, with_input, 64)
+}
+
+/// Kernels of tests/kernels/ that use only the core's units, whether they take input, and
+/// their CTA size: divergence and reconvergence, guarded stores, special registers, calls
+/// with local pointers and `.param` variables, 64-bit arithmetic and high products, wide
+/// and small vector accesses, module variables, named barriers with thread counts.
+const KERNELS: [(&str, bool, u32); 13] = [
+    ("divergent", false, 64),
+    ("guarded", false, 64),
+    ("specials", false, 64),
+    ("localptr", false, 64),
+    ("paramvars", false, 64),
+    ("farcall", false, 64),
+    ("statics", false, 64),
+    ("mulhi", true, 64),
+    ("more64", true, 64),
+    ("wide", true, 64),
+    ("smallvec", true, 64),
+    ("named", true, 64),
+    ("prodcons", false, 96),
+];
+
+/// Corpus kernels with their manifests in bench/launch/: shared memory, barriers, atomics.
+const CORPUS: [(&str, &str); 3] = [
+    ("divergent.sm80.O2", "divergent"),
+    ("histogram.sm80.O2", "histogram256"),
+    ("reduction.sm80.O2", "reduce_int_dynamic_smem"),
 ];
 
 fn agree_at(lanes: u32) {
-    for (kernel, input) in KERNELS {
+    for (kernel, input, block) in KERNELS {
         let ptx = format!("tests/kernels/{kernel}.ptx");
-        let report = cosim(&ptx, &manifest(kernel, input), lanes, None)
+        let report = cosim(&ptx, &manifest_of(kernel, input, block), lanes, None)
             .unwrap_or_else(|f| panic!("{kernel} at {lanes} lanes: {f:?}"));
         assert!(
             report.retired > 0 && report.cycles > report.retired,
             "{kernel}: {report:?}"
         );
     }
-    let corpus = "generated/clang16_cuda/divergent.sm80.O2.ptx";
-    let text =
-        std::fs::read_to_string(workspace().join("bench/launch/divergent.sm80.O2.divergent.toml"))
+    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
+    for (file, kernel) in CORPUS {
+        let launch = workspace().join(format!("bench/launch/{file}.{kernel}.toml"));
+        let text = std::fs::read_to_string(launch)
             .unwrap()
             .replace("file = \"", "file = \"bench/launch/");
-    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
-    let ptx = workspace().join(shared).join("corpus").join(corpus);
-    let ptx = ptx.to_string_lossy();
-    cosim(&ptx, &text, lanes, None).unwrap_or_else(|f| panic!("{corpus}: {f:?}"));
+        let ptx = workspace()
+            .join(&shared)
+            .join("corpus/generated/clang16_cuda");
+        let ptx = ptx.join(format!("{file}.ptx"));
+        cosim(&ptx.to_string_lossy(), &text, lanes, None)
+            .unwrap_or_else(|f| panic!("{file} {kernel} at {lanes} lanes: {f:?}"));
+    }
+    // The shipped example: two CTAs of 256 threads summing through shared memory.
+    let text = std::fs::read_to_string(workspace().join("examples/reduce.toml"))
+        .unwrap()
+        .replace("file = \"", "file = \"examples/");
+    cosim("examples/reduce.ptx", &text, lanes, None)
+        .unwrap_or_else(|f| panic!("examples/reduce.ptx at {lanes} lanes: {f:?}"));
 }
 
 #[test]
@@ -101,7 +132,8 @@ fn kernels_agree_at_32_lanes() {
     agree_at(32);
 }
 
-/// Traps both sides raise: recursion past the reconvergence stack, a store past its buffer.
+/// Traps both sides raise: recursion past the reconvergence stack, a store past its buffer,
+/// warps waiting at barriers that cannot complete.
 #[test]
 fn traps_agree() {
     let trap = |ptx: &str, m: &str| match cosim(ptx, m, 8, None) {
@@ -110,12 +142,15 @@ fn traps_agree() {
     };
     let t = trap("tests/kernels/calls.ptx", &manifest("calls", false));
     assert_eq!(t.cause, sgpu_sim::Cause::StackOverflow);
-    let small = manifest("carry64", true).replace("size = 4096", "size = 256");
+    let small = manifest("carry64", true).replace("size = 8192", "size = 256");
     let t = trap("tests/kernels/carry64.ptx", &small);
     assert!(
         matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
         "{t}"
     );
+    // prodcons needs three warps at its barriers; with two, both wait forever.
+    let t = trap("tests/kernels/prodcons.ptx", &manifest("prodcons", false));
+    assert_eq!(t.cause, sgpu_sim::Cause::Deadlock);
 }
 
 /// The checker reports a corrupted model result as a mismatch at the instruction that
