@@ -546,18 +546,15 @@ fn regs_differ(r: &Retired, g: &Gathered) -> Option<String> {
     ))
 }
 
+/// The predicates written, in the role order (pd, pq) with PT left out, as both sides list
+/// them.
 fn preds_differ(r: &Retired, out: &Outputs) -> Option<String> {
-    for k in 0..2 {
-        let rtl = (out.rvfi_pred_we >> k & 1 != 0)
-            .then_some((out.rvfi_pred_idx[k], out.rvfi_pred_val[k]));
-        if r.preds[k] != rtl {
-            return Some(format!(
-                "predicate write {k}: model {:x?}, RTL {rtl:x?}",
-                r.preds[k]
-            ));
-        }
-    }
-    None
+    let rtl: Vec<(u8, u32)> = (0..2)
+        .filter(|&k| out.rvfi_pred_we >> k & 1 != 0)
+        .map(|k| (out.rvfi_pred_idx[k], out.rvfi_pred_val[k]))
+        .collect();
+    let model: Vec<(u8, u32)> = r.preds.iter().flatten().copied().collect();
+    (model != rtl).then(|| format!("predicate writes: model {model:x?}, RTL {rtl:x?}"))
 }
 
 fn stores_differ(r: &Retired, g: &Gathered) -> Option<String> {

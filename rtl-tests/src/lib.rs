@@ -6,3 +6,4 @@
 
 pub mod cosim;
 pub mod model;
+pub mod random;

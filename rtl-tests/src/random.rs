@@ -1,0 +1,701 @@
+//! Random but valid sgpu programs for the co-simulation (in the manner of riscv-dv and
+//! Nyuzi's generator): a kernel of random instructions from a chosen mix (integer ALU,
+//! multiply and divide, loads and stores of every space and width, atomics, branches that
+//! diverge and reconverge, nested, loops of per-lane trip counts, calls, barriers), run on
+//! the core and the golden model in lock-step. A seed gives the same program every time;
+//! every failure found is kept as a regression seed in tests/cosim_random.rs.
+//!
+//! Registers: R0 to R15 hold data (every ALU operand and result), R20 the thread index,
+//! R22:R23 the thread's slot of the global buffer, R24:R25 the buffer's start (where the
+//! atomics go, all threads at one address), R26 the thread's shared slot, R27 a loop count.
+//! Predicates P0 to P3 are data. Each thread owns 128 bytes of the buffer: the first 64 for
+//! its loads and stores, the last 64 for its registers at the end, so that the final memory
+//! holds every thread's result.
+
+use sgpu_isa::{
+    decode, fields, set_field, Aop, Aty, Bmode, Cop, Field, Instruction, Msize, Op, Pred, PredSrc,
+    Reg, RegOrImm, Space, Sreg, Unit, INSTRUCTIONS,
+};
+use sgpu_sim::launch::Prepared;
+use sgpu_sim::memory::Global;
+use sgpu_sim::program::{decode_all, Function, Program};
+
+/// What a program is made of: weights of each kind of statement.
+#[derive(Clone, Copy, Debug)]
+pub struct Mix {
+    pub alu: u32,
+    pub divide: u32,
+    pub memory: u32,
+    pub atomic: u32,
+    pub branch: u32,
+    pub call: u32,
+    pub barrier: u32,
+}
+
+impl Mix {
+    /// A bit of everything.
+    pub const ALL: Mix = Mix {
+        alu: 40,
+        divide: 3,
+        memory: 15,
+        atomic: 5,
+        branch: 8,
+        call: 3,
+        barrier: 2,
+    };
+}
+
+/// The thread slot's bytes, and those of its loads and stores.
+const SLOT: u32 = 128;
+const DATA: i32 = 64;
+/// Local bytes of the kernel's frame, and of the called function's.
+const FRAME: u32 = 64;
+
+/// xorshift64*.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    pub fn word(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: u32) -> u32 {
+        (self.word() % u64::from(n.max(1))) as u32
+    }
+
+    fn chance(&mut self, percent: u32) -> bool {
+        self.below(100) < percent
+    }
+
+    /// A register value: edge values half the time.
+    fn value(&mut self) -> u32 {
+        const EDGES: [u32; 8] = [0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 31, 32];
+        if self.chance(50) {
+            EDGES[self.below(8) as usize]
+        } else {
+            self.word() as u32
+        }
+    }
+}
+
+/// A label of the program being built.
+#[derive(Clone, Copy)]
+struct Label(usize);
+
+/// Instructions with branch targets still to fill.
+#[derive(Default)]
+struct Builder {
+    code: Vec<Instruction>,
+    labels: Vec<Option<usize>>,
+    fixups: Vec<(usize, Label)>,
+}
+
+impl Builder {
+    fn emit(&mut self, op: Op) {
+        self.code.push(Instruction::new(op));
+    }
+
+    fn guarded(&mut self, guard: PredSrc, op: Op) {
+        self.code.push(Instruction { guard, op });
+    }
+
+    fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label(self.labels.len() - 1)
+    }
+
+    fn place(&mut self, l: Label) {
+        self.labels[l.0] = Some(self.code.len());
+    }
+
+    /// An instruction whose `target` is `l`, filled in `finish`.
+    fn to(&mut self, guard: PredSrc, op: Op, l: Label) {
+        self.fixups.push((self.code.len(), l));
+        self.guarded(guard, op);
+    }
+
+    fn finish(mut self) -> Vec<u64> {
+        for &(at, l) in &self.fixups {
+            let dest = self.labels[l.0].expect("every label placed") as i64;
+            let t = ((dest - at as i64 - 1) * 8) as i32;
+            match &mut self.code[at].op {
+                Op::Bra { target, .. } | Op::Ssy { target } | Op::Call { target, .. } => {
+                    *target = t
+                }
+                _ => unreachable!("only branches, SSY and calls have targets"),
+            }
+        }
+        self.code
+            .iter()
+            .map(|i| {
+                i.encode()
+                    .expect("the generator makes encodable instructions")
+            })
+            .collect()
+    }
+}
+
+fn r(n: u32) -> Reg {
+    Reg(n as u8)
+}
+
+const ALWAYS: PredSrc = PredSrc::ALWAYS;
+
+/// A random program and its launch.
+pub struct Generated {
+    pub program: Program,
+    pub prepared: Prepared,
+}
+
+/// The program of `seed`: `length` statements of `mix` in a kernel of `warps` warps (the last
+/// one partial when `partial`), two CTAs.
+pub fn generate(seed: u64, mix: Mix, length: u32, warps: u32) -> Generated {
+    let mut rng = Rng::new(seed);
+    let mut b = Builder::default();
+    let callee = b.label();
+    prologue(&mut b, &mut rng);
+    let mut g = Gen {
+        rng: &mut rng,
+        b: &mut b,
+        mix,
+        callee,
+        depth: 0,
+    };
+    g.statements(length, true);
+    epilogue(&mut b);
+    b.place(callee);
+    function(&mut b, &mut rng);
+    let code = b.finish();
+    let threads = warps * 32 - if rng.chance(30) { rng.below(31) + 1 } else { 0 };
+    let threads = threads.max(1);
+    launch(code, threads)
+}
+
+/// The thread index, the slots, and random register and predicate values that differ by
+/// lane.
+fn prologue(b: &mut Builder, rng: &mut Rng) {
+    b.emit(Op::S2r {
+        rd: r(20),
+        sreg: Sreg::TidX,
+    });
+    // The buffer's start (parameter 0, 8 bytes) and this thread's slot in it: CTA x's
+    // threads follow CTA x - 1's.
+    b.emit(Op::Ldc {
+        rd: r(24),
+        cbank: 0,
+        ra: Reg::RZ,
+        off24: 0,
+        msize: Msize::B64,
+    });
+    b.emit(Op::S2r {
+        rd: r(21),
+        sreg: Sreg::CtaidX,
+    });
+    b.emit(Op::S2r {
+        rd: r(26),
+        sreg: Sreg::NtidX,
+    });
+    b.emit(Op::Imad {
+        rd: r(21),
+        ra: r(21),
+        rb: RegOrImm::Reg(r(26)),
+        rc: RegOrImm::Reg(r(20)),
+        hi: false,
+        sgn: false,
+        cc: false,
+        x: false,
+    });
+    b.emit(Op::Mov32i {
+        rd: r(27),
+        imm32: SLOT,
+    });
+    b.emit(Op::Imadw {
+        rd: r(22),
+        ra: r(21),
+        rb: RegOrImm::Reg(r(27)),
+        rc: r(24),
+        sgn: false,
+    });
+    b.emit(Op::Shl {
+        rd: r(26),
+        ra: r(20),
+        rb: RegOrImm::Imm(6),
+    });
+    for k in 0..16 {
+        if rng.chance(50) {
+            b.emit(Op::Mov32i {
+                rd: r(k),
+                imm32: rng.value(),
+            });
+        } else {
+            b.emit(Op::Iadd32i {
+                rd: r(k),
+                ra: r(20),
+                imm32: rng.value(),
+            });
+        }
+    }
+    for p in 0..4u8 {
+        b.emit(Op::Isetp {
+            pd: Pred(p),
+            pq: Pred::PT,
+            ra: r(p.into()),
+            rb: RegOrImm::Reg(r(20)),
+            pc: ALWAYS,
+            icmp: sgpu_isa::Icmp::Gt,
+            sgn: false,
+            x: false,
+            bop: sgpu_isa::Bop::And,
+        });
+    }
+}
+
+/// Every data register to the thread's slot, then the end.
+fn epilogue(b: &mut Builder) {
+    for k in 0..4 {
+        b.emit(Op::St {
+            ra: r(22),
+            off24: DATA + 16 * k,
+            rd: r(4 * k as u32),
+            space: Space::Global,
+            msize: Msize::B128,
+            cop: Cop::Default,
+            e: true,
+            labs: false,
+        });
+    }
+    b.emit(Op::Exit);
+}
+
+/// The called function: a few ALU instructions, a store to and load from its own frame, and
+/// the return.
+fn function(b: &mut Builder, rng: &mut Rng) {
+    for _ in 0..4 {
+        let i = alu(rng);
+        b.code.push(i);
+    }
+    let k = rng.below(16);
+    b.emit(Op::St {
+        ra: Reg::RZ,
+        off24: 8,
+        rd: r(k),
+        space: Space::Local,
+        msize: Msize::B32,
+        cop: Cop::Default,
+        e: false,
+        labs: false,
+    });
+    b.emit(Op::Ld {
+        rd: r(rng.below(16)),
+        ra: Reg::RZ,
+        off24: 8,
+        space: Space::Local,
+        msize: Msize::B32,
+        cop: Cop::Default,
+        e: false,
+        labs: false,
+    });
+    b.emit(Op::Ret);
+}
+
+/// The program loaded as the model loads an ELF, and its launch: two CTAs of `threads`
+/// threads, one buffer.
+fn launch(code: Vec<u64>, threads: u32) -> Generated {
+    let info = sgpu_isa::elf::Info {
+        entry: true,
+        local_bytes: FRAME,
+        shared_bytes: threads * 64,
+        param_bytes: 8,
+        params: vec![(0, 8)],
+        ..Default::default()
+    };
+    let len = code.len() as u32;
+    let program = Program {
+        decoded: decode_all(&code),
+        lines: vec![[0, 0, 0]; code.len()],
+        files: [(0, "random".to_string())].into(),
+        code,
+        functions: vec![Function {
+            name: "random".into(),
+            start: 0,
+            len,
+            info,
+        }],
+        ..Program::default()
+    };
+    let mut global = Global::default();
+    let bytes = (2 * threads * SLOT) as usize;
+    let base = global.alloc("out", Vec::new(), bytes);
+    let prepared = Prepared {
+        launch: sgpu_sim::Launch {
+            kernel: "random".into(),
+            grid: [2, 1, 1],
+            block: [threads, 1, 1],
+            shared: 0,
+            params: base.to_le_bytes().to_vec(),
+            max_instructions: 1 << 24,
+        },
+        global,
+        surfaces: Default::default(),
+        elements: Vec::new(),
+    };
+    Generated { program, prepared }
+}
+
+/// A random integer instruction on R0 to R15 and P0 to P3: random bits in every field it
+/// uses, then its registers and predicates moved into the data ones.
+fn alu(rng: &mut Rng) -> Instruction {
+    let ops: Vec<(u8, u64)> = INSTRUCTIONS
+        .iter()
+        .filter_map(|&(_, op, used)| {
+            let i = decode(u64::from(op) | 0x0000_0000_0000_0700).ok()?;
+            (i.op.unit() == Unit::Int && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. }))
+                .then_some((op, used))
+        })
+        .collect();
+    loop {
+        let (op, used) = ops[rng.below(ops.len() as u32) as usize];
+        let mut word = rng.word() & used & !0xff | u64::from(op);
+        let regs: [Field; 4] = [fields::RD, fields::RA, fields::RB, fields::RC];
+        let preds: [Field; 4] = [fields::PD, fields::PQ, fields::PA, fields::PC];
+        let in_use = |f: Field| {
+            let mask = ((1u64 << f.width()) - 1) << f.lsb;
+            used & mask == mask
+        };
+        for f in regs {
+            if in_use(f) {
+                let v = if rng.chance(5) { 255 } else { rng.below(16) };
+                let _ = set_field(&mut word, f, i64::from(v));
+            }
+        }
+        for f in preds {
+            if in_use(f) {
+                let v = if rng.chance(20) { 7 } else { rng.below(4) };
+                let _ = set_field(&mut word, f, i64::from(v));
+            }
+        }
+        let guard = if rng.chance(80) { 7 } else { rng.below(4) };
+        let _ = set_field(&mut word, fields::PG, i64::from(guard));
+        let Ok(i) = decode(word) else { continue };
+        let roles = i.op.roles();
+        let fits = roles
+            .regs
+            .iter()
+            .flatten()
+            .all(|r| r.first == Reg::RZ || u32::from(r.first.0) + u32::from(r.count) <= 16);
+        if fits {
+            return i;
+        }
+    }
+}
+
+/// The statement generator.
+struct Gen<'g> {
+    rng: &'g mut Rng,
+    b: &'g mut Builder,
+    mix: Mix,
+    callee: Label,
+    depth: u32,
+}
+
+impl Gen<'_> {
+    /// `n` statements; `top`: not inside a branch or loop (where barriers may go).
+    fn statements(&mut self, n: u32, top: bool) {
+        for _ in 0..n {
+            self.statement(top);
+        }
+    }
+
+    fn statement(&mut self, top: bool) {
+        let m = self.mix;
+        let weights = [
+            m.alu,
+            m.divide,
+            m.memory,
+            m.atomic,
+            if self.depth < 3 { m.branch } else { 0 },
+            m.call,
+            if top { m.barrier } else { 0 },
+        ];
+        let total: u32 = weights.iter().sum();
+        let mut pick = self.rng.below(total);
+        let kind = weights
+            .iter()
+            .position(|&w| {
+                let hit = pick < w;
+                pick = pick.saturating_sub(w);
+                hit
+            })
+            .unwrap_or(0);
+        match kind {
+            0 => {
+                let i = alu(self.rng);
+                self.b.code.push(i);
+            }
+            1 => self.divide(),
+            2 => self.memory(),
+            3 => self.atomic(),
+            4 => {
+                if self.rng.chance(50) {
+                    self.if_else()
+                } else {
+                    self.r#loop()
+                }
+            }
+            5 => self.call(),
+            _ => self.b.emit(Op::Bar {
+                rb: RegOrImm::Imm(0),
+                rc: Reg::RZ,
+                bmode: Bmode::Sync,
+            }),
+        }
+    }
+
+    fn data(&mut self) -> Reg {
+        r(self.rng.below(16))
+    }
+
+    /// A data register starting a tuple of `n`, aligned as the hardware wants none.
+    fn tuple(&mut self, n: u32) -> Reg {
+        r(self.rng.below(17 - n))
+    }
+
+    fn guard(&mut self) -> PredSrc {
+        if self.rng.chance(75) {
+            ALWAYS
+        } else {
+            PredSrc {
+                pred: Pred(self.rng.below(4) as u8),
+                negated: self.rng.chance(50),
+            }
+        }
+    }
+
+    fn divide(&mut self) {
+        let w64 = self.rng.chance(40);
+        let n = if w64 { 2 } else { 1 };
+        let op = Op::Idiv {
+            rd: self.tuple(n),
+            ra: self.tuple(n),
+            rb: self.tuple(n),
+            sgn: self.rng.chance(50),
+            rem: self.rng.chance(50),
+            w64,
+        };
+        let g = self.guard();
+        self.b.guarded(g, op);
+    }
+
+    /// A load or store of a random width in the thread's global slot, its shared slot or
+    /// its frame.
+    fn memory(&mut self) {
+        const SIZES: [(Msize, u32); 7] = [
+            (Msize::U8, 1),
+            (Msize::S8, 1),
+            (Msize::U16, 2),
+            (Msize::S16, 2),
+            (Msize::B32, 4),
+            (Msize::B64, 8),
+            (Msize::B128, 16),
+        ];
+        let (msize, bytes) = SIZES[self.rng.below(7) as usize];
+        let off = (self.rng.below(64 / bytes) * bytes) as i32;
+        let (ra, space, e) = match self.rng.below(3) {
+            0 => (r(22), Space::Global, true),
+            1 => (r(26), Space::Shared, false),
+            _ => (Reg::RZ, Space::Local, false),
+        };
+        let regs = bytes.div_ceil(4);
+        let rd = self.tuple(regs);
+        let (cop, labs) = (Cop::Default, false);
+        let op = if self.rng.chance(50) {
+            Op::Ld {
+                rd,
+                ra,
+                off24: off,
+                space,
+                msize,
+                cop,
+                e,
+                labs,
+            }
+        } else {
+            Op::St {
+                ra,
+                off24: off,
+                rd,
+                space,
+                msize,
+                cop,
+                e,
+                labs,
+            }
+        };
+        let g = self.guard();
+        self.b.guarded(g, op);
+    }
+
+    /// An integer atomic at the buffer's start, which every thread of the grid shares.
+    fn atomic(&mut self) {
+        const OPS: [Aop; 10] = [
+            Aop::Add,
+            Aop::Min,
+            Aop::Max,
+            Aop::Inc,
+            Aop::Dec,
+            Aop::And,
+            Aop::Or,
+            Aop::Xor,
+            Aop::Exch,
+            Aop::Cas,
+        ];
+        const TYPES: [Aty; 5] = [Aty::U32, Aty::S32, Aty::B32, Aty::U64, Aty::S64];
+        let aop = OPS[self.rng.below(10) as usize];
+        let aty = TYPES[self.rng.below(5) as usize];
+        let n = if matches!(aty, Aty::U64 | Aty::S64) {
+            2
+        } else {
+            1
+        };
+        let op = if self.rng.chance(70) {
+            Op::Atom {
+                rd: self.tuple(n),
+                ra: r(24),
+                rb: self.tuple(n),
+                rc: self.tuple(n),
+                aop,
+                aty,
+                space: Space::Global,
+                e: true,
+            }
+        } else {
+            Op::Red {
+                ra: r(24),
+                rb: self.tuple(n),
+                aop,
+                aty,
+                space: Space::Global,
+                e: true,
+            }
+        };
+        let g = self.guard();
+        self.b.guarded(g, op);
+    }
+
+    /// `SSY join; @P BRA else; then...; BRA join; else: ...; join:`.
+    fn if_else(&mut self) {
+        let (other, join) = (self.b.label(), self.b.label());
+        let p = self.guard_pred();
+        self.b.to(ALWAYS, Op::Ssy { target: 0 }, join);
+        self.b.to(
+            p,
+            Op::Bra {
+                target: 0,
+                uni: false,
+            },
+            other,
+        );
+        let (then, otherwise) = (1 + self.rng.below(5), 1 + self.rng.below(5));
+        self.nested(then);
+        self.b.to(
+            ALWAYS,
+            Op::Bra {
+                target: 0,
+                uni: false,
+            },
+            join,
+        );
+        self.b.place(other);
+        self.nested(otherwise);
+        self.b.place(join);
+    }
+
+    /// A loop whose trip count (1 to 4) differs by lane: `R27 = (data & 3) + 1; top: ...;
+    /// R27 -= 1; P3 = R27 > 0; SSY end; @P3 BRA top; end:`. P3 is the loop's for its
+    /// condition; the body may change it, which the next test overwrites.
+    fn r#loop(&mut self) {
+        let (top, end) = (self.b.label(), self.b.label());
+        let k = self.data();
+        self.b.emit(Op::Lop32i {
+            rd: r(27),
+            ra: k,
+            imm32: 3,
+            lop2: sgpu_isa::Lop2::And,
+        });
+        self.b.emit(Op::Iadd32i {
+            rd: r(27),
+            ra: r(27),
+            imm32: 1,
+        });
+        self.b.place(top);
+        let body = 1 + self.rng.below(4);
+        self.nested(body);
+        self.b.emit(Op::Iadd32i {
+            rd: r(27),
+            ra: r(27),
+            imm32: u32::MAX,
+        });
+        self.b.emit(Op::Isetp {
+            pd: Pred(3),
+            pq: Pred::PT,
+            ra: r(27),
+            rb: RegOrImm::Imm(0),
+            pc: ALWAYS,
+            icmp: sgpu_isa::Icmp::Gt,
+            sgn: true,
+            x: false,
+            bop: sgpu_isa::Bop::And,
+        });
+        self.b.to(ALWAYS, Op::Ssy { target: 0 }, end);
+        let p3 = PredSrc {
+            pred: Pred(3),
+            negated: false,
+        };
+        self.b.to(
+            p3,
+            Op::Bra {
+                target: 0,
+                uni: false,
+            },
+            top,
+        );
+        self.b.place(end);
+    }
+
+    /// Statements inside a branch or loop. A loop inside a loop sets R27 again and leaves
+    /// it 0, which ends the outer one after its iteration.
+    fn nested(&mut self, n: u32) {
+        self.depth += 1;
+        for _ in 0..n {
+            self.statement(false);
+        }
+        self.depth -= 1;
+    }
+
+    fn guard_pred(&mut self) -> PredSrc {
+        PredSrc {
+            pred: Pred(self.rng.below(3) as u8),
+            negated: self.rng.chance(50),
+        }
+    }
+
+    /// A call of the function, by some lanes or all.
+    fn call(&mut self) {
+        let g = self.guard();
+        self.b.to(
+            g,
+            Op::Call {
+                target: 0,
+                frame: FRAME,
+            },
+            self.callee,
+        );
+    }
+}
