@@ -1,0 +1,147 @@
+//! `cargo bench -p rtl-tests --bench cosim`: the co-simulation's speed and the core's IPC
+//! (docs/PERFORMANCE.md). Two tables: simulated cycles per second and warp instructions per
+//! second of the default core (8 lanes, 8 warps) with and without the lock-step checker,
+//! best of three runs, on the kernels that run on it today; and each kernel's cycles and IPC
+//! at 8 lanes with 1, 4 and 8 warps (CTAs of 32, 128 and 256 threads).
+
+use rtl_tests::cosim::{self, Options, Report};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn program(ptx: &Path) -> sgpu_sim::program::Program {
+    let source = std::fs::read_to_string(ptx).unwrap();
+    let (module, diags) = ptx_grammar::parse(&source);
+    assert!(diags.is_empty(), "{}: {diags:?}", ptx.display());
+    let name = ptx.to_string_lossy();
+    let a = ptx_encoder::assemble(&source, &name, &module, &Default::default()).unwrap();
+    sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
+}
+
+/// A kernel and its manifest, `{block}` in it standing for the CTA size (and `{shared}` for
+/// four bytes a thread).
+struct Case {
+    name: &'static str,
+    ptx: PathBuf,
+    manifest: String,
+}
+
+fn cases() -> Vec<Case> {
+    let w = workspace();
+    let shared = std::env::var("PTXAS_SHARED").map_or(w.join("../shared"), PathBuf::from);
+    let corpus = shared.join("corpus/generated/clang16_cuda");
+    let launch = |file: &str, dir: &str| {
+        std::fs::read_to_string(w.join(file))
+            .unwrap()
+            .replace("file = \"", &format!("file = \"{dir}/"))
+    };
+    let block = |m: String| {
+        let line = m
+            .lines()
+            .find(|l| l.starts_with("block"))
+            .unwrap()
+            .to_string();
+        m.replace(&line, "block = [{block}]")
+    };
+    vec![
+        Case {
+            name: "examples/reduce.ptx",
+            ptx: w.join("examples/reduce.ptx"),
+            manifest: block(launch("examples/reduce.toml", "examples")),
+        },
+        Case {
+            name: "histogram256",
+            ptx: corpus.join("histogram.sm80.O2.ptx"),
+            manifest: block(launch(
+                "bench/launch/histogram.sm80.O2.histogram256.toml",
+                "bench/launch",
+            )),
+        },
+        Case {
+            name: "reduce_int_dynamic_smem",
+            ptx: corpus.join("reduction.sm80.O2.ptx"),
+            // A word of dynamic shared memory per thread.
+            manifest: block(launch(
+                "bench/launch/reduction.sm80.O2.reduce_int_dynamic_smem.toml",
+                "bench/launch",
+            ))
+            .replace("shared = 512", "shared = {shared}"),
+        },
+        Case {
+            name: "divergent",
+            ptx: corpus.join("divergent.sm80.O2.ptx"),
+            manifest: block(launch(
+                "bench/launch/divergent.sm80.O2.divergent.toml",
+                "bench/launch",
+            )),
+        },
+    ]
+}
+
+/// One run: its report and seconds.
+fn run(c: &Case, warps: u32, check: bool) -> (Report, f64) {
+    let program = program(&c.ptx);
+    let manifest = c
+        .manifest
+        .replace("{block}", &(warps * 32).to_string())
+        .replace("{shared}", &(warps * 128).to_string());
+    let mut prepared = sgpu_sim::launch::prepare(&manifest, &workspace(), &program).unwrap();
+    let options = Options {
+        warps,
+        check,
+        ..Options::default()
+    };
+    let start = Instant::now();
+    let report = cosim::run(&program, &mut prepared, &options)
+        .unwrap_or_else(|f| panic!("{}: {f:?}", c.name));
+    (report, start.elapsed().as_secs_f64())
+}
+
+fn main() {
+    let cases = cases();
+    println!("| kernel | cycles | warp instructions | checker | M cycles/s | M instructions/s |");
+    println!("|---|---:|---:|---|---:|---:|");
+    let mut ratios = Vec::new();
+    for c in &cases {
+        let mut speed = [0.0f64; 2];
+        for (k, check) in [false, true].into_iter().enumerate() {
+            let (report, seconds) = (0..3)
+                .map(|_| run(c, 8, check))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap();
+            speed[k] = report.cycles as f64 / seconds;
+            println!(
+                "| {} | {} | {} | {} | {:.2} | {:.3} |",
+                c.name,
+                report.cycles,
+                report.retired,
+                if check { "on" } else { "off" },
+                speed[k] / 1e6,
+                report.retired as f64 / seconds / 1e6
+            );
+        }
+        ratios.push(speed[1] / speed[0]);
+    }
+    let mean = ratios
+        .iter()
+        .product::<f64>()
+        .powf(1.0 / ratios.len() as f64);
+    println!("\nWith the checker the co-simulation runs at {mean:.2}x the speed without it (geometric mean).\n");
+    println!("| kernel | warps | cycles | warp instructions | IPC |");
+    println!("|---|---:|---:|---:|---:|");
+    for c in &cases {
+        for warps in [1, 4, 8] {
+            let (report, _) = run(c, warps, false);
+            println!(
+                "| {} | {warps} | {} | {} | {:.4} |",
+                c.name,
+                report.cycles,
+                report.retired,
+                report.ipc()
+            );
+        }
+    }
+}
