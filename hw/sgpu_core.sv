@@ -188,6 +188,12 @@ module sgpu_core
   logic                 bar_counted_q [NBAR];
   logic [5:0]           bar_expected_q [NBAR];
   logic [WARPS-1:0]     bar_waiting_q [NBAR];
+  // CALLR: the first executing lane's target, the lanes that share it, and whether the
+  // beats are the second pass (moving those lanes' frames).
+  logic                 callr_have_q, callr_second_q;
+  logic [63:0]          callr_addr_q;
+  logic [31:0]          callr_same_q;
+  logic                 push_settle_q;  // S_PUSH_B is followed by settling (a branch's paths)
   // A BAR's operands, from its first executing lane.
   logic                 bar_have_q;
   logic [31:0]          bar_id_q, bar_threads_q;
@@ -551,7 +557,7 @@ module sgpu_core
       end
       UNIT_CONTROL: begin
         kind = KIND_CTRL;
-        unimplemented = opcode inside {OP_CALLR, OP_BARRED};
+        unimplemented = opcode == OP_BARRED;
       end
       default: unimplemented = 1'b1;
     endcase
@@ -572,7 +578,7 @@ module sgpu_core
       s[4 + i] = rc_n > 4'(i);
     end
     for (int unsigned i = 0; i < 4; i++) s[6 + i] = rd_read && rd_n > 4'(i);
-    s[FRAME_SLOT] = k == KIND_MEM || k == KIND_S2R || op == OP_CALL || op == OP_RET;
+    s[FRAME_SLOT] = k == KIND_MEM || k == KIND_S2R || op inside {OP_CALL, OP_CALLR, OP_RET};
     return s;
   endfunction
 
@@ -822,6 +828,9 @@ module sgpu_core
           pq_new_q    <= preds_q[warp_q][pq_idx];
           carry_new_q <= carry_q[warp_q];
           bar_have_q  <= 1'b0;
+          callr_have_q   <= 1'b0;
+          callr_second_q <= 1'b0;
+          callr_same_q   <= '0;
           mem_lane_q  <= '0;
           amo_write_q <= 1'b0;
           bar_ev_q    <= 1'b0;
@@ -834,6 +843,8 @@ module sgpu_core
             trap_cause_q <= 8'(TRAP_UNIMPLEMENTED);
             state_q      <= S_TRAP;
           end else if (kind != KIND_CTRL) begin
+            state_q <= S_BEAT;
+          end else if (opcode == OP_CALLR && (top_q.mask & guard) != '0) begin
             state_q <= S_BEAT;
           end else if (opcode == OP_CALL && (top_q.mask & guard) != '0) begin
             if (32'(sp_q[warp_q]) + 1 > DEPTH) begin
@@ -998,7 +1009,7 @@ module sgpu_core
         S_PUSH_B: begin
           top_q        <= push_b_q;
           sp_q[warp_q] <= base_q + SPW'(2);
-          state_q      <= S_SETTLE;
+          state_q      <= push_settle_q ? S_SETTLE : S_FINISH;
         end
 
         S_WALK_RD: state_q <= S_WALK;
@@ -1086,11 +1097,27 @@ module sgpu_core
   // passes the end of local memory), RET moves them back, WARPSYNC checks its member mask.
   task automatic exec_control();
     logic [32:0] moved;
+    logic [63:0] target;
+    logic        calls;
+    // CALLR's first pass: the target of the first executing lane, and the lanes that share it.
+    target = callr_have_q ? callr_addr_q : {opnd_q[m_k][1], opnd_q[m_k][0]};
+    if (opcode == OP_CALLR && !callr_second_q) begin
+      callr_have_q <= 1'b1;
+      callr_addr_q <= target;
+      for (int unsigned k = 0; k < LANES; k++) begin
+        if (beat_mask[k] && {opnd_q[k][1], opnd_q[k][0]} == target) begin
+          callr_same_q[lane_no(beat_q, k)] <= 1'b1;
+        end
+      end
+    end
+    calls = opcode == OP_CALL || (opcode == OP_CALLR && callr_second_q);
     for (int unsigned k = 0; k < LANES; k++) begin
-      moved = {1'b0, opnd_q[k][FRAME_SLOT]} + 33'(word_q[FRAME_MSB:FRAME_LSB]);
+      moved = {1'b0, opnd_q[k][FRAME_SLOT]}
+              + ((opcode == OP_CALLR) ? 33'(word_q[RFRAME_MSB:RFRAME_LSB])
+                                      : 33'(word_q[FRAME_MSB:FRAME_LSB]));
       res_q[k][0] <= (opcode == OP_RET) ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q)
                                           : moved[31:0];
-      if (beat_mask[k] && opcode == OP_CALL && moved > 33'(local_i)) begin
+      if (beat_mask[k] && calls && moved > 33'(local_i)) begin
         trap_cause_q <= 8'(TRAP_FRAME_OVERFLOW);
         state_q      <= S_TRAP;
       end
@@ -1105,8 +1132,56 @@ module sgpu_core
       bar_id_q      <= b_imm ? 32'(f_rb) : opnd_q[m_k][2];
       bar_threads_q <= opnd_q[m_k][4];
     end
-    wr_left_q   <= (opcode == OP_WARPSYNC || opcode == OP_BAR) ? 3'd0 : 3'd1;
+    wr_left_q   <= (opcode == OP_WARPSYNC || opcode == OP_BAR
+                    || (opcode == OP_CALLR && !callr_second_q)) ? 3'd0 : 3'd1;
     wr_report_q <= 1'b0;
+  endtask
+
+  // CALLR after each pass (the golden model's `indirect_call` and `Warp::call`). After the
+  // first: the target must be an instruction's address, and the stack must hold the
+  // callee's entry (and, when other lanes hold other targets and this is not the entry
+  // already waiting at the CALLR, one for them); then the calling lanes' frames move. After
+  // the second: the running entry waits at the return address (or, when it is the waiting
+  // one, keeps only the lanes still to call), then the entries are pushed.
+  logic [31:0] callr_waiting;
+  logic        callr_again, callr_new_waiting;
+  assign callr_waiting     = mask_q & ~callr_same_q;
+  assign callr_again       = !top_q.call && top_q.pc == pc_q && top_q.rpc == next_pc;
+  assign callr_new_waiting = callr_waiting != '0 && !callr_again;
+
+  task automatic callr_post();
+    entry_t callee;
+    callee = '{pc: 32'(callr_addr_q >> 3), rpc: next_pc, mask: callr_same_q, call: 1'b1,
+               frame: word_q[RFRAME_MSB:RFRAME_LSB]};
+    if (!callr_second_q) begin
+      top_q.pc <= top_q.pc;
+      if (callr_addr_q[2:0] != '0 || callr_addr_q[63:35] != '0) begin
+        trap_cause_q <= 8'(TRAP_CALL_TARGET);
+        state_q      <= S_TRAP;
+      end else if (32'(sp_q[warp_q]) + 1 + 32'(callr_new_waiting) > DEPTH) begin
+        trap_cause_q <= 8'(TRAP_STACK_OVERFLOW);
+        state_q      <= S_TRAP;
+      end else begin
+        callr_second_q <= 1'b1;
+        lanes_run_q    <= callr_same_q;
+        beat_q         <= '0;
+        tid_beat_q     <= tid0_q[warp_q];
+        state_q        <= S_BEAT;
+      end
+    end else begin
+      if (callr_waiting != '0 && callr_again) begin
+        top_q.pc   <= top_q.pc;
+        top_q.mask <= callr_waiting;
+      end
+      push_a_q      <= callr_new_waiting
+                       ? '{pc: pc_q, rpc: next_pc, mask: callr_waiting, call: 1'b0, frame: '0}
+                       : callee;
+      push_b_q      <= callee;
+      two_q         <= callr_new_waiting;
+      push_settle_q <= 1'b0;
+      base_q        <= sp_q[warp_q];
+      state_q       <= S_BTOP;
+    end
   endtask
 
   // RET has found its call's entry: the returning lanes leave it, and those of them that
@@ -1139,6 +1214,7 @@ module sgpu_core
           push_b_q <= '{pc: target_pc, rpc: branch_rpc, mask: mask_q, call: 1'b0,
                         frame: '0};
           two_q    <= 1'b1;
+          push_settle_q <= 1'b1;
           base_q   <= replace ? sp_q[warp_q] - SPW'(1) : sp_q[warp_q];
           top_q.pc <= branch_rpc;
           state_q  <= replace ? S_PUSH_A : S_BTOP;
@@ -1204,7 +1280,9 @@ module sgpu_core
   // move on.
   task automatic control_post();
     top_q.pc <= next_pc;
-    if (opcode == OP_BAR) begin
+    if (opcode == OP_CALLR) begin
+      callr_post();
+    end else if (opcode == OP_BAR) begin
       arrive();
     end else if (opcode == OP_CALL) begin
       push_a_q <= '{pc: target_pc, rpc: next_pc, mask: mask_q, call: 1'b1,

@@ -7,7 +7,8 @@
 //!
 //! Registers: R0 to R15 hold data (every ALU operand and result), R20 the thread index,
 //! R22:R23 the thread's slot of the global buffer, R24:R25 the buffer's start (where the
-//! atomics go, all threads at one address), R26 the thread's shared slot, R27 a loop count.
+//! atomics go, all threads at one address), R26 the thread's shared slot, R27 a loop count,
+//! R28 to R30 function addresses for CALLR.
 //! Predicates P0 to P3 are data. Each thread owns 128 bytes of the buffer: the first 64 for
 //! its loads and stores, the last 64 for its registers at the end, so that the final memory
 //! holds every thread's result.
@@ -129,7 +130,9 @@ impl Builder {
                 Op::Bra { target, .. } | Op::Ssy { target } | Op::Call { target, .. } => {
                     *target = t
                 }
-                _ => unreachable!("only branches, SSY and calls have targets"),
+                // A function's address, for CALLR: its first word's byte address.
+                Op::Mov32i { imm32, .. } => *imm32 = (dest * 8) as u32,
+                _ => unreachable!("only branches, SSY, calls and addresses have targets"),
             }
         }
         self.code
@@ -159,7 +162,7 @@ pub struct Generated {
 pub fn generate(seed: u64, mix: Mix, length: u32, warps: u32) -> Generated {
     let mut rng = Rng::new(seed);
     let mut b = Builder::default();
-    let callee = b.label();
+    let callee = [b.label(), b.label()];
     prologue(&mut b, &mut rng);
     let mut g = Gen {
         rng: &mut rng,
@@ -170,8 +173,10 @@ pub fn generate(seed: u64, mix: Mix, length: u32, warps: u32) -> Generated {
     };
     g.statements(length, true);
     epilogue(&mut b);
-    b.place(callee);
-    function(&mut b, &mut rng);
+    for f in callee {
+        b.place(f);
+        function(&mut b, &mut rng);
+    }
     let code = b.finish();
     let threads = warps * 32 - if rng.chance(30) { rng.below(31) + 1 } else { 0 };
     let threads = threads.max(1);
@@ -401,7 +406,8 @@ struct Gen<'g> {
     rng: &'g mut Rng,
     b: &'g mut Builder,
     mix: Mix,
-    callee: Label,
+    /// Two functions: CALL calls the first, CALLR either, lane by lane.
+    callee: [Label; 2],
     depth: u32,
 }
 
@@ -686,16 +692,40 @@ impl Gen<'_> {
         }
     }
 
-    /// A call of the function, by some lanes or all.
+    /// A call by some lanes or all: of the first function, or (CALLR) of the one each
+    /// lane picks by a predicate, so that a warp's lanes call both in turn.
     fn call(&mut self) {
         let g = self.guard();
-        self.b.to(
-            g,
-            Op::Call {
+        if self.rng.chance(50) {
+            let op = Op::Call {
                 target: 0,
                 frame: FRAME,
-            },
-            self.callee,
-        );
+            };
+            self.b.to(g, op, self.callee[0]);
+            return;
+        }
+        for (k, &f) in self.callee.iter().enumerate() {
+            let op = Op::Mov32i {
+                rd: r(28 + 2 * k as u32),
+                imm32: 0,
+            };
+            self.b.to(ALWAYS, op, f);
+        }
+        let pick = self.guard_pred();
+        self.b.emit(Op::Sel {
+            rd: r(28),
+            ra: r(28),
+            rb: RegOrImm::Reg(r(30)),
+            pc: pick,
+        });
+        self.b.emit(Op::Mov32i {
+            rd: r(29),
+            imm32: 0,
+        });
+        let op = Op::Callr {
+            ra: r(28),
+            rframe: FRAME,
+        };
+        self.b.guarded(g, op);
     }
 }

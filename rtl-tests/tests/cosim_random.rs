@@ -55,7 +55,7 @@ fn random_programs_agree_at_1_and_32_lanes() {
 #[test]
 fn the_generator_covers_its_mix() {
     use sgpu_isa::Op;
-    let mut seen = [false; 7];
+    let mut seen = [false; 8];
     for seed in 0..20 {
         let g = generate(seed, Mix::ALL, 60, 4);
         for d in g.program.decoded.iter().flatten() {
@@ -66,6 +66,7 @@ fn the_generator_covers_its_mix() {
                 Op::Bra { .. } => 4,
                 Op::Call { .. } => 5,
                 Op::Bar { .. } => 6,
+                Op::Callr { .. } => 7,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
                 _ => continue,
             };
@@ -73,5 +74,5 @@ fn the_generator_covers_its_mix() {
         }
         assert_eq!(g.program.decoded.iter().filter(|d| d.is_none()).count(), 0);
     }
-    assert_eq!(seen, [true; 7]);
+    assert_eq!(seen, [true; 8]);
 }
