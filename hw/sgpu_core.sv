@@ -104,7 +104,11 @@ module sgpu_core
   output logic         rvfi_bar_valid_o,
   output logic [3:0]   rvfi_bar_id_o,
   output logic         rvfi_bar_waits_o,
-  output logic [31:0]  rvfi_bar_released_o
+  output logic [31:0]  rvfi_bar_released_o,
+  // A completed BARRED's reduction: its operation and value.
+  output logic         rvfi_bar_red_o,
+  output logic [1:0]   rvfi_bar_op_o,
+  output logic [31:0]  rvfi_bar_value_o
 `endif
 );
 
@@ -127,8 +131,9 @@ module sgpu_core
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE
   } state_e;
+  state_e               rel_next_q;
 
   // ---------------------------------------------------------------------------------------
   // State
@@ -188,6 +193,19 @@ module sgpu_core
   logic                 bar_counted_q [NBAR];
   logic [5:0]           bar_expected_q [NBAR];
   logic [WARPS-1:0]     bar_waiting_q [NBAR];
+  // A reduction in progress (BARRED): its operation, the count of true predicates, and
+  // whether all and any were true.
+  logic                 bar_red_q [NBAR];
+  bred_e                bar_op_q [NBAR];
+  logic [31:0]          bar_popc_q [NBAR];
+  logic                 bar_all_q [NBAR], bar_any_q [NBAR];
+  // Each warp waiting with a reduction: where the result goes (rd for POPC, pd for AND and
+  // OR) and its lanes; a POPC result is written to rd when the warp next issues.
+  logic [7:0]           red_rd_q [WARPS];
+  logic [2:0]           red_pd_q [WARPS];
+  logic [31:0]          red_mask_q [WARPS];
+  logic                 red_wb_q [WARPS];
+  logic [31:0]          red_value_q [WARPS];
   // CALLR: the first executing lane's target, the lanes that share it, and whether the
   // beats are the second pass (moving those lanes' frames).
   logic                 callr_have_q, callr_second_q;
@@ -200,6 +218,11 @@ module sgpu_core
   // The barrier event of the instruction in flight.
   logic                 bar_ev_q, bar_ev_waits_q;
   logic [3:0]           bar_ev_id_q;
+  // Barriers completing: S_RELEASE releases their waiting warps, then goes to rel_next_q.
+  logic [NBAR-1:0]      rel_q;
+  logic                 bar_ev_red_q;
+  bred_e                bar_ev_op_q;
+  logic [31:0]          bar_ev_value_q;
   logic [WARPS-1:0]     bar_ev_released_q;
 
   // ---------------------------------------------------------------------------------------
@@ -557,7 +580,6 @@ module sgpu_core
       end
       UNIT_CONTROL: begin
         kind = KIND_CTRL;
-        unimplemented = opcode == OP_BARRED;
       end
       default: unimplemented = 1'b1;
     endcase
@@ -632,6 +654,7 @@ module sgpu_core
     stk_raddr  = stk_at(pick, sp_q[pick] - SPW'(1));
     rf_raddr   = rf_at(warp_q, beat_q, slot_reg(rd_next_slot, f_rd, f_ra, f_rb, f_rc));
     if (state_q == S_SETTLE) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(2));
+    if (state_q == S_SCHED_TOP) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(1));
     if (state_q == S_WALK_RD) stk_raddr = stk_at(warp_q, walk_q);
   end
 
@@ -679,6 +702,10 @@ module sgpu_core
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = '0;
     end else if (state_q == S_WRITE && wr_left_q != 0 && (wr_reg != 8'hff || !wr_report_q)) begin
       rf_we = beat_mask;
+    end else if (state_q == S_REDWB && red_rd_q[warp_q] != 8'hff) begin
+      rf_waddr = rf_at(warp_q, beat_q, red_rd_q[warp_q]);
+      rf_we    = red_mask_q[warp_q][32'(beat_q) * LANES +: LANES];
+      for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = red_value_q[warp_q];
     end
   end
 
@@ -754,10 +781,12 @@ module sgpu_core
               pend_q[w]   <= 1'b0;
               for (int unsigned p = 0; p < 7; p++) preds_q[w][p] <= '0;
             end
+            rel_q <= '0;
             for (int unsigned b = 0; b < NBAR; b++) begin
               bar_arrived_q[b] <= '0;
               bar_waiting_q[b] <= '0;
             end
+            for (int unsigned w = 0; w < WARPS; w++) red_wb_q[w] <= 1'b0;
             walk_q  <= '0;
             warp_q  <= WW'(WARPS - 1);
             state_q <= S_FIRST;
@@ -773,7 +802,8 @@ module sgpu_core
         S_SCHED: begin
           if (pick_any) begin
             warp_q  <= pick;
-            state_q <= S_TOP;
+            beat_q  <= '0;
+            state_q <= red_wb_q[pick] ? S_REDWB : S_TOP;
           end else if (all_done) begin
             // The next CTA in x, y, z order, or the grid's end.
             init_q     <= '0;
@@ -854,7 +884,7 @@ module sgpu_core
               state_q <= S_BEAT;
             end
           end else if (opcode == OP_WARPSYNC
-                       || (opcode == OP_BAR && (top_q.mask & guard) != '0)) begin
+                       || (opcode inside {OP_BAR, OP_BARRED} && (top_q.mask & guard) != '0)) begin
             state_q <= S_BEAT;
           end else begin
             state_q <= S_CTRL;
@@ -1044,6 +1074,45 @@ module sgpu_core
           end
         end
 
+        // A BARRED's POPC result into rd, a beat a cycle, before the warp's next instruction.
+        S_REDWB: begin
+          if (32'(beat_q) == BEATS - 1) begin
+            red_wb_q[warp_q] <= 1'b0;
+            state_q          <= S_SCHED_TOP;
+          end
+          beat_q <= beat_q + BW'(1);
+        end
+
+        // Completed barriers release their waiting warps, and a reduction's result goes to
+        // each (POPC to rd when the warp next issues, AND and OR to pd now) in the lanes that
+        // ran the BARRED.
+        S_RELEASE: begin
+          for (int unsigned b = 0; b < NBAR; b++) begin
+            if (rel_q[b]) begin
+              bar_arrived_q[b] <= '0;
+              bar_waiting_q[b] <= '0;
+              for (int unsigned w = 0; w < WARPS; w++) begin
+                if (bar_waiting_q[b][w]) begin
+                  wstate_q[w] <= WARP_RUNNING;
+                  if (bar_red_q[b] && bar_op_q[b] == BRED_POPC) begin
+                    red_wb_q[w]    <= 1'b1;
+                    red_value_q[w] <= bar_popc_q[b];
+                  end else if (bar_red_q[b] && red_pd_q[w] != 3'd7) begin
+                    preds_q[w][red_pd_q[w]] <= (preds_q[w][red_pd_q[w]] & ~red_mask_q[w])
+                        | ({32{(bar_op_q[b] == BRED_AND) ? bar_all_q[b] : bar_any_q[b]}}
+                           & red_mask_q[w]);
+                  end
+                end
+              end
+            end
+          end
+          rel_q   <= '0;
+          state_q <= rel_next_q;
+        end
+
+        // The warp's top entry is read again after S_REDWB.
+        S_SCHED_TOP: state_q <= S_TOP;
+
         S_SETTLE_RD: begin
           top_q   <= stk_rdata;
           state_q <= S_SETTLE;
@@ -1056,11 +1125,9 @@ module sgpu_core
             // The warp's exit may complete barriers that wait for every warp left.
             for (int unsigned b = 0; b < NBAR; b++) begin
               if (exit_done[b]) begin
-                bar_arrived_q[b] <= '0;
-                bar_waiting_q[b] <= '0;
-                for (int unsigned w = 0; w < WARPS; w++) begin
-                  if (bar_waiting_q[b][w]) wstate_q[w] <= WARP_RUNNING;
-                end
+                rel_q[b]   <= 1'b1;
+                rel_next_q <= S_SCHED;
+                state_q    <= S_RELEASE;
               end
             end
           end
@@ -1127,12 +1194,12 @@ module sgpu_core
         state_q      <= S_TRAP;
       end
     end
-    if (opcode == OP_BAR && !bar_have_q) begin
+    if (opcode inside {OP_BAR, OP_BARRED} && !bar_have_q) begin
       bar_have_q    <= 1'b1;
       bar_id_q      <= b_imm ? 32'(f_rb) : opnd_q[m_k][2];
       bar_threads_q <= opnd_q[m_k][4];
     end
-    wr_left_q   <= (opcode == OP_WARPSYNC || opcode == OP_BAR
+    wr_left_q   <= (opcode inside {OP_WARPSYNC, OP_BAR, OP_BARRED}
                     || (opcode == OP_CALLR && !callr_second_q)) ? 3'd0 : 3'd1;
     wr_report_q <= 1'b0;
   endtask
@@ -1282,7 +1349,7 @@ module sgpu_core
     top_q.pc <= next_pc;
     if (opcode == OP_CALLR) begin
       callr_post();
-    end else if (opcode == OP_BAR) begin
+    end else if (opcode inside {OP_BAR, OP_BARRED}) begin
       arrive();
     end else if (opcode == OP_CALL) begin
       push_a_q <= '{pc: target_pc, rpc: next_pc, mask: mask_q, call: 1'b1,
@@ -1329,15 +1396,26 @@ module sgpu_core
   // releases the waiting warps.
   task automatic arrive();
     logic [3:0]       id;
-    logic             counted, sync;
+    logic             counted, sync, red, first;
+    bred_e            op;
     logic [5:0]       expected, arrived;
     logic [WARPS-1:0] waiting;
+    logic [31:0]      set, popc;
+    logic             all, any;
     id       = bar_id_q[3:0];
     counted  = f_rc != 8'hff;
-    sync     = word_q[BMODE_MSB:BMODE_LSB] == BMODE_SYNC;
+    red      = opcode == OP_BARRED;
+    op       = bred_e'(word_q[BRED_MSB:BRED_LSB]);
+    sync     = red || word_q[BMODE_MSB:BMODE_LSB] == BMODE_SYNC;
     expected = 6'(bar_threads_q >> 5);
+    first    = bar_arrived_q[id] == '0;
     arrived  = bar_arrived_q[id] + 6'd1;
     waiting  = bar_waiting_q[id] | (sync ? (WARPS'(1) << warp_q) : '0);
+    // The reduction so far with this warp's lanes: those of the BARRED whose pc is true.
+    set      = (pc_all ^ {32{word_q[PCN_LSB]}}) & mask_q;
+    popc     = (first ? 32'd0 : bar_popc_q[id]) + 32'($countones(set));
+    all      = (first || bar_all_q[id]) && set == mask_q;
+    any      = (!first && bar_any_q[id]) || set != '0;
     state_q  <= S_SETTLE;
     if (bar_id_q >= NBAR) begin
       trap_cause_q <= 8'(TRAP_BARRIER_ID);
@@ -1345,31 +1423,54 @@ module sgpu_core
     end else if (counted && (bar_threads_q == '0 || bar_threads_q[4:0] != '0)) begin
       trap_cause_q <= 8'(TRAP_BARRIER_COUNT);
       state_q      <= S_TRAP;
-    end else if (bar_arrived_q[id] != '0 && (bar_counted_q[id] != counted
-                 || (counted && bar_expected_q[id] != expected))) begin
+    end else if (!first && (bar_counted_q[id] != counted
+                 || (counted && bar_expected_q[id] != expected) || bar_red_q[id] != red
+                 || (red && bar_op_q[id] != op))) begin
       trap_cause_q <= 8'(TRAP_BARRIER_MISMATCH);
       state_q      <= S_TRAP;
     end else begin
       bar_ev_q       <= 1'b1;
       bar_ev_id_q    <= id;
       bar_ev_waits_q <= sync;
+      bar_ev_red_q   <= 1'b0;
       bar_counted_q[id]  <= counted;
       bar_expected_q[id] <= expected;
+      bar_red_q[id]      <= red;
+      bar_op_q[id]       <= op;
+      bar_popc_q[id]     <= popc;
+      bar_all_q[id]      <= all;
+      bar_any_q[id]      <= any;
+      if (red) begin
+        red_rd_q[warp_q]   <= f_rd;
+        red_pd_q[warp_q]   <= pd_idx;
+        red_mask_q[warp_q] <= mask_q;
+      end
+      bar_waiting_q[id] <= waiting;
       if (arrived >= (counted ? expected : live)) begin
-        bar_arrived_q[id] <= '0;
-        bar_waiting_q[id] <= '0;
+        rel_q             <= NBAR'(1) << id;
+        rel_next_q        <= S_SETTLE;
+        state_q           <= S_RELEASE;
         bar_ev_released_q <= waiting;
-        for (int unsigned w = 0; w < WARPS; w++) begin
-          if (waiting[w]) wstate_q[w] <= WARP_RUNNING;
-        end
+        bar_ev_red_q      <= red;
+        bar_ev_op_q       <= op;
+        bar_ev_value_q    <= result_of(op, popc, all, any);
       end else begin
         bar_arrived_q[id] <= arrived;
-        bar_waiting_q[id] <= waiting;
         bar_ev_released_q <= '0;
         if (sync) wstate_q[warp_q] <= WARP_WAITING;
       end
     end
   endtask
+
+  // A completed reduction's value: the count of true predicates, or whether all or any were.
+  function automatic logic [31:0] result_of(bred_e op, logic [31:0] popc, logic all,
+                                            logic any);
+    unique case (op)
+      BRED_POPC: return popc;
+      BRED_AND:  return 32'(all);
+      default:   return 32'(any);
+    endcase
+  endfunction
 
   // ---------------------------------------------------------------------------------------
   // Outputs
@@ -1384,7 +1485,7 @@ module sgpu_core
   // What only the retirement port reports: the barrier events.
   logic unused_events;
   assign unused_events = ^{bar_ev_q, bar_ev_waits_q, bar_ev_id_q, bar_ev_released_q, exit_id,
-                           exit_released};
+                           exit_released, bar_ev_red_q, bar_ev_op_q, bar_ev_value_q};
 `endif
 
 `ifdef SGPU_COSIM
@@ -1425,6 +1526,11 @@ module sgpu_core
   assign rvfi_bar_id_o       = exit_event ? exit_id : bar_ev_id_q;
   assign rvfi_bar_waits_o    = !exit_event && bar_ev_waits_q;
   assign rvfi_bar_released_o = exit_event ? 32'(exit_released) : 32'(bar_ev_released_q);
+  assign rvfi_bar_red_o      = exit_event ? bar_red_q[exit_id] : bar_ev_red_q;
+  assign rvfi_bar_op_o       = exit_event ? bar_op_q[exit_id] : bar_ev_op_q;
+  assign rvfi_bar_value_o    = exit_event ? result_of(bar_op_q[exit_id], bar_popc_q[exit_id],
+                                                      bar_all_q[exit_id], bar_any_q[exit_id])
+                                          : bar_ev_value_q;
 `endif
 
 endmodule

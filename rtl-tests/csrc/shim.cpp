@@ -56,6 +56,7 @@ struct SgpuOutputs {
     uint32_t rvfi_st_data[4];
     uint32_t rvfi_cta_idx[3];
     uint32_t rvfi_bar_released;
+    uint32_t rvfi_bar_value;
     uint16_t mem_req_thread;
     uint16_t mem_req_be;
     uint8_t busy;
@@ -82,6 +83,8 @@ struct SgpuOutputs {
     uint8_t rvfi_bar_valid;
     uint8_t rvfi_bar_id;
     uint8_t rvfi_bar_waits;
+    uint8_t rvfi_bar_red;
+    uint8_t rvfi_bar_op;
 };
 
 struct SgpuModel {
@@ -183,6 +186,9 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->rvfi_bar_id = t.rvfi_bar_id_o;
     out->rvfi_bar_waits = t.rvfi_bar_waits_o;
     out->rvfi_bar_released = t.rvfi_bar_released_o;
+    out->rvfi_bar_value = t.rvfi_bar_value_o;
+    out->rvfi_bar_red = t.rvfi_bar_red_o;
+    out->rvfi_bar_op = t.rvfi_bar_op_o;
 
     t.clk_i = 1;
     t.eval();

@@ -502,14 +502,21 @@ fn differ(r: &Retired, out: &Outputs, g: &Gathered) -> Option<String> {
         })
         .or_else(|| stores_differ(r, g))
         .or_else(|| {
-            let model = r.barrier.map(|b| (b.id, b.waits, b.released));
+            let model = r.barrier.map(|b| {
+                let result = b.result.map(|(op, value)| (op as u8, value));
+                (b.id, b.waits, b.released, result)
+            });
             let rtl = (out.rvfi_bar_valid != 0).then_some((
                 out.rvfi_bar_id,
                 out.rvfi_bar_waits != 0,
                 out.rvfi_bar_released,
+                (out.rvfi_bar_red != 0 && out.rvfi_bar_released != 0)
+                    .then_some((out.rvfi_bar_op, out.rvfi_bar_value)),
             ));
             (model != rtl).then(|| {
-                format!("barrier (id, waits, warps released): model {model:x?}, RTL {rtl:x?}")
+                format!(
+                    "barrier (id, waits, warps released, reduction): model {model:x?}, RTL {rtl:x?}"
+                )
             })
         })
 }

@@ -51,6 +51,7 @@ pub struct Outputs {
     pub rvfi_st_data: [u32; 4],
     pub rvfi_cta_idx: [u32; 3],
     pub rvfi_bar_released: u32,
+    pub rvfi_bar_value: u32,
     pub mem_req_thread: u16,
     pub mem_req_be: u16,
     pub busy: u8,
@@ -77,6 +78,8 @@ pub struct Outputs {
     pub rvfi_bar_valid: u8,
     pub rvfi_bar_id: u8,
     pub rvfi_bar_waits: u8,
+    pub rvfi_bar_red: u8,
+    pub rvfi_bar_op: u8,
 }
 
 /// One configuration's functions.

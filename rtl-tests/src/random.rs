@@ -456,12 +456,35 @@ impl Gen<'_> {
                 }
             }
             5 => self.call(),
-            _ => self.b.emit(Op::Bar {
+            _ => self.barrier(),
+        }
+    }
+
+    /// A barrier of the whole CTA: plain, or reducing a predicate into a data register
+    /// (POPC) or predicate (AND, OR) of every warp.
+    fn barrier(&mut self) {
+        if self.rng.chance(50) {
+            self.b.emit(Op::Bar {
                 rb: RegOrImm::Imm(0),
                 rc: Reg::RZ,
                 bmode: Bmode::Sync,
-            }),
+            });
+            return;
         }
+        const OPS: [sgpu_isa::Bred; 3] = [
+            sgpu_isa::Bred::Popc,
+            sgpu_isa::Bred::And,
+            sgpu_isa::Bred::Or,
+        ];
+        let op = Op::Barred {
+            rd: self.data(),
+            pd: Pred(self.rng.below(4) as u8),
+            rb: RegOrImm::Imm(1),
+            rc: Reg::RZ,
+            pc: self.guard_pred(),
+            bred: OPS[self.rng.below(3) as usize],
+        };
+        self.b.emit(op);
     }
 
     fn data(&mut self) -> Reg {

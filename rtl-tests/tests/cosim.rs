@@ -62,8 +62,9 @@ fn manifest(kernel: &str, with_input: bool) -> String {
 /// Kernels of tests/kernels/ that use only the core's units, whether they take input, and
 /// their CTA size: divergence and reconvergence, guarded stores, special registers, calls
 /// with local pointers and `.param` variables, indirect calls to several targets in a warp, 64-bit arithmetic and high products, wide
-/// and small vector accesses, module variables, named barriers with thread counts.
-const KERNELS: [(&str, bool, u32); 14] = [
+/// and small vector accesses, module variables, named barriers with thread counts, barrier
+/// reductions over a partial last warp.
+const KERNELS: [(&str, bool, u32); 15] = [
     ("divergent", false, 64),
     ("guarded", false, 64),
     ("specials", false, 64),
@@ -78,6 +79,7 @@ const KERNELS: [(&str, bool, u32); 14] = [
     ("named", true, 64),
     ("prodcons", false, 96),
     ("indirect", true, 64),
+    ("barred", true, 80),
 ];
 
 /// Corpus kernels with their manifests in bench/launch/: shared memory, barriers, atomics.

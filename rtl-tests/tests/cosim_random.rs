@@ -65,7 +65,7 @@ fn the_generator_covers_its_mix() {
                 Op::Atom { .. } | Op::Red { .. } => 3,
                 Op::Bra { .. } => 4,
                 Op::Call { .. } => 5,
-                Op::Bar { .. } => 6,
+                Op::Bar { .. } | Op::Barred { .. } => 6,
                 Op::Callr { .. } => 7,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
                 _ => continue,
