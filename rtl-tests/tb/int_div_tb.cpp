@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "Vsgpu_int_div.h"
+#include "tb.h"
 #include "verilated.h"
 
 namespace {
@@ -55,15 +56,8 @@ bool fail(uint64_t n, const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: %s DIVISIONS\n", argv[0]);
-        return 2;
-    }
-    std::FILE* in = std::fopen(argv[1], "r");
-    if (!in) {
-        std::perror(argv[1]);
-        return 2;
-    }
+    std::FILE* in = open_cases(argc, argv, "DIVISIONS");
+    if (!in) return 2;
     Bench tb;
     tb.dut->clk_i = 0;
     tb.dut->rst_ni = 0;

@@ -8,18 +8,12 @@
 #include <memory>
 
 #include "Vsgpu_predecode.h"
+#include "tb.h"
 #include "verilated.h"
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: %s WORDS\n", argv[0]);
-        return 2;
-    }
-    std::FILE* in = std::fopen(argv[1], "r");
-    if (!in) {
-        std::perror(argv[1]);
-        return 2;
-    }
+    std::FILE* in = open_cases(argc, argv, "WORDS");
+    if (!in) return 2;
     auto ctx = std::make_unique<VerilatedContext>();
     auto dut = std::make_unique<Vsgpu_predecode>(ctx.get());
     uint64_t word;

@@ -89,14 +89,14 @@ fn mask(f: Field) -> u64 {
 
 /// An operand value, often an edge.
 fn value(rng: &mut Rng) -> u32 {
-    match rng.next() % 8 {
-        0 | 1 => EDGES[(rng.next() % EDGES.len() as u64) as usize],
+    match rng.word() % 8 {
+        0 | 1 => EDGES[(rng.word() % EDGES.len() as u64) as usize],
         // Shift counts, bit positions and lengths, PRMT's small selectors.
-        2 => (rng.next() % 71) as u32,
+        2 => (rng.word() % 71) as u32,
         // BFI's position and length.
-        3 => (rng.next() % 40) as u32 | ((rng.next() % 40) as u32) << 8,
-        4 => ((rng.next() % 71) as u32).wrapping_neg(),
-        _ => rng.next() as u32,
+        3 => (rng.word() % 40) as u32 | ((rng.word() % 40) as u32) << 8,
+        4 => ((rng.word() % 71) as u32).wrapping_neg(),
+        _ => rng.word() as u32,
     }
 }
 
@@ -107,15 +107,15 @@ fn word(rng: &mut Rng, op: u8, used: u64) -> (u64, Instruction) {
     let fixed = mask(fields::OP) | mask(fields::PG) | mask(fields::PGN);
     loop {
         let mut word =
-            rng.next() & used & !fixed | u64::from(op) | u64::from(Pred::PT.0) << fields::PG.lsb;
+            rng.word() & used & !fixed | u64::from(op) | u64::from(Pred::PT.0) << fields::PG.lsb;
         for f in [fields::RA, fields::RB, fields::RC] {
-            if used & mask(f) == mask(f) && rng.next() % 8 == 0 {
-                let r = if rng.next() % 4 == 0 { 254 } else { Reg::RZ.0 };
+            if used & mask(f) == mask(f) && rng.word() % 8 == 0 {
+                let r = if rng.word() % 4 == 0 { 254 } else { Reg::RZ.0 };
                 word = word & !mask(f) | u64::from(r) << f.lsb;
             }
         }
         let imm = mask(fields::IMM32);
-        if used & imm == imm && rng.next() % 4 == 0 {
+        if used & imm == imm && rng.word() % 4 == 0 {
             word = word & !imm | u64::from(value(rng)) << fields::IMM32.lsb;
         }
         if let Ok(insn) = decode(word) {
@@ -142,11 +142,11 @@ fn case(rng: &mut Rng, op: u8, used: u64) -> Case {
     let mut regs = Vec::new();
     let a = read(&mut regs, reg(fields::RA), value(rng));
     // Often equal operands, for the comparisons.
-    let fresh = if rng.next() % 8 == 0 { a } else { value(rng) };
+    let fresh = if rng.word() % 8 == 0 { a } else { value(rng) };
     let b = read(&mut regs, reg(fields::RB), fresh);
     let c = read(&mut regs, reg(fields::RC), value(rng));
     let c_hi = read(&mut regs, reg_at(reg(fields::RC), 1), value(rng));
-    let bits = rng.next();
+    let bits = rng.word();
     let preds: Vec<(Pred, bool)> = (0..Pred::PT.0)
         .map(|p| (Pred(p), bits >> p & 1 != 0))
         .collect();
@@ -215,15 +215,15 @@ fn the_integer_alu_computes_what_the_golden_model_does() {
         .filter(|(n, _, _)| !OPS.contains(n))
         .copied()
         .collect();
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     // One case in 32 is another unit's instruction, which must give zeros.
     let cases: Vec<(Case, Option<Evaluated>)> = (0..cases)
         .map(|_| {
-            if rng.next() % 32 == 0 {
-                let (_, op, used) = others[(rng.next() % others.len() as u64) as usize];
+            if rng.word() % 32 == 0 {
+                let (_, op, used) = others[(rng.word() % others.len() as u64) as usize];
                 (case(&mut rng, op, used), None)
             } else {
-                let (_, op, used) = alu[(rng.next() % alu.len() as u64) as usize];
+                let (_, op, used) = alu[(rng.word() % alu.len() as u64) as usize];
                 let case = case(&mut rng, op, used);
                 let want = evaluate(case.insn, &case.regs, &case.preds, case.carry)
                     .unwrap_or_else(|| panic!("the model cannot evaluate {}", case.describe()));

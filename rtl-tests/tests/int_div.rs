@@ -25,8 +25,8 @@ const LATENCY: [u32; 2] = [35, 67];
 /// A value of random length, negated half the time, so that quotients of every size come
 /// up (uniform operands mostly divide to zero or little).
 fn operand(rng: &mut Rng) -> u64 {
-    let v = rng.next() >> (rng.next() % 64);
-    if rng.next() & 1 == 1 {
+    let v = rng.word() >> (rng.word() % 64);
+    if rng.word() & 1 == 1 {
         v.wrapping_neg()
     } else {
         v
@@ -111,7 +111,7 @@ fn cases() -> Vec<Case> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let mut cases = Vec::new();
     for flags in 0..8u32 {
         let (sgn, rem, w64) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0);
@@ -122,7 +122,7 @@ fn cases() -> Vec<Case> {
                     if w64 {
                         v
                     } else {
-                        v & 0xffff_ffff | rng.next() << 32
+                        v & 0xffff_ffff | rng.word() << 32
                     }
                 };
                 let (a, b) = (noise(a, &mut rng), noise(b, &mut rng));
@@ -137,8 +137,8 @@ fn cases() -> Vec<Case> {
         }
     }
     for _ in 0..random {
-        let flags = rng.next();
-        let b = match rng.next() % 16 {
+        let flags = rng.word();
+        let b = match rng.word() % 16 {
             0 => 0,
             1 => u64::MAX,
             _ => operand(&mut rng),

@@ -33,8 +33,8 @@ const OUTPUTS: [Field; 9] = [
 /// An encoding of a random instruction with random bits in every field it uses (an
 /// enumerated field may hold no value, so not always valid).
 fn encoding(rng: &mut Rng) -> u64 {
-    let (_, op, used) = INSTRUCTIONS[(rng.next() % INSTRUCTIONS.len() as u64) as usize];
-    rng.next() & used & !0xff | u64::from(op)
+    let (_, op, used) = INSTRUCTIONS[(rng.word() % INSTRUCTIONS.len() as u64) as usize];
+    rng.word() & used & !0xff | u64::from(op)
 }
 
 /// The words both sides see.
@@ -43,8 +43,8 @@ fn words() -> Vec<u64> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut words: Vec<u64> = (0..random).map(|_| rng.next()).collect();
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut words: Vec<u64> = (0..random).map(|_| rng.word()).collect();
     for _ in 0..1000 {
         let word = encoding(&mut rng);
         words.push(word);
@@ -59,7 +59,7 @@ fn words() -> Vec<u64> {
             if used & mask != mask {
                 continue;
             }
-            let base = rng.next() & used & !0xff & !mask | u64::from(op);
+            let base = rng.word() & used & !0xff & !mask | u64::from(op);
             words.extend((0..1u64 << f.width()).map(|v| base | v << f.lsb));
         }
     }

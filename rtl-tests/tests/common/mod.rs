@@ -23,8 +23,10 @@ pub fn testbench(top: &str, rtl: &[&str], testbench: &str) -> PathBuf {
         .chain([&testbench])
         .map(|s| workspace().join(s))
         .collect();
+    let tb = workspace().join("rtl-tests/tb");
     let stamp: String = sources
         .iter()
+        .chain([&tb.join("tb.h")])
         .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
         .collect();
     let exe = dir.join(format!("V{top}"));
@@ -36,7 +38,9 @@ pub fn testbench(top: &str, rtl: &[&str], testbench: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     let output = Command::new("verilator")
         .args(["--cc", "--exe", "--build", "-j", "2", "-O2"])
-        .args(["--top-module", top, "-Mdir"])
+        .args(["--top-module", top, "-CFLAGS"])
+        .arg(format!("-I{}", tb.display()))
+        .arg("-Mdir")
         .arg(&dir)
         .args(&sources)
         .output()
@@ -85,14 +89,5 @@ pub fn hex_values(line: &str) -> Vec<u64> {
         .collect()
 }
 
-/// xorshift64: reproducible cases without a dependency.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+/// Reproducible random numbers: the random program generator's.
+pub use rtl_tests::random::Rng;
