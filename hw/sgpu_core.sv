@@ -26,7 +26,8 @@ module sgpu_core
   parameter int unsigned WARPS      = 8,
   parameter int unsigned LANES      = 8,
   parameter int unsigned IMEM_WORDS = 16384,
-  localparam int unsigned IAW       = $clog2(IMEM_WORDS)
+  localparam int unsigned IAW       = $clog2(IMEM_WORDS),
+  localparam int unsigned KW        = (LANES > 1) ? $clog2(LANES) : 1
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -51,8 +52,9 @@ module sgpu_core
   output logic [31:0]  trap_pc_o,
   output logic [7:0]   trap_warp_o,
 
-  // Memory port: one request at a time; a read answers the 16-byte block holding the
-  // address, a write writes the bytes of `be` in it.
+  // Memory port: a read answers the 16-byte block holding the address, a write writes the
+  // bytes of `be` in it. Loads of a beat's lanes go out back to back, each tagged with its
+  // lane in the beat, and are answered in order; stores and atomics one at a time.
   output logic         mem_req_valid_o,
   input  logic         mem_req_ready_i,
   output logic         mem_req_write_o,
@@ -61,7 +63,9 @@ module sgpu_core
   output logic [63:0]  mem_req_addr_o,
   output logic [15:0]  mem_req_be_o,
   output logic [127:0] mem_req_wdata_o,
+  output logic [KW-1:0] mem_req_tag_o,  // the lane in the beat
   input  logic         mem_rsp_valid_i,
+  input  logic [KW-1:0] mem_rsp_tag_i,  // the request's tag
   input  logic         mem_rsp_err_i,    // outside the space's memory
   input  logic [127:0] mem_rsp_rdata_i
 `ifdef SGPU_COSIM
@@ -115,7 +119,6 @@ module sgpu_core
   localparam int unsigned BEATS = 32 / LANES;
   localparam int unsigned BW    = (BEATS > 1) ? $clog2(BEATS) : 1;
   localparam int unsigned WW    = (WARPS > 1) ? $clog2(WARPS) : 1;
-  localparam int unsigned KW    = (LANES > 1) ? $clog2(LANES) : 1;
   localparam int unsigned DEPTH = int'(STACK_DEPTH);
   localparam int unsigned SPW   = $clog2(DEPTH + 1);
   localparam int unsigned SAW   = $clog2(WARPS * DEPTH);
@@ -131,7 +134,7 @@ module sgpu_core
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_LOADS
   } state_e;
   state_e               rel_next_q;
 
@@ -177,6 +180,12 @@ module sgpu_core
   logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
   logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
   logic                 amo_write_q; // an atomic's lane has read and now writes
+  // Loads in flight: how many, whether one was answered with an error, a fault found at
+  // issue (which stops issuing) and its cause, and each lane's byte offset in its block.
+  logic [KW:0]          ld_out_q;
+  logic                 ld_err_q, ld_fault_q;
+  logic [7:0]           ld_cause_q;
+  logic [3:0]           ld_off_q [LANES];
   logic [63:0]          amo_old_q;
   logic [SPW-1:0]       walk_q;
   logic [19:0]          call_frame_q;
@@ -527,8 +536,16 @@ module sgpu_core
   logic [127:0] m_req_data;
   assign m_req_data = (m_atomic && amo_write_q) ? {64'd0, amo_new} : m_data;
 
-  assign mem_req_valid_o  = state_q == S_MEM_REQ && m_any && !m_misaligned && !m_outside
-                            && !m_const_write && !m_no_bank && !m_amo_const;
+  logic m_fault;
+  logic [7:0] m_cause;
+  assign m_fault = m_no_bank || m_misaligned || m_outside || m_const_write || m_amo_const;
+  assign m_cause = m_no_bank ? 8'(TRAP_NO_CONST_BANK)
+                 : m_misaligned ? 8'(TRAP_MISALIGNED)
+                 : m_outside ? 8'(TRAP_OUT_OF_BOUNDS) : 8'(TRAP_CONSTANT_WRITE);
+  assign mem_req_valid_o  = m_any && !m_fault
+                            && (state_q == S_MEM_REQ
+                                || (state_q == S_LOADS && !ld_err_q && !ld_fault_q));
+  assign mem_req_tag_o    = m_k;
   assign mem_req_write_o  = m_req_write;
   assign mem_req_space_o  = m_space;
   assign mem_req_thread_o = 10'({warp_q, m_lane});
@@ -946,7 +963,10 @@ module sgpu_core
             KIND_DIV: state_q <= S_DIV;
             KIND_MEM: begin
               mem_lane_q <= '0;
-              state_q    <= S_MEM_REQ;
+              ld_out_q   <= '0;
+              ld_err_q   <= 1'b0;
+              ld_fault_q <= 1'b0;
+              state_q    <= (opcode == OP_LD || opcode == OP_LDC) ? S_LOADS : S_MEM_REQ;
             end
             default: exec_control();
           endcase
@@ -964,14 +984,50 @@ module sgpu_core
         S_MEM_REQ: begin
           if (!m_any) begin
             state_q <= S_WRITE;
-          end else if (m_no_bank || m_misaligned || m_outside || m_const_write
-                       || m_amo_const) begin
-            trap_cause_q <= m_no_bank ? 8'(TRAP_NO_CONST_BANK)
-                          : m_misaligned ? 8'(TRAP_MISALIGNED)
-                          : m_outside ? 8'(TRAP_OUT_OF_BOUNDS) : 8'(TRAP_CONSTANT_WRITE);
-            state_q <= S_TRAP;
+          end else if (m_fault) begin
+            trap_cause_q <= m_cause;
+            state_q      <= S_TRAP;
           end else if (mem_req_ready_i) begin
             state_q <= S_MEM_RSP;
+          end
+        end
+
+        // A beat's loads: issued lane after lane while answers come back. A fault at issue
+        // or an error answer stops issuing; once every load in flight is answered the first
+        // in lane order decides: an error answer came from an earlier lane than a fault at
+        // issue.
+        S_LOADS: begin
+          logic issued, stopped, err;
+          issued  = mem_req_valid_o && mem_req_ready_i;
+          err     = ld_err_q || (mem_rsp_valid_i && mem_rsp_err_i);
+          stopped = !m_any || err || ld_fault_q || m_fault;
+          if (mem_rsp_valid_i && !mem_rsp_err_i) begin
+            for (int unsigned j = 0; j < 4; j++) begin
+              res_q[mem_rsp_tag_i][j] <= load_word(
+                  mem_rsp_rdata_i >> {ld_off_q[mem_rsp_tag_i], 3'b000},
+                  msize_e'(word_q[MSIZE_MSB:MSIZE_LSB]), j);
+            end
+          end
+          if (issued) begin
+            ld_off_q[m_k] <= m_at[3:0];
+            mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
+          end
+          ld_err_q <= err;
+          if (m_any && m_fault && !err && !ld_fault_q) begin
+            ld_fault_q <= 1'b1;
+            ld_cause_q <= m_cause;
+          end
+          ld_out_q <= ld_out_q + (KW+1)'(issued) - (KW+1)'(mem_rsp_valid_i);
+          if (stopped && ld_out_q + (KW+1)'(issued) == (KW+1)'(mem_rsp_valid_i)) begin
+            if (err) begin
+              trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
+              state_q      <= S_TRAP;
+            end else if (ld_fault_q || (m_any && m_fault)) begin
+              trap_cause_q <= ld_fault_q ? ld_cause_q : m_cause;
+              state_q      <= S_TRAP;
+            end else begin
+              state_q <= S_WRITE;
+            end
           end
         end
 

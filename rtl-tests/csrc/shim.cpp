@@ -34,6 +34,7 @@ struct SgpuInputs {
     uint8_t mem_req_ready;
     uint8_t mem_rsp_valid;
     uint8_t mem_rsp_err;
+    uint8_t mem_rsp_tag;
 };
 
 struct SgpuOutputs {
@@ -85,6 +86,7 @@ struct SgpuOutputs {
     uint8_t rvfi_bar_waits;
     uint8_t rvfi_bar_red;
     uint8_t rvfi_bar_op;
+    uint8_t mem_req_tag;
 };
 
 struct SgpuModel {
@@ -134,6 +136,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     t.mem_req_ready_i = in->mem_req_ready;
     t.mem_rsp_valid_i = in->mem_rsp_valid;
     t.mem_rsp_err_i = in->mem_rsp_err;
+    t.mem_rsp_tag_i = in->mem_rsp_tag;
     for (int i = 0; i < 4; i++) t.mem_rsp_rdata_i[i] = in->mem_rsp_rdata[i];
     t.clk_i = 0;
     t.eval();
@@ -150,6 +153,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->mem_req_thread = t.mem_req_thread_o;
     out->mem_req_addr = t.mem_req_addr_o;
     out->mem_req_be = t.mem_req_be_o;
+    out->mem_req_tag = t.mem_req_tag_o;
     for (int i = 0; i < 4; i++) out->mem_req_wdata[i] = t.mem_req_wdata_o[i];
     out->rvfi_valid = t.rvfi_valid_o;
     out->rvfi_order = t.rvfi_order_o;

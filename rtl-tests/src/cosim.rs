@@ -243,8 +243,8 @@ struct Run<'p> {
     cta: Option<Cta>,
     ctas: u64,
     report: Report,
-    /// Memory responses in flight: (cycle due, data, error).
-    pending: VecDeque<(u64, [u32; 4], bool)>,
+    /// Memory responses in flight: (cycle due, data, error, tag).
+    pending: VecDeque<(u64, [u32; 4], bool, u8)>,
     gathered: Gathered,
     retired: Retired,
     latency: u64,
@@ -271,11 +271,12 @@ impl Run<'_> {
                 )));
             }
             inputs.mem_rsp_valid = 0;
-            if let Some(&(due, data, err)) = self.pending.front() {
+            if let Some(&(due, data, err, tag)) = self.pending.front() {
                 if due <= cycle {
                     inputs.mem_rsp_valid = 1;
                     inputs.mem_rsp_rdata = data;
                     inputs.mem_rsp_err = u8::from(err);
+                    inputs.mem_rsp_tag = tag;
                     self.pending.pop_front();
                 }
             }
@@ -335,7 +336,8 @@ impl Run<'_> {
                 block[4 * k + 3],
             ])
         });
-        self.pending.push_back((cycle + self.latency, words, !ok));
+        self.pending
+            .push_back((cycle + self.latency, words, !ok, out.mem_req_tag));
     }
 
     /// Register writes and stores of the instruction in flight.

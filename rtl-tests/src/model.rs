@@ -27,6 +27,7 @@ pub struct Inputs {
     pub mem_req_ready: u8,
     pub mem_rsp_valid: u8,
     pub mem_rsp_err: u8,
+    pub mem_rsp_tag: u8,
 }
 
 #[repr(C)]
@@ -80,6 +81,7 @@ pub struct Outputs {
     pub rvfi_bar_waits: u8,
     pub rvfi_bar_red: u8,
     pub rvfi_bar_op: u8,
+    pub mem_req_tag: u8,
 }
 
 /// One configuration's functions.

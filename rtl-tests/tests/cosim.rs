@@ -135,8 +135,8 @@ fn kernels_agree_at_32_lanes() {
     agree_at(32);
 }
 
-/// Traps both sides raise: recursion past the reconvergence stack, a store past its buffer,
-/// warps waiting at barriers that cannot complete.
+/// Traps both sides raise: recursion past the reconvergence stack, a store and loads past
+/// their buffers, warps waiting at barriers that cannot complete.
 #[test]
 fn traps_agree() {
     let trap = |ptx: &str, m: &str| match cosim(ptx, m, 8, None) {
@@ -147,6 +147,16 @@ fn traps_agree() {
     assert_eq!(t.cause, sgpu_sim::Cause::StackOverflow);
     let small = manifest("carry64", true).replace("size = 8192", "size = 256");
     let t = trap("tests/kernels/carry64.ptx", &small);
+    assert!(
+        matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
+        "{t}"
+    );
+    // Loads past their buffer, with loads of earlier lanes still in flight.
+    let short = manifest("more64", true);
+    let at = short.find("u32 = [").unwrap() + "u32 = [".len();
+    let end = at + short[at..].find(']').unwrap();
+    let short = format!("{}1, 2, 3, 4, 5, 6, 7, 8{}", &short[..at], &short[end..]);
+    let t = trap("tests/kernels/more64.ptx", &short);
     assert!(
         matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
         "{t}"
