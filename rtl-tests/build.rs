@@ -8,9 +8,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// (lanes, warps) of every model built: the default core, the lane counts the tests cross
-/// (1 and 32), and fewer warps for the latency-hiding measurements.
-const CONFIGS: [(u32, u32); 5] = [(8, 8), (1, 8), (32, 8), (8, 1), (8, 4)];
+/// (lanes, warps) of every model built: the default core, every other lane count the core
+/// takes (1, 2, 4, 16, 32), and fewer warps for the latency-hiding measurements.
+const CONFIGS: [(u32, u32); 8] = [
+    (8, 8),
+    (1, 8),
+    (2, 8),
+    (4, 8),
+    (16, 8),
+    (32, 8),
+    (8, 1),
+    (8, 4),
+];
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))

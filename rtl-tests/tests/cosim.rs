@@ -135,6 +135,28 @@ fn kernels_agree_at_32_lanes() {
     agree_at(32);
 }
 
+/// The other lane counts the core takes, on kernels of every kind: divergence, barriers with
+/// reductions, indirect calls, shared memory.
+#[test]
+fn kernels_agree_at_2_4_and_16_lanes() {
+    for lanes in [2, 4, 16] {
+        for (kernel, input, block) in [
+            ("divergent", false, 64),
+            ("barred", true, 80),
+            ("indirect", true, 64),
+        ] {
+            let ptx = format!("tests/kernels/{kernel}.ptx");
+            cosim(&ptx, &manifest_of(kernel, input, block), lanes, None)
+                .unwrap_or_else(|f| panic!("{kernel} at {lanes} lanes: {f:?}"));
+        }
+        let text = std::fs::read_to_string(workspace().join("examples/reduce.toml"))
+            .unwrap()
+            .replace("file = \"", "file = \"examples/");
+        cosim("examples/reduce.ptx", &text, lanes, None)
+            .unwrap_or_else(|f| panic!("examples/reduce.ptx at {lanes} lanes: {f:?}"));
+    }
+}
+
 /// Traps both sides raise: recursion past the reconvergence stack, a store and loads past
 /// their buffers, warps waiting at barriers that cannot complete.
 #[test]
