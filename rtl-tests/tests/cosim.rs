@@ -89,8 +89,9 @@ const CORPUS: [(&str, &str); 3] = [
     ("reduction.sm80.O2", "reduce_int_dynamic_smem"),
 ];
 
-fn agree_at(lanes: u32) {
-    for (kernel, input, block) in KERNELS {
+/// Kernels of tests/kernels/ (name, whether they take input, CTA size) agree at `lanes`.
+fn kernels_agree(kernels: &[(&str, bool, u32)], lanes: u32) {
+    for &(kernel, input, block) in kernels {
         let ptx = format!("tests/kernels/{kernel}.ptx");
         let report = cosim(&ptx, &manifest_of(kernel, input, block), lanes, None)
             .unwrap_or_else(|f| panic!("{kernel} at {lanes} lanes: {f:?}"));
@@ -99,6 +100,20 @@ fn agree_at(lanes: u32) {
             "{kernel}: {report:?}"
         );
     }
+}
+
+/// The shipped example agrees at `lanes`: two CTAs of 256 threads summing through shared
+/// memory.
+fn example_agrees(lanes: u32) {
+    let text = std::fs::read_to_string(workspace().join("examples/reduce.toml"))
+        .unwrap()
+        .replace("file = \"", "file = \"examples/");
+    cosim("examples/reduce.ptx", &text, lanes, None)
+        .unwrap_or_else(|f| panic!("examples/reduce.ptx at {lanes} lanes: {f:?}"));
+}
+
+fn agree_at(lanes: u32) {
+    kernels_agree(&KERNELS, lanes);
     let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
     for (file, kernel) in CORPUS {
         let launch = workspace().join(format!("bench/launch/{file}.{kernel}.toml"));
@@ -112,12 +127,7 @@ fn agree_at(lanes: u32) {
         cosim(&ptx.to_string_lossy(), &text, lanes, None)
             .unwrap_or_else(|f| panic!("{file} {kernel} at {lanes} lanes: {f:?}"));
     }
-    // The shipped example: two CTAs of 256 threads summing through shared memory.
-    let text = std::fs::read_to_string(workspace().join("examples/reduce.toml"))
-        .unwrap()
-        .replace("file = \"", "file = \"examples/");
-    cosim("examples/reduce.ptx", &text, lanes, None)
-        .unwrap_or_else(|f| panic!("examples/reduce.ptx at {lanes} lanes: {f:?}"));
+    example_agrees(lanes);
 }
 
 #[test]
@@ -139,21 +149,14 @@ fn kernels_agree_at_32_lanes() {
 /// reductions, indirect calls, shared memory.
 #[test]
 fn kernels_agree_at_2_4_and_16_lanes() {
+    let some = [
+        ("divergent", false, 64),
+        ("barred", true, 80),
+        ("indirect", true, 64),
+    ];
     for lanes in [2, 4, 16] {
-        for (kernel, input, block) in [
-            ("divergent", false, 64),
-            ("barred", true, 80),
-            ("indirect", true, 64),
-        ] {
-            let ptx = format!("tests/kernels/{kernel}.ptx");
-            cosim(&ptx, &manifest_of(kernel, input, block), lanes, None)
-                .unwrap_or_else(|f| panic!("{kernel} at {lanes} lanes: {f:?}"));
-        }
-        let text = std::fs::read_to_string(workspace().join("examples/reduce.toml"))
-            .unwrap()
-            .replace("file = \"", "file = \"examples/");
-        cosim("examples/reduce.ptx", &text, lanes, None)
-            .unwrap_or_else(|f| panic!("examples/reduce.ptx at {lanes} lanes: {f:?}"));
+        kernels_agree(&some, lanes);
+        example_agrees(lanes);
     }
 }
 
