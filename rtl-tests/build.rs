@@ -2,8 +2,10 @@
 //! harness offers, into OUT_DIR: `verilator --cc` writes C++, the `cc` crate compiles it with
 //! csrc/shim.cpp (the C functions src/model.rs calls) into a static library per
 //! configuration, and `models.rs` lists them for Rust. Verilator's own runtime is compiled
-//! once and kept in OUT_DIR, so an RTL edit recompiles only the model. Without Verilator or a
-//! C++ compiler the build fails and says what to install; nothing is skipped.
+//! once and kept in OUT_DIR, so an RTL edit recompiles only the model; a model whose sources
+//! are unchanged (by content, so a fresh clone with new file times counts as unchanged) is
+//! not built again. Without Verilator or a C++ compiler the build fails and says what to
+//! install; nothing is skipped.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,10 +39,24 @@ fn main() {
 
     let include = verilator_include();
     runtime(&include, &out);
+    // What a model is built from: the RTL, the shim and this script, by content.
+    let mut sources: String = files
+        .iter()
+        .chain([&PathBuf::from("csrc/shim.cpp"), &PathBuf::from("build.rs")])
+        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect();
+    sources.push_str(&include.display().to_string());
     let (mut items, mut list) = (String::new(), String::from("["));
     for (lanes, warps) in CONFIGS {
         let name = format!("sgpu_l{lanes}w{warps}");
-        model(&name, lanes, warps, &files, &include, &out);
+        let stamp = out.join(format!("{name}.stamp"));
+        let lib = out.join(format!("lib{name}.a"));
+        if lib.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == sources) {
+            println!("cargo:rustc-link-lib=static={name}");
+        } else {
+            model(&name, lanes, warps, &files, &include, &out);
+            std::fs::write(&stamp, &sources).expect("write the model's stamp");
+        }
         items.push_str(&format!("model!({name});\n"));
         list.push_str(&format!("entry!({name}, {lanes}, {warps}),"));
     }
