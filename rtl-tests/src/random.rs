@@ -573,20 +573,8 @@ impl Gen<'_> {
 
     /// An integer atomic at the buffer's start, which every thread of the grid shares.
     fn atomic(&mut self) {
-        const OPS: [Aop; 10] = [
-            Aop::Add,
-            Aop::Min,
-            Aop::Max,
-            Aop::Inc,
-            Aop::Dec,
-            Aop::And,
-            Aop::Or,
-            Aop::Xor,
-            Aop::Exch,
-            Aop::Cas,
-        ];
         const TYPES: [Aty; 5] = [Aty::U32, Aty::S32, Aty::B32, Aty::U64, Aty::S64];
-        let aop = OPS[self.rng.below(10) as usize];
+        let aop = Aop::ALL[self.rng.below(Aop::ALL.len() as u32) as usize];
         let aty = TYPES[self.rng.below(5) as usize];
         let n = if matches!(aty, Aty::U64 | Aty::S64) {
             2
