@@ -471,18 +471,13 @@ impl Gen<'_> {
             });
             return;
         }
-        const OPS: [sgpu_isa::Bred; 3] = [
-            sgpu_isa::Bred::Popc,
-            sgpu_isa::Bred::And,
-            sgpu_isa::Bred::Or,
-        ];
         let op = Op::Barred {
             rd: self.data(),
             pd: Pred(self.rng.below(4) as u8),
             rb: RegOrImm::Imm(1),
             rc: Reg::RZ,
             pc: self.guard_pred(),
-            bred: OPS[self.rng.below(3) as usize],
+            bred: sgpu_isa::Bred::ALL[self.rng.below(3) as usize],
         };
         self.b.emit(op);
     }
