@@ -3,16 +3,17 @@
 // .s32 and .s64), inc and dec (wrapping at b), and, or, xor, exch and cas, on `n` bytes (4
 // or 8). The float forms (add on f32, add, min and max on the 16-bit floats and their pairs)
 // belong to the f32 unit; the core traps them as unimplemented. Combinational.
-module sgpu_atom_alu
-  import sgpu_isa_pkg::*;
-(
-  input  aop_e        aop_i,
-  input  aty_e        aty_i,
-  input  logic        wide_i,   // 8 bytes, else 4
-  input  logic [63:0] old_i,
-  input  logic [63:0] b_i,
-  input  logic [63:0] c_i,
-  output logic [63:0] new_o
+//
+// Package names are written out in full (sgpu_isa_pkg::) rather than imported, so that yosys
+// reads the module as Verilator does.
+module sgpu_atom_alu (
+  input  sgpu_isa_pkg::aop_e aop_i,
+  input  sgpu_isa_pkg::aty_e aty_i,
+  input  logic               wide_i,   // 8 bytes, else 4
+  input  logic [63:0]        old_i,
+  input  logic [63:0]        b_i,
+  input  logic [63:0]        c_i,
+  output logic [63:0]        new_o
 );
 
   logic [63:0] mask, old, b, c;
@@ -22,7 +23,7 @@ module sgpu_atom_alu
   assign old  = old_i & mask;
   assign b    = b_i & mask;
   assign c    = c_i & mask;
-  assign signed_cmp = aty_i == ATY_S32 || aty_i == ATY_S64;
+  assign signed_cmp = aty_i == sgpu_isa_pkg::ATY_S32 || aty_i == sgpu_isa_pkg::ATY_S64;
 
   // Comparisons of b with the old value: on the value's width, signed for .s32 and .s64.
   always_comb begin
@@ -41,17 +42,17 @@ module sgpu_atom_alu
   logic [63:0] result;
   always_comb begin
     unique case (aop_i)
-      AOP_ADD:  result = old + b;
-      AOP_MIN:  result = b_less ? b : old;
-      AOP_MAX:  result = b_more ? b : old;
-      AOP_INC:  result = (old >= b) ? '0 : old + 64'd1;
-      AOP_DEC:  result = (old == '0 || old > b) ? b : old - 64'd1;
-      AOP_AND:  result = old & b;
-      AOP_OR:   result = old | b;
-      AOP_XOR:  result = old ^ b;
-      AOP_EXCH: result = b;
-      AOP_CAS:  result = (old == b) ? c : old;
-      default:  result = old;
+      sgpu_isa_pkg::AOP_ADD:  result = old + b;
+      sgpu_isa_pkg::AOP_MIN:  result = b_less ? b : old;
+      sgpu_isa_pkg::AOP_MAX:  result = b_more ? b : old;
+      sgpu_isa_pkg::AOP_INC:  result = (old >= b) ? '0 : old + 64'd1;
+      sgpu_isa_pkg::AOP_DEC:  result = (old == '0 || old > b) ? b : old - 64'd1;
+      sgpu_isa_pkg::AOP_AND:  result = old & b;
+      sgpu_isa_pkg::AOP_OR:   result = old | b;
+      sgpu_isa_pkg::AOP_XOR:  result = old ^ b;
+      sgpu_isa_pkg::AOP_EXCH: result = b;
+      sgpu_isa_pkg::AOP_CAS:  result = (old == b) ? c : old;
+      default:                result = old;
     endcase
   end
   assign new_o = result & mask;

@@ -8,9 +8,11 @@
 // table fixes; the word is one the decoder accepts (sgpu_predecode traps the others), so an
 // enumerated field past its values gives whatever the `default` arms say.
 // rtl-tests/tests/int_alu.rs checks it against the golden model.
-module sgpu_int_alu
-  import sgpu_isa_pkg::*;
-(
+//
+// Package names are written out in full (sgpu_isa_pkg::) rather than imported, and the enumerated
+// fields are plain bit vectors compared with the package's members rather than cast to its
+// types, so that yosys reads the module as Verilator does.
+module sgpu_int_alu (
   input  logic [63:0] instr_i,
   input  logic [31:0] a_i,      // ra (RZ reads 0)
   input  logic [31:0] b_i,      // rb as read; ignored when bi makes rb an immediate
@@ -26,28 +28,35 @@ module sgpu_int_alu
   output logic        pq_o      // pq (ISETP)
 );
 
-  opcode_e op;
-  assign op = opcode_e'(instr_i[OP_MSB:OP_LSB]);
+  logic [sgpu_isa_pkg::OP_MSB-sgpu_isa_pkg::OP_LSB:0] op;
+  assign op = instr_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
 
   // The guard is the core's business, and register numbers other than immediates' are the
   // register file's.
   logic unused_instr;
-  assign unused_instr = ^{instr_i[PGN_MSB:PGN_LSB], instr_i[PG_MSB:PG_LSB],
-                          instr_i[RD_MSB:RD_LSB], instr_i[RA_MSB:RA_LSB]};
+  assign unused_instr = ^{instr_i[sgpu_isa_pkg::PGN_MSB:sgpu_isa_pkg::PGN_LSB],
+                          instr_i[sgpu_isa_pkg::PG_MSB:sgpu_isa_pkg::PG_LSB],
+                          instr_i[sgpu_isa_pkg::RD_MSB:sgpu_isa_pkg::RD_LSB],
+                          instr_i[sgpu_isa_pkg::RA_MSB:sgpu_isa_pkg::RA_LSB]};
 
   // Operands: an `rb/bi` or `rc/ci` operand with its flag set is the 8-bit register field
   // zero-extended (sgpu_isa's RegOrImm::Imm).
   logic [31:0] imm32, b_val, c_val;
-  assign imm32 = instr_i[IMM32_MSB:IMM32_LSB];
-  assign b_val = instr_i[BI_LSB] ? 32'(instr_i[RB_MSB:RB_LSB]) : b_i;
-  assign c_val = instr_i[CI_LSB] ? 32'(instr_i[RC_MSB:RC_LSB]) : c_i;
+  assign imm32 = instr_i[sgpu_isa_pkg::IMM32_MSB:sgpu_isa_pkg::IMM32_LSB];
+  assign b_val = instr_i[sgpu_isa_pkg::BI_LSB]
+               ? 32'(instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB]) : b_i;
+  assign c_val = instr_i[sgpu_isa_pkg::CI_LSB]
+               ? 32'(instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB]) : c_i;
 
-  // The combining operation of ISETP and PLOP.
-  function automatic logic bool_op(logic [BOP_MSB-BOP_LSB:0] bop, logic x, logic y);
-    unique case (bop_e'(bop))
-      BOP_AND: bool_op = x & y;
-      BOP_OR:  bool_op = x | y;
-      BOP_XOR: bool_op = x ^ y;
+  // The combining operation of ISETP and PLOP (their bop field).
+  logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0] bop;
+  assign bop = instr_i[sgpu_isa_pkg::BOP_MSB:sgpu_isa_pkg::BOP_LSB];
+  function automatic logic bool_op(logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0] b,
+                                   logic x, logic y);
+    unique case (b)
+      sgpu_isa_pkg::BOP_AND: bool_op = x & y;
+      sgpu_isa_pkg::BOP_OR:  bool_op = x | y;
+      sgpu_isa_pkg::BOP_XOR: bool_op = x ^ y;
       default: bool_op = 1'b0;
     endcase
   endfunction
@@ -63,19 +72,19 @@ module sgpu_int_alu
   logic [31:0]        mul_b;
   logic signed [32:0] mul_a_ext, mul_b_ext;
   logic [63:0]        product;
-  assign mul_b     = (op == OP_IMUL32I) ? imm32 : b_val;
-  assign mul_a_ext = {instr_i[SGN_LSB] & a_i[31], a_i};
-  assign mul_b_ext = {instr_i[SGN_LSB] & mul_b[31], mul_b};
+  assign mul_b     = (op == sgpu_isa_pkg::OP_IMUL32I) ? imm32 : b_val;
+  assign mul_a_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i};
+  assign mul_b_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & mul_b[31], mul_b};
   assign product   = 64'(mul_a_ext) * 64'(mul_b_ext);
 
   // IMUL's and IMAD's word of the product.
   logic [31:0] mul_word;
-  assign mul_word = instr_i[HI_LSB] ? product[63:32] : product[31:0];
+  assign mul_word = instr_i[sgpu_isa_pkg::HI_LSB] ? product[63:32] : product[31:0];
 
   // IMAD: the word plus c plus, with x, the carry in.
   logic        mad_cin;
   logic [32:0] mad_sum;
-  assign mad_cin = instr_i[X_LSB] & carry_i;
+  assign mad_cin = instr_i[sgpu_isa_pkg::X_LSB] & carry_i;
   assign mad_sum = {1'b0, mul_word} + {1'b0, c_val} + 33'(mad_cin);
 
   // IMADW: the whole product plus the pair rc+1:rc.
@@ -90,15 +99,15 @@ module sgpu_int_alu
   logic [31:0] add_b;
   logic        add_cin;
   logic [32:0] add_sum;
-  assign add_b   = instr_i[NB_LSB] ? ~b_val : b_val;
-  assign add_cin = instr_i[X_LSB] ? carry_i : instr_i[NB_LSB];
+  assign add_b   = instr_i[sgpu_isa_pkg::NB_LSB] ? ~b_val : b_val;
+  assign add_cin = instr_i[sgpu_isa_pkg::X_LSB] ? carry_i : instr_i[sgpu_isa_pkg::NB_LSB];
   assign add_sum = {1'b0, a_i} + {1'b0, add_b} + 33'(add_cin);
 
   // .sat: the exact a + b or a - b of the signed values (without the carry in), clamped to
   // the 32-bit signed range. Its 34 bits hold every such sum.
   logic [33:0] sat_sum;
   logic [31:0] sat_result;
-  assign sat_sum = 34'($signed(a_i)) + 34'($signed(add_b)) + 34'(instr_i[NB_LSB]);
+  assign sat_sum = 34'($signed(a_i)) + 34'($signed(add_b)) + 34'(instr_i[sgpu_isa_pkg::NB_LSB]);
   always_comb begin
     if (sat_sum[33:31] == 3'b000 || sat_sum[33:31] == 3'b111) begin
       sat_result = sat_sum[31:0];
@@ -116,31 +125,33 @@ module sgpu_int_alu
   // a against b (IMNMX, ISETP), signed with sgn.
   logic cmp_eq, cmp_lt;
   assign cmp_eq = a_i == b_val;
-  assign cmp_lt = $signed({instr_i[SGN_LSB] & a_i[31], a_i})
-                < $signed({instr_i[SGN_LSB] & b_val[31], b_val});
+  assign cmp_lt = $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i})
+                < $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & b_val[31], b_val});
 
   // ISETP's comparison. Unequal words decide by themselves; equal ones give `tie`: whether
   // the comparison includes equality or, for the .x form (the high words of a 64-bit
   // comparison, lane::compare_high), the low words' result, which comes in as pc.
+  logic [sgpu_isa_pkg::ICMP_MSB-sgpu_isa_pkg::ICMP_LSB:0] icmp;
   logic icmp_tie, icmp_result;
+  assign icmp = instr_i[sgpu_isa_pkg::ICMP_MSB:sgpu_isa_pkg::ICMP_LSB];
   always_comb begin
     icmp_tie    = 1'b0;
     icmp_result = 1'b0;
-    unique case (icmp_e'(instr_i[ICMP_MSB:ICMP_LSB]))
-      ICMP_EQ: begin
-        icmp_tie    = instr_i[X_LSB] ? pc_i : 1'b1;
+    unique case (icmp)
+      sgpu_isa_pkg::ICMP_EQ: begin
+        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b1;
         icmp_result = cmp_eq & icmp_tie;
       end
-      ICMP_NE: begin
-        icmp_tie    = instr_i[X_LSB] ? pc_i : 1'b0;
+      sgpu_isa_pkg::ICMP_NE: begin
+        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b0;
         icmp_result = cmp_eq ? icmp_tie : 1'b1;
       end
-      ICMP_LT, ICMP_LE: begin
-        icmp_tie    = instr_i[X_LSB] ? pc_i : (icmp_e'(instr_i[ICMP_MSB:ICMP_LSB]) == ICMP_LE);
+      sgpu_isa_pkg::ICMP_LT, sgpu_isa_pkg::ICMP_LE: begin
+        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_LE);
         icmp_result = cmp_eq ? icmp_tie : cmp_lt;
       end
-      ICMP_GT, ICMP_GE: begin
-        icmp_tie    = instr_i[X_LSB] ? pc_i : (icmp_e'(instr_i[ICMP_MSB:ICMP_LSB]) == ICMP_GE);
+      sgpu_isa_pkg::ICMP_GT, sgpu_isa_pkg::ICMP_GE: begin
+        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_GE);
         icmp_result = cmp_eq ? icmp_tie : !cmp_lt;
       end
       default: ;
@@ -163,16 +174,16 @@ module sgpu_int_alu
     sh_arith = 1'b0;
     sh_high  = 1'b0;
     unique case (op)
-      OP_SHR: begin
-        sh_in    = {{32{instr_i[SGN_LSB] & a_i[31]}}, a_i};
+      sgpu_isa_pkg::OP_SHR: begin
+        sh_in    = {{32{instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31]}}, a_i};
         sh_right = 1'b1;
-        sh_arith = instr_i[SGN_LSB];
+        sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
       end
-      OP_SHF: begin
+      sgpu_isa_pkg::OP_SHF: begin
         sh_in    = {c_i, a_i};
-        sh_right = instr_i[SHR_LSB];
-        sh_arith = instr_i[SGN_LSB];
-        sh_high  = instr_i[HI_LSB];
+        sh_right = instr_i[sgpu_isa_pkg::SHR_LSB];
+        sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
+        sh_high  = instr_i[sgpu_isa_pkg::HI_LSB];
       end
       default: ;
     endcase
@@ -202,7 +213,7 @@ module sgpu_int_alu
   assign bfe_pos    = b_val[7:0];
   assign bfe_len    = c_val[7:0];
   assign bfe_top    = 9'(bfe_pos) + 9'(bfe_len) - 9'd1;
-  assign bfe_sbit   = instr_i[SGN_LSB] && bfe_len != 8'd0
+  assign bfe_sbit   = instr_i[sgpu_isa_pkg::SGN_LSB] && bfe_len != 8'd0
                    && (bfe_top > 9'd31 ? a_i[31] : a_i[bfe_top[4:0]]);
   assign bfe_avail  = (bfe_pos > 8'd31) ? 6'd0 : 6'd32 - 6'(bfe_pos);
   assign bfe_keep_n = (bfe_len < 8'(bfe_avail)) ? bfe_len[5:0] : bfe_avail;
@@ -231,7 +242,8 @@ module sgpu_int_alu
   logic [31:0] lead_in;
   logic [4:0]  lead_msb, lead_zeros;
   logic        lead_none;
-  assign lead_in = (op == OP_FLO && instr_i[SGN_LSB] && a_i[31]) ? ~a_i : a_i;
+  assign lead_in = (op == sgpu_isa_pkg::OP_FLO && instr_i[sgpu_isa_pkg::SGN_LSB] && a_i[31])
+                 ? ~a_i : a_i;
   always_comb begin
     lead_msb = '0;
     for (int i = 0; i < 32; i++) begin
@@ -244,9 +256,9 @@ module sgpu_int_alu
   assign lead_zeros = 5'd31 - lead_msb;
 
   // LOP3: each bit of d is lut's bit {a, b, c}.
-  logic [LUT_MSB-LUT_LSB:0] lut;
+  logic [sgpu_isa_pkg::LUT_MSB-sgpu_isa_pkg::LUT_LSB:0] lut;
   logic [31:0]              lop3;
-  assign lut = instr_i[LUT_MSB:LUT_LSB];
+  assign lut = instr_i[sgpu_isa_pkg::LUT_MSB:sgpu_isa_pkg::LUT_LSB];
   always_comb begin
     for (int i = 0; i < 32; i++) begin
       lop3[i] = lut[{a_i[i], b_val[i], c_val[i]}];
@@ -256,10 +268,10 @@ module sgpu_int_alu
   // LOP32I.
   logic [31:0] lop2;
   always_comb begin
-    unique case (lop2_e'(instr_i[LOP2_MSB:LOP2_LSB]))
-      LOP2_AND: lop2 = a_i & imm32;
-      LOP2_OR:  lop2 = a_i | imm32;
-      LOP2_XOR: lop2 = a_i ^ imm32;
+    unique case (instr_i[sgpu_isa_pkg::LOP2_MSB:sgpu_isa_pkg::LOP2_LSB])
+      sgpu_isa_pkg::LOP2_AND: lop2 = a_i & imm32;
+      sgpu_isa_pkg::LOP2_OR:  lop2 = a_i | imm32;
+      sgpu_isa_pkg::LOP2_XOR: lop2 = a_i ^ imm32;
       default:  lop2 = '0;
     endcase
   end
@@ -270,66 +282,50 @@ module sgpu_int_alu
 
   // PRMT and PRMTI pick four of the eight bytes of b:a, each by a 3-bit index, and may
   // replace one by its sign (the default mode's selector bit 3). The selector is rc, or
-  // PRMTI's imm16; the modes other than the default read its low two bits.
-  logic [63:0]      prmt_bytes;
-  logic [15:0]      prmt_sel;
-  logic [1:0]       prmt_s;
-  pmode_e           prmt_mode;
-  logic [3:0][2:0]  prmt_idx;
-  logic [3:0]       prmt_rep;
-  logic [3:0][7:0]  prmt_pick;
-  logic [31:0]      prmt_result;
+  // PRMTI's imm16; the modes other than the default read its low two bits. The indices and
+  // the picked bytes are flat vectors, byte k's at 3 * k and 8 * k (yosys takes no packed
+  // arrays of more than one dimension).
+  logic [63:0] prmt_bytes;
+  logic [15:0] prmt_sel;
+  logic [1:0]  prmt_s;
+  logic [sgpu_isa_pkg::PMODE_MSB-sgpu_isa_pkg::PMODE_LSB:0] prmt_mode;  // PMODEI's width too
+  logic [11:0] prmt_idx;
+  logic [3:0]  prmt_rep;
+  logic [31:0] prmt_pick;
+  logic [31:0] prmt_result;
   assign prmt_bytes = {b_i, a_i};
-  assign prmt_sel   = (op == OP_PRMTI) ? instr_i[IMM16_MSB:IMM16_LSB] : c_i[15:0];
+  assign prmt_sel   = (op == sgpu_isa_pkg::OP_PRMTI)
+                    ? instr_i[sgpu_isa_pkg::IMM16_MSB:sgpu_isa_pkg::IMM16_LSB] : c_i[15:0];
   assign prmt_s     = prmt_sel[1:0];
-  assign prmt_mode  = (op == OP_PRMTI) ? pmode_e'(instr_i[PMODEI_MSB:PMODEI_LSB])
-                                       : pmode_e'(instr_i[PMODE_MSB:PMODE_LSB]);
+  assign prmt_mode  = (op == sgpu_isa_pkg::OP_PRMTI)
+                    ? instr_i[sgpu_isa_pkg::PMODEI_MSB:sgpu_isa_pkg::PMODEI_LSB]
+                    : instr_i[sgpu_isa_pkg::PMODE_MSB:sgpu_isa_pkg::PMODE_LSB];
   always_comb begin
     prmt_idx = '0;
     prmt_rep = '0;
-    unique case (prmt_mode)
-      PMODE_DEFAULT: begin
-        for (int k = 0; k < 4; k++) begin
-          prmt_idx[k] = prmt_sel[4 * k +: 3];
-          prmt_rep[k] = prmt_sel[4 * k + 3];
+    for (int k = 0; k < 4; k++) begin
+      unique case (prmt_mode)
+        sgpu_isa_pkg::PMODE_DEFAULT: begin
+          prmt_idx[3 * k +: 3] = prmt_sel[4 * k +: 3];
+          prmt_rep[k]          = prmt_sel[4 * k + 3];
         end
-      end
-      PMODE_F4E: begin
-        for (int k = 0; k < 4; k++) begin
-          prmt_idx[k] = 3'(prmt_s) + 3'(k);
-        end
-      end
-      PMODE_B4E: begin
-        for (int k = 0; k < 4; k++) begin
-          prmt_idx[k] = 3'(prmt_s) - 3'(k);
-        end
-      end
-      PMODE_RC8: prmt_idx = {4{3'(prmt_s)}};
-      PMODE_ECL: begin
-        prmt_idx[0] = 3'(prmt_s);
-        prmt_idx[1] = (prmt_s > 2'd1) ? 3'(prmt_s) : 3'd1;
-        prmt_idx[2] = (prmt_s > 2'd2) ? 3'(prmt_s) : 3'd2;
-        prmt_idx[3] = 3'd3;
-      end
-      PMODE_ECR: begin
-        prmt_idx[0] = 3'd0;
-        prmt_idx[1] = (prmt_s < 2'd1) ? 3'(prmt_s) : 3'd1;
-        prmt_idx[2] = (prmt_s < 2'd2) ? 3'(prmt_s) : 3'd2;
-        prmt_idx[3] = 3'(prmt_s);
-      end
-      PMODE_RC16: begin
-        prmt_idx[0] = {1'b0, prmt_s[0], 1'b0};
-        prmt_idx[1] = {1'b0, prmt_s[0], 1'b1};
-        prmt_idx[2] = {1'b0, prmt_s[0], 1'b0};
-        prmt_idx[3] = {1'b0, prmt_s[0], 1'b1};
-      end
-      default: ;
-    endcase
+        sgpu_isa_pkg::PMODE_F4E: prmt_idx[3 * k +: 3] = 3'(prmt_s) + 3'(k);
+        sgpu_isa_pkg::PMODE_B4E: prmt_idx[3 * k +: 3] = 3'(prmt_s) - 3'(k);
+        sgpu_isa_pkg::PMODE_RC8: prmt_idx[3 * k +: 3] = 3'(prmt_s);
+        // PTX's table for ecl is bytes s, max(s, 1), max(s, 2), 3, and for ecr bytes 0,
+        // min(s, 1), min(s, 2), s: byte k is max(s, k), or min(s, k), as s is at most 3.
+        sgpu_isa_pkg::PMODE_ECL: prmt_idx[3 * k +: 3] = (prmt_s > 2'(k)) ? 3'(prmt_s) : 3'(k);
+        sgpu_isa_pkg::PMODE_ECR: prmt_idx[3 * k +: 3] = (prmt_s < 2'(k)) ? 3'(prmt_s) : 3'(k);
+        // Bytes 2s, 2s + 1, 2s, 2s + 1 (s's low bit).
+        sgpu_isa_pkg::PMODE_RC16: prmt_idx[3 * k +: 3] = {1'b0, prmt_s[0], 1'(k)};
+        default: ;
+      endcase
+    end
   end
   always_comb begin
     for (int k = 0; k < 4; k++) begin
-      prmt_pick[k]            = prmt_bytes[8 * prmt_idx[k] +: 8];
-      prmt_result[8 * k +: 8] = prmt_rep[k] ? {8{prmt_pick[k][7]}} : prmt_pick[k];
+      prmt_pick[8 * k +: 8]   = prmt_bytes[8 * prmt_idx[3 * k +: 3] +: 8];
+      prmt_result[8 * k +: 8] = prmt_rep[k] ? {8{prmt_pick[8 * k + 7]}} : prmt_pick[8 * k +: 8];
     end
   end
 
@@ -340,32 +336,35 @@ module sgpu_int_alu
   // I2I: the source's low bits (64-bit types: the register's 32), extended by its sign,
   // clamped with sat to the destination's range (64-bit types: 32 bits'), and the
   // destination's bits extended by its sign to 32.
-  ity_e               cvt_from, cvt_to;
+  logic [sgpu_isa_pkg::IFROM_MSB-sgpu_isa_pkg::IFROM_LSB:0] cvt_from;
+  logic [sgpu_isa_pkg::ITO_MSB-sgpu_isa_pkg::ITO_LSB:0]     cvt_to;
   logic signed [32:0] cvt_in, cvt_lo, cvt_hi;
   logic [31:0]        cvt_val, cvt_result;
-  assign cvt_from = ity_e'(instr_i[IFROM_MSB:IFROM_LSB]);
-  assign cvt_to   = ity_e'(instr_i[ITO_MSB:ITO_LSB]);
+  assign cvt_from = instr_i[sgpu_isa_pkg::IFROM_MSB:sgpu_isa_pkg::IFROM_LSB];
+  assign cvt_to   = instr_i[sgpu_isa_pkg::ITO_MSB:sgpu_isa_pkg::ITO_LSB];
   always_comb begin
     unique case (cvt_from)
-      ITY_U8:           cvt_in = 33'(a_i[7:0]);
-      ITY_S8:           cvt_in = 33'($signed(a_i[7:0]));
-      ITY_U16:          cvt_in = 33'(a_i[15:0]);
-      ITY_S16:          cvt_in = 33'($signed(a_i[15:0]));
-      ITY_U32, ITY_U64: cvt_in = 33'(a_i);
-      ITY_S32, ITY_S64: cvt_in = 33'($signed(a_i));
-      default:          cvt_in = '0;
+      sgpu_isa_pkg::ITY_U8:  cvt_in = 33'(a_i[7:0]);
+      sgpu_isa_pkg::ITY_S8:  cvt_in = 33'($signed(a_i[7:0]));
+      sgpu_isa_pkg::ITY_U16: cvt_in = 33'(a_i[15:0]);
+      sgpu_isa_pkg::ITY_S16: cvt_in = 33'($signed(a_i[15:0]));
+      sgpu_isa_pkg::ITY_U32, sgpu_isa_pkg::ITY_U64: cvt_in = 33'(a_i);
+      sgpu_isa_pkg::ITY_S32, sgpu_isa_pkg::ITY_S64: cvt_in = 33'($signed(a_i));
+      default:               cvt_in = '0;
     endcase
     unique case (cvt_to)
-      ITY_U8:           {cvt_lo, cvt_hi} = {33'sd0, 33'sd255};
-      ITY_S8:           {cvt_lo, cvt_hi} = {-33'sd128, 33'sd127};
-      ITY_U16:          {cvt_lo, cvt_hi} = {33'sd0, 33'sd65535};
-      ITY_S16:          {cvt_lo, cvt_hi} = {-33'sd32768, 33'sd32767};
-      ITY_U32, ITY_U64: {cvt_lo, cvt_hi} = {33'sd0, 33'sd4294967295};
-      ITY_S32, ITY_S64: {cvt_lo, cvt_hi} = {-33'sd2147483648, 33'sd2147483647};
-      default:          {cvt_lo, cvt_hi} = '0;
+      sgpu_isa_pkg::ITY_U8:  {cvt_lo, cvt_hi} = {33'sd0, 33'sd255};
+      sgpu_isa_pkg::ITY_S8:  {cvt_lo, cvt_hi} = {-33'sd128, 33'sd127};
+      sgpu_isa_pkg::ITY_U16: {cvt_lo, cvt_hi} = {33'sd0, 33'sd65535};
+      sgpu_isa_pkg::ITY_S16: {cvt_lo, cvt_hi} = {-33'sd32768, 33'sd32767};
+      sgpu_isa_pkg::ITY_U32, sgpu_isa_pkg::ITY_U64:
+        {cvt_lo, cvt_hi} = {33'sd0, 33'sd4294967295};
+      sgpu_isa_pkg::ITY_S32, sgpu_isa_pkg::ITY_S64:
+        {cvt_lo, cvt_hi} = {-33'sd2147483648, 33'sd2147483647};
+      default:               {cvt_lo, cvt_hi} = '0;
     endcase
     cvt_val = 32'(cvt_in);
-    if (instr_i[SAT_LSB]) begin
+    if (instr_i[sgpu_isa_pkg::SAT_LSB]) begin
       if (cvt_in < cvt_lo) begin
         cvt_val = 32'(cvt_lo);
       end else if (cvt_in > cvt_hi) begin
@@ -373,10 +372,10 @@ module sgpu_int_alu
       end
     end
     unique case (cvt_to)
-      ITY_U8:  cvt_result = 32'(cvt_val[7:0]);
-      ITY_S8:  cvt_result = 32'($signed(cvt_val[7:0]));
-      ITY_U16: cvt_result = 32'(cvt_val[15:0]);
-      ITY_S16: cvt_result = 32'($signed(cvt_val[15:0]));
+      sgpu_isa_pkg::ITY_U8:  cvt_result = 32'(cvt_val[7:0]);
+      sgpu_isa_pkg::ITY_S8:  cvt_result = 32'($signed(cvt_val[7:0]));
+      sgpu_isa_pkg::ITY_U16: cvt_result = 32'(cvt_val[15:0]);
+      sgpu_isa_pkg::ITY_S16: cvt_result = 32'($signed(cvt_val[15:0]));
       default: cvt_result = cvt_val;
     endcase
   end
@@ -392,51 +391,52 @@ module sgpu_int_alu
     pd_o    = 1'b0;
     pq_o    = 1'b0;
     unique case (op)
-      OP_MOV:    d_o = a_i;
-      OP_MOV32I: d_o = imm32;
-      OP_SEL:    d_o = pc_i ? a_i : b_val;
-      OP_PLOP:   pd_o = bool_op(instr_i[BOP_MSB:BOP_LSB], pa_i, pc_i);
-      OP_IADD: begin
-        d_o     = instr_i[SAT_LSB] ? sat_result : add_sum[31:0];
+      sgpu_isa_pkg::OP_MOV:    d_o = a_i;
+      sgpu_isa_pkg::OP_MOV32I: d_o = imm32;
+      sgpu_isa_pkg::OP_SEL:    d_o = pc_i ? a_i : b_val;
+      sgpu_isa_pkg::OP_PLOP:   pd_o = bool_op(bop, pa_i, pc_i);
+      sgpu_isa_pkg::OP_IADD: begin
+        d_o     = instr_i[sgpu_isa_pkg::SAT_LSB] ? sat_result : add_sum[31:0];
         carry_o = add_sum[32];
       end
-      OP_IADD32I: d_o = a_i + imm32;
-      OP_IMUL:    d_o = mul_word;
-      OP_IMUL32I: d_o = product[31:0];
-      OP_IMAD: begin
+      sgpu_isa_pkg::OP_IADD32I: d_o = a_i + imm32;
+      sgpu_isa_pkg::OP_IMUL:     d_o = mul_word;
+      sgpu_isa_pkg::OP_IMUL32I:  d_o = product[31:0];
+      sgpu_isa_pkg::OP_IMAD: begin
         d_o     = mad_sum[31:0];
         carry_o = mad_sum[32];
       end
-      OP_IMADW: {d_hi_o, d_o} = madw_sum;
-      OP_IMNMX:  d_o = (cmp_lt != instr_i[MAX_LSB]) ? a_i : b_val;
-      OP_IABS:   d_o = a_i[31] ? -a_i : a_i;
-      OP_ISETP: begin
+      sgpu_isa_pkg::OP_IMADW:  {d_hi_o, d_o} = madw_sum;
+      sgpu_isa_pkg::OP_IMNMX:  d_o = (cmp_lt != instr_i[sgpu_isa_pkg::MAX_LSB]) ? a_i : b_val;
+      sgpu_isa_pkg::OP_IABS:   d_o = a_i[31] ? -a_i : a_i;
+      sgpu_isa_pkg::OP_ISETP: begin
         // The .x form writes the comparison and its negation; pc was its low words.
-        if (instr_i[X_LSB]) begin
+        if (instr_i[sgpu_isa_pkg::X_LSB]) begin
           pd_o = icmp_result;
           pq_o = !icmp_result;
         end else begin
-          pd_o = bool_op(instr_i[BOP_MSB:BOP_LSB], icmp_result, pc_i);
-          pq_o = bool_op(instr_i[BOP_MSB:BOP_LSB], !icmp_result, pc_i);
+          pd_o = bool_op(bop, icmp_result, pc_i);
+          pq_o = bool_op(bop, !icmp_result, pc_i);
         end
       end
-      OP_LOP3:   d_o = lop3;
-      OP_LOP32I: d_o = lop2;
-      OP_SHL, OP_SHR, OP_SHF: d_o = sh_high ? sh_out[63:32] : sh_out[31:0];
-      OP_BFE:    d_o = bfe_result;
-      OP_BFI:    d_o = bfi_result;
-      OP_POPC:   d_o = popc;
-      OP_CLZ:    d_o = lead_none ? 32'd32 : 32'(lead_zeros);
-      OP_FLO: begin
+      sgpu_isa_pkg::OP_LOP3:   d_o = lop3;
+      sgpu_isa_pkg::OP_LOP32I: d_o = lop2;
+      sgpu_isa_pkg::OP_SHL, sgpu_isa_pkg::OP_SHR, sgpu_isa_pkg::OP_SHF:
+        d_o = sh_high ? sh_out[63:32] : sh_out[31:0];
+      sgpu_isa_pkg::OP_BFE:    d_o = bfe_result;
+      sgpu_isa_pkg::OP_BFI:    d_o = bfi_result;
+      sgpu_isa_pkg::OP_POPC:   d_o = popc;
+      sgpu_isa_pkg::OP_CLZ:    d_o = lead_none ? 32'd32 : 32'(lead_zeros);
+      sgpu_isa_pkg::OP_FLO: begin
         if (lead_none) begin
           d_o = '1;
         end else begin
-          d_o = instr_i[SHAMT_LSB] ? 32'(lead_zeros) : 32'(lead_msb);
+          d_o = instr_i[sgpu_isa_pkg::SHAMT_LSB] ? 32'(lead_zeros) : 32'(lead_msb);
         end
       end
-      OP_BREV:   d_o = brev;
-      OP_PRMT, OP_PRMTI: d_o = prmt_result;
-      OP_I2I:    d_o = cvt_result;
+      sgpu_isa_pkg::OP_BREV:   d_o = brev;
+      sgpu_isa_pkg::OP_PRMT, sgpu_isa_pkg::OP_PRMTI: d_o = prmt_result;
+      sgpu_isa_pkg::OP_I2I:    d_o = cvt_result;
       default: ;
     endcase
   end

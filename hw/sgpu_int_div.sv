@@ -12,9 +12,7 @@
 // cycle to take the magnitudes, one a quotient bit, one to sign the result into the output
 // register). busy_o is high from t + 1 up to the cycle before done_o, so a new start_i may
 // come with done_o. start_i while busy abandons the division under way and begins the new one.
-module sgpu_int_div
-  import sgpu_isa_pkg::*;
-(
+module sgpu_int_div (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        start_i,   // one cycle: take the operands and begin

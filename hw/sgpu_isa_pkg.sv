@@ -3,6 +3,8 @@
 // Bit positions of every field, the opcodes, the bits each instruction uses
 // (the others must be zero), the values of every enumerated field, and which words
 // are no instruction: exactly the words the Rust decoder (`sgpu_isa::decode`) rejects.
+//
+// Its functions name enumeration members package-qualified, as yosys needs them.
 package sgpu_isa_pkg;
 
   // Fields: least and most significant bit.
@@ -380,172 +382,172 @@ package sgpu_isa_pkg;
   // not a multiple of its alignment (branch targets: whole instructions).
   function automatic logic illegal_word(logic [63:0] instr);
     unique case (instr[OP_MSB:OP_LSB])
-      OP_NOP: illegal_word = (instr & ~USED_NOP) != 64'h0;
-      OP_EXIT: illegal_word = (instr & ~USED_EXIT) != 64'h0;
-      OP_BRA: illegal_word = (instr & ~USED_BRA) != 64'h0
+      sgpu_isa_pkg::OP_NOP: illegal_word = (instr & ~USED_NOP) != 64'h0;
+      sgpu_isa_pkg::OP_EXIT: illegal_word = (instr & ~USED_EXIT) != 64'h0;
+      sgpu_isa_pkg::OP_BRA: illegal_word = (instr & ~USED_BRA) != 64'h0
           || instr[TARGET_LSB +: 3] != 3'd0;
-      OP_SSY: illegal_word = (instr & ~USED_SSY) != 64'h0
+      sgpu_isa_pkg::OP_SSY: illegal_word = (instr & ~USED_SSY) != 64'h0
           || instr[TARGET_LSB +: 3] != 3'd0;
-      OP_CALL: illegal_word = (instr & ~USED_CALL) != 64'h0
+      sgpu_isa_pkg::OP_CALL: illegal_word = (instr & ~USED_CALL) != 64'h0
           || instr[TARGET_LSB +: 3] != 3'd0;
-      OP_CALLR: illegal_word = (instr & ~USED_CALLR) != 64'h0;
-      OP_RET: illegal_word = (instr & ~USED_RET) != 64'h0;
-      OP_TRAP: illegal_word = (instr & ~USED_TRAP) != 64'h0;
-      OP_BAR: illegal_word = (instr & ~USED_BAR) != 64'h0
+      sgpu_isa_pkg::OP_CALLR: illegal_word = (instr & ~USED_CALLR) != 64'h0;
+      sgpu_isa_pkg::OP_RET: illegal_word = (instr & ~USED_RET) != 64'h0;
+      sgpu_isa_pkg::OP_TRAP: illegal_word = (instr & ~USED_TRAP) != 64'h0;
+      sgpu_isa_pkg::OP_BAR: illegal_word = (instr & ~USED_BAR) != 64'h0
           || instr[BMODE_MSB:BMODE_LSB] > 2'd1;
-      OP_MEMBAR: illegal_word = (instr & ~USED_MEMBAR) != 64'h0
+      sgpu_isa_pkg::OP_MEMBAR: illegal_word = (instr & ~USED_MEMBAR) != 64'h0
           || instr[LEVEL_MSB:LEVEL_LSB] > 2'd2;
-      OP_WARPSYNC: illegal_word = (instr & ~USED_WARPSYNC) != 64'h0;
-      OP_WARPSYNCI: illegal_word = (instr & ~USED_WARPSYNCI) != 64'h0;
-      OP_BARRED: illegal_word = (instr & ~USED_BARRED) != 64'h0
+      sgpu_isa_pkg::OP_WARPSYNC: illegal_word = (instr & ~USED_WARPSYNC) != 64'h0;
+      sgpu_isa_pkg::OP_WARPSYNCI: illegal_word = (instr & ~USED_WARPSYNCI) != 64'h0;
+      sgpu_isa_pkg::OP_BARRED: illegal_word = (instr & ~USED_BARRED) != 64'h0
           || instr[BRED_MSB:BRED_LSB] > 2'd2;
-      OP_MOV: illegal_word = (instr & ~USED_MOV) != 64'h0;
-      OP_MOV32I: illegal_word = (instr & ~USED_MOV32I) != 64'h0;
-      OP_S2R: illegal_word = (instr & ~USED_S2R) != 64'h0
+      sgpu_isa_pkg::OP_MOV: illegal_word = (instr & ~USED_MOV) != 64'h0;
+      sgpu_isa_pkg::OP_MOV32I: illegal_word = (instr & ~USED_MOV32I) != 64'h0;
+      sgpu_isa_pkg::OP_S2R: illegal_word = (instr & ~USED_S2R) != 64'h0
           || instr[SREG_MSB:SREG_LSB] > 6'd31;
-      OP_SEL: illegal_word = (instr & ~USED_SEL) != 64'h0;
-      OP_PLOP: illegal_word = (instr & ~USED_PLOP) != 64'h0
+      sgpu_isa_pkg::OP_SEL: illegal_word = (instr & ~USED_SEL) != 64'h0;
+      sgpu_isa_pkg::OP_PLOP: illegal_word = (instr & ~USED_PLOP) != 64'h0
           || instr[BOP_MSB:BOP_LSB] > 2'd2;
-      OP_IADD: illegal_word = (instr & ~USED_IADD) != 64'h0;
-      OP_IADD32I: illegal_word = (instr & ~USED_IADD32I) != 64'h0;
-      OP_IMUL: illegal_word = (instr & ~USED_IMUL) != 64'h0;
-      OP_IMUL32I: illegal_word = (instr & ~USED_IMUL32I) != 64'h0;
-      OP_IMAD: illegal_word = (instr & ~USED_IMAD) != 64'h0;
-      OP_IMNMX: illegal_word = (instr & ~USED_IMNMX) != 64'h0;
-      OP_IABS: illegal_word = (instr & ~USED_IABS) != 64'h0;
-      OP_ISETP: illegal_word = (instr & ~USED_ISETP) != 64'h0
+      sgpu_isa_pkg::OP_IADD: illegal_word = (instr & ~USED_IADD) != 64'h0;
+      sgpu_isa_pkg::OP_IADD32I: illegal_word = (instr & ~USED_IADD32I) != 64'h0;
+      sgpu_isa_pkg::OP_IMUL: illegal_word = (instr & ~USED_IMUL) != 64'h0;
+      sgpu_isa_pkg::OP_IMUL32I: illegal_word = (instr & ~USED_IMUL32I) != 64'h0;
+      sgpu_isa_pkg::OP_IMAD: illegal_word = (instr & ~USED_IMAD) != 64'h0;
+      sgpu_isa_pkg::OP_IMNMX: illegal_word = (instr & ~USED_IMNMX) != 64'h0;
+      sgpu_isa_pkg::OP_IABS: illegal_word = (instr & ~USED_IABS) != 64'h0;
+      sgpu_isa_pkg::OP_ISETP: illegal_word = (instr & ~USED_ISETP) != 64'h0
           || instr[ICMP_MSB:ICMP_LSB] > 3'd5
           || instr[BOP_MSB:BOP_LSB] > 2'd2;
-      OP_LOP3: illegal_word = (instr & ~USED_LOP3) != 64'h0;
-      OP_LOP32I: illegal_word = (instr & ~USED_LOP32I) != 64'h0
+      sgpu_isa_pkg::OP_LOP3: illegal_word = (instr & ~USED_LOP3) != 64'h0;
+      sgpu_isa_pkg::OP_LOP32I: illegal_word = (instr & ~USED_LOP32I) != 64'h0
           || instr[LOP2_MSB:LOP2_LSB] > 2'd2;
-      OP_SHL: illegal_word = (instr & ~USED_SHL) != 64'h0;
-      OP_SHR: illegal_word = (instr & ~USED_SHR) != 64'h0;
-      OP_SHF: illegal_word = (instr & ~USED_SHF) != 64'h0;
-      OP_BFE: illegal_word = (instr & ~USED_BFE) != 64'h0;
-      OP_BFI: illegal_word = (instr & ~USED_BFI) != 64'h0;
-      OP_POPC: illegal_word = (instr & ~USED_POPC) != 64'h0;
-      OP_CLZ: illegal_word = (instr & ~USED_CLZ) != 64'h0;
-      OP_FLO: illegal_word = (instr & ~USED_FLO) != 64'h0;
-      OP_BREV: illegal_word = (instr & ~USED_BREV) != 64'h0;
-      OP_PRMT: illegal_word = (instr & ~USED_PRMT) != 64'h0
+      sgpu_isa_pkg::OP_SHL: illegal_word = (instr & ~USED_SHL) != 64'h0;
+      sgpu_isa_pkg::OP_SHR: illegal_word = (instr & ~USED_SHR) != 64'h0;
+      sgpu_isa_pkg::OP_SHF: illegal_word = (instr & ~USED_SHF) != 64'h0;
+      sgpu_isa_pkg::OP_BFE: illegal_word = (instr & ~USED_BFE) != 64'h0;
+      sgpu_isa_pkg::OP_BFI: illegal_word = (instr & ~USED_BFI) != 64'h0;
+      sgpu_isa_pkg::OP_POPC: illegal_word = (instr & ~USED_POPC) != 64'h0;
+      sgpu_isa_pkg::OP_CLZ: illegal_word = (instr & ~USED_CLZ) != 64'h0;
+      sgpu_isa_pkg::OP_FLO: illegal_word = (instr & ~USED_FLO) != 64'h0;
+      sgpu_isa_pkg::OP_BREV: illegal_word = (instr & ~USED_BREV) != 64'h0;
+      sgpu_isa_pkg::OP_PRMT: illegal_word = (instr & ~USED_PRMT) != 64'h0
           || instr[PMODE_MSB:PMODE_LSB] > 3'd6;
-      OP_PRMTI: illegal_word = (instr & ~USED_PRMTI) != 64'h0
+      sgpu_isa_pkg::OP_PRMTI: illegal_word = (instr & ~USED_PRMTI) != 64'h0
           || instr[PMODEI_MSB:PMODEI_LSB] > 3'd6;
-      OP_I2I: illegal_word = (instr & ~USED_I2I) != 64'h0;
-      OP_IDIV: illegal_word = (instr & ~USED_IDIV) != 64'h0;
-      OP_IMADW: illegal_word = (instr & ~USED_IMADW) != 64'h0;
-      OP_FADD: illegal_word = (instr & ~USED_FADD) != 64'h0;
-      OP_FADD32I: illegal_word = (instr & ~USED_FADD32I) != 64'h0;
-      OP_FMUL: illegal_word = (instr & ~USED_FMUL) != 64'h0;
-      OP_FMUL32I: illegal_word = (instr & ~USED_FMUL32I) != 64'h0;
-      OP_FFMA: illegal_word = (instr & ~USED_FFMA) != 64'h0;
-      OP_FMNMX: illegal_word = (instr & ~USED_FMNMX) != 64'h0;
-      OP_FSETP: illegal_word = (instr & ~USED_FSETP) != 64'h0
+      sgpu_isa_pkg::OP_I2I: illegal_word = (instr & ~USED_I2I) != 64'h0;
+      sgpu_isa_pkg::OP_IDIV: illegal_word = (instr & ~USED_IDIV) != 64'h0;
+      sgpu_isa_pkg::OP_IMADW: illegal_word = (instr & ~USED_IMADW) != 64'h0;
+      sgpu_isa_pkg::OP_FADD: illegal_word = (instr & ~USED_FADD) != 64'h0;
+      sgpu_isa_pkg::OP_FADD32I: illegal_word = (instr & ~USED_FADD32I) != 64'h0;
+      sgpu_isa_pkg::OP_FMUL: illegal_word = (instr & ~USED_FMUL) != 64'h0;
+      sgpu_isa_pkg::OP_FMUL32I: illegal_word = (instr & ~USED_FMUL32I) != 64'h0;
+      sgpu_isa_pkg::OP_FFMA: illegal_word = (instr & ~USED_FFMA) != 64'h0;
+      sgpu_isa_pkg::OP_FMNMX: illegal_word = (instr & ~USED_FMNMX) != 64'h0;
+      sgpu_isa_pkg::OP_FSETP: illegal_word = (instr & ~USED_FSETP) != 64'h0
           || instr[FCMP_MSB:FCMP_LSB] > 4'd13
           || instr[BOP_MSB:BOP_LSB] > 2'd2;
-      OP_MUFU: illegal_word = (instr & ~USED_MUFU) != 64'h0
+      sgpu_isa_pkg::OP_MUFU: illegal_word = (instr & ~USED_MUFU) != 64'h0
           || instr[MUFU_MSB:MUFU_LSB] > 4'd7;
-      OP_FDIV: illegal_word = (instr & ~USED_FDIV) != 64'h0;
-      OP_FSQRT: illegal_word = (instr & ~USED_FSQRT) != 64'h0;
-      OP_FRCP: illegal_word = (instr & ~USED_FRCP) != 64'h0;
-      OP_F2I: illegal_word = (instr & ~USED_F2I) != 64'h0;
-      OP_I2F: illegal_word = (instr & ~USED_I2F) != 64'h0;
-      OP_F2F: illegal_word = (instr & ~USED_F2F) != 64'h0
+      sgpu_isa_pkg::OP_FDIV: illegal_word = (instr & ~USED_FDIV) != 64'h0;
+      sgpu_isa_pkg::OP_FSQRT: illegal_word = (instr & ~USED_FSQRT) != 64'h0;
+      sgpu_isa_pkg::OP_FRCP: illegal_word = (instr & ~USED_FRCP) != 64'h0;
+      sgpu_isa_pkg::OP_F2I: illegal_word = (instr & ~USED_F2I) != 64'h0;
+      sgpu_isa_pkg::OP_I2F: illegal_word = (instr & ~USED_I2F) != 64'h0;
+      sgpu_isa_pkg::OP_F2F: illegal_word = (instr & ~USED_F2F) != 64'h0
           || instr[FCVT_MSB:FCVT_LSB] > 4'd8;
-      OP_FFMA32I: illegal_word = (instr & ~USED_FFMA32I) != 64'h0;
-      OP_LD: illegal_word = (instr & ~USED_LD) != 64'h0
+      sgpu_isa_pkg::OP_FFMA32I: illegal_word = (instr & ~USED_FFMA32I) != 64'h0;
+      sgpu_isa_pkg::OP_LD: illegal_word = (instr & ~USED_LD) != 64'h0
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4
           || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
-      OP_ST: illegal_word = (instr & ~USED_ST) != 64'h0
+      sgpu_isa_pkg::OP_ST: illegal_word = (instr & ~USED_ST) != 64'h0
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4
           || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
-      OP_LDC: illegal_word = (instr & ~USED_LDC) != 64'h0
+      sgpu_isa_pkg::OP_LDC: illegal_word = (instr & ~USED_LDC) != 64'h0
           || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
-      OP_ATOM: illegal_word = (instr & ~USED_ATOM) != 64'h0
+      sgpu_isa_pkg::OP_ATOM: illegal_word = (instr & ~USED_ATOM) != 64'h0
           || instr[AOP_MSB:AOP_LSB] > 4'd9
           || instr[ATY_MSB:ATY_LSB] > 4'd10
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
-      OP_RED: illegal_word = (instr & ~USED_RED) != 64'h0
+      sgpu_isa_pkg::OP_RED: illegal_word = (instr & ~USED_RED) != 64'h0
           || instr[AOP_MSB:AOP_LSB] > 4'd9
           || instr[ATY_MSB:ATY_LSB] > 4'd10
           || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
-      OP_SULD: illegal_word = (instr & ~USED_SULD) != 64'h0
+      sgpu_isa_pkg::OP_SULD: illegal_word = (instr & ~USED_SULD) != 64'h0
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4
           || instr[VEC_MSB:VEC_LSB] > 2'd2
           || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
-      OP_SUST: illegal_word = (instr & ~USED_SUST) != 64'h0
+      sgpu_isa_pkg::OP_SUST: illegal_word = (instr & ~USED_SUST) != 64'h0
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4
           || instr[VEC_MSB:VEC_LSB] > 2'd2
           || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
-      OP_SURED: illegal_word = (instr & ~USED_SURED) != 64'h0
+      sgpu_isa_pkg::OP_SURED: illegal_word = (instr & ~USED_SURED) != 64'h0
           || instr[SOP_MSB:SOP_LSB] > 3'd4
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4
           || instr[STY_MSB:STY_LSB] > 3'd5
           || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
-      OP_SUQ: illegal_word = (instr & ~USED_SUQ) != 64'h0
+      sgpu_isa_pkg::OP_SUQ: illegal_word = (instr & ~USED_SUQ) != 64'h0
           || instr[QUERY_MSB:QUERY_LSB] > 3'd6;
-      OP_SHFL: illegal_word = (instr & ~USED_SHFL) != 64'h0;
-      OP_VOTE: illegal_word = (instr & ~USED_VOTE) != 64'h0;
-      OP_REDUX: illegal_word = (instr & ~USED_REDUX) != 64'h0
+      sgpu_isa_pkg::OP_SHFL: illegal_word = (instr & ~USED_SHFL) != 64'h0;
+      sgpu_isa_pkg::OP_VOTE: illegal_word = (instr & ~USED_VOTE) != 64'h0;
+      sgpu_isa_pkg::OP_REDUX: illegal_word = (instr & ~USED_REDUX) != 64'h0
           || instr[REDOP_MSB:REDOP_LSB] > 3'd5;
-      OP_MATCH: illegal_word = (instr & ~USED_MATCH) != 64'h0;
-      OP_VADD: illegal_word = (instr & ~USED_VADD) != 64'h0
+      sgpu_isa_pkg::OP_MATCH: illegal_word = (instr & ~USED_MATCH) != 64'h0;
+      sgpu_isa_pkg::OP_VADD: illegal_word = (instr & ~USED_VADD) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VSUB: illegal_word = (instr & ~USED_VSUB) != 64'h0
+      sgpu_isa_pkg::OP_VSUB: illegal_word = (instr & ~USED_VSUB) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VABSDIFF: illegal_word = (instr & ~USED_VABSDIFF) != 64'h0
+      sgpu_isa_pkg::OP_VABSDIFF: illegal_word = (instr & ~USED_VABSDIFF) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VMIN: illegal_word = (instr & ~USED_VMIN) != 64'h0
+      sgpu_isa_pkg::OP_VMIN: illegal_word = (instr & ~USED_VMIN) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VMAX: illegal_word = (instr & ~USED_VMAX) != 64'h0
+      sgpu_isa_pkg::OP_VMAX: illegal_word = (instr & ~USED_VMAX) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VSHL: illegal_word = (instr & ~USED_VSHL) != 64'h0
+      sgpu_isa_pkg::OP_VSHL: illegal_word = (instr & ~USED_VSHL) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VSHR: illegal_word = (instr & ~USED_VSHR) != 64'h0
+      sgpu_isa_pkg::OP_VSHR: illegal_word = (instr & ~USED_VSHR) != 64'h0
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VMAD: illegal_word = (instr & ~USED_VMAD) != 64'h0
+      sgpu_isa_pkg::OP_VMAD: illegal_word = (instr & ~USED_VMAD) != 64'h0
           || instr[VNEG_MSB:VNEG_LSB] > 2'd2
           || instr[VSCALE_MSB:VSCALE_LSB] > 2'd2
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VSET: illegal_word = (instr & ~USED_VSET) != 64'h0
+      sgpu_isa_pkg::OP_VSET: illegal_word = (instr & ~USED_VSET) != 64'h0
           || instr[VCMP_MSB:VCMP_LSB] > 3'd5
           || instr[VSEC_MSB:VSEC_LSB] > 3'd4
           || instr[DSEL_MSB:DSEL_LSB] > 3'd6
           || instr[ASEL_MSB:ASEL_LSB] > 3'd6
           || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      OP_VOP2: illegal_word = (instr & ~USED_VOP2) != 64'h0
+      sgpu_isa_pkg::OP_VOP2: illegal_word = (instr & ~USED_VOP2) != 64'h0
           || instr[VOP_MSB:VOP_LSB] > 3'd5
           || instr[VM2_MSB:VM2_LSB] > 2'd2;
-      OP_VOP4: illegal_word = (instr & ~USED_VOP4) != 64'h0
+      sgpu_isa_pkg::OP_VOP4: illegal_word = (instr & ~USED_VOP4) != 64'h0
           || instr[VOP_MSB:VOP_LSB] > 3'd5
           || instr[VM4_MSB:VM4_LSB] > 4'd14;
-      OP_VSET2: illegal_word = (instr & ~USED_VSET2) != 64'h0
+      sgpu_isa_pkg::OP_VSET2: illegal_word = (instr & ~USED_VSET2) != 64'h0
           || instr[VCMP_MSB:VCMP_LSB] > 3'd5
           || instr[VM2_MSB:VM2_LSB] > 2'd2;
-      OP_VSET4: illegal_word = (instr & ~USED_VSET4) != 64'h0
+      sgpu_isa_pkg::OP_VSET4: illegal_word = (instr & ~USED_VSET4) != 64'h0
           || instr[VCMP_MSB:VCMP_LSB] > 3'd5
           || instr[VM4_MSB:VM4_LSB] > 4'd14;
       default: illegal_word = 1'b1;
@@ -1044,90 +1046,90 @@ package sgpu_isa_pkg;
 
   function automatic unit_e unit_of(logic [7:0] op);
     unique case (op)
-      8'h00: unit_of = UNIT_CONTROL;
-      8'h01: unit_of = UNIT_CONTROL;
-      8'h02: unit_of = UNIT_CONTROL;
-      8'h03: unit_of = UNIT_CONTROL;
-      8'h05: unit_of = UNIT_CONTROL;
-      8'h04: unit_of = UNIT_CONTROL;
-      8'h06: unit_of = UNIT_CONTROL;
-      8'h07: unit_of = UNIT_CONTROL;
-      8'h08: unit_of = UNIT_CONTROL;
-      8'h09: unit_of = UNIT_CONTROL;
-      8'h0a: unit_of = UNIT_CONTROL;
-      8'h0b: unit_of = UNIT_CONTROL;
-      8'h0c: unit_of = UNIT_CONTROL;
-      8'h10: unit_of = UNIT_INT;
-      8'h11: unit_of = UNIT_INT;
-      8'h12: unit_of = UNIT_INT;
-      8'h13: unit_of = UNIT_INT;
-      8'h14: unit_of = UNIT_INT;
-      8'h20: unit_of = UNIT_INT;
-      8'h21: unit_of = UNIT_INT;
-      8'h22: unit_of = UNIT_INT;
-      8'h23: unit_of = UNIT_INT;
-      8'h24: unit_of = UNIT_INT;
-      8'h25: unit_of = UNIT_INT;
-      8'h26: unit_of = UNIT_INT;
-      8'h27: unit_of = UNIT_INT;
-      8'h28: unit_of = UNIT_INT;
-      8'h29: unit_of = UNIT_INT;
-      8'h2a: unit_of = UNIT_INT;
-      8'h2b: unit_of = UNIT_INT;
-      8'h2c: unit_of = UNIT_INT;
-      8'h2d: unit_of = UNIT_INT;
-      8'h2e: unit_of = UNIT_INT;
-      8'h2f: unit_of = UNIT_INT;
-      8'h30: unit_of = UNIT_INT;
-      8'h31: unit_of = UNIT_INT;
-      8'h32: unit_of = UNIT_INT;
-      8'h33: unit_of = UNIT_INT;
-      8'h34: unit_of = UNIT_INT;
-      8'h35: unit_of = UNIT_INT;
-      8'h36: unit_of = UNIT_INT;
-      8'h37: unit_of = UNIT_INT;
-      8'h40: unit_of = UNIT_FLOAT;
-      8'h41: unit_of = UNIT_FLOAT;
-      8'h42: unit_of = UNIT_FLOAT;
-      8'h43: unit_of = UNIT_FLOAT;
-      8'h44: unit_of = UNIT_FLOAT;
-      8'h45: unit_of = UNIT_FLOAT;
-      8'h46: unit_of = UNIT_FLOAT;
-      8'h47: unit_of = UNIT_SFU;
-      8'h48: unit_of = UNIT_FLOAT;
-      8'h49: unit_of = UNIT_FLOAT;
-      8'h4a: unit_of = UNIT_FLOAT;
-      8'h4b: unit_of = UNIT_FLOAT;
-      8'h4c: unit_of = UNIT_FLOAT;
-      8'h4d: unit_of = UNIT_FLOAT;
-      8'h4e: unit_of = UNIT_FLOAT;
-      8'h50: unit_of = UNIT_MEM;
-      8'h51: unit_of = UNIT_MEM;
-      8'h52: unit_of = UNIT_MEM;
-      8'h53: unit_of = UNIT_MEM;
-      8'h54: unit_of = UNIT_MEM;
-      8'h58: unit_of = UNIT_SURFACE;
-      8'h59: unit_of = UNIT_SURFACE;
-      8'h5a: unit_of = UNIT_SURFACE;
-      8'h5b: unit_of = UNIT_SURFACE;
-      8'h60: unit_of = UNIT_WARP;
-      8'h61: unit_of = UNIT_WARP;
-      8'h62: unit_of = UNIT_WARP;
-      8'h63: unit_of = UNIT_WARP;
-      8'h70: unit_of = UNIT_VIDEO;
-      8'h71: unit_of = UNIT_VIDEO;
-      8'h72: unit_of = UNIT_VIDEO;
-      8'h73: unit_of = UNIT_VIDEO;
-      8'h74: unit_of = UNIT_VIDEO;
-      8'h75: unit_of = UNIT_VIDEO;
-      8'h76: unit_of = UNIT_VIDEO;
-      8'h77: unit_of = UNIT_VIDEO;
-      8'h78: unit_of = UNIT_VIDEO;
-      8'h79: unit_of = UNIT_VIDEO;
-      8'h7a: unit_of = UNIT_VIDEO;
-      8'h7b: unit_of = UNIT_VIDEO;
-      8'h7c: unit_of = UNIT_VIDEO;
-      default: unit_of = UNIT_CONTROL;
+      8'h00: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h01: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h02: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h03: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h05: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h04: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h06: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h07: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h08: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h09: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h0a: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h0b: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h0c: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
+      8'h10: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h11: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h12: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h13: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h14: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h20: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h21: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h22: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h23: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h24: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h25: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h26: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h27: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h28: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h29: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h2a: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h2b: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h2c: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h2d: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h2e: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h2f: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h30: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h31: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h32: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h33: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h34: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h35: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h36: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h37: unit_of = sgpu_isa_pkg::UNIT_INT;
+      8'h40: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h41: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h42: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h43: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h44: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h45: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h46: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h47: unit_of = sgpu_isa_pkg::UNIT_SFU;
+      8'h48: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h49: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h4a: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h4b: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h4c: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h4d: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h4e: unit_of = sgpu_isa_pkg::UNIT_FLOAT;
+      8'h50: unit_of = sgpu_isa_pkg::UNIT_MEM;
+      8'h51: unit_of = sgpu_isa_pkg::UNIT_MEM;
+      8'h52: unit_of = sgpu_isa_pkg::UNIT_MEM;
+      8'h53: unit_of = sgpu_isa_pkg::UNIT_MEM;
+      8'h54: unit_of = sgpu_isa_pkg::UNIT_MEM;
+      8'h58: unit_of = sgpu_isa_pkg::UNIT_SURFACE;
+      8'h59: unit_of = sgpu_isa_pkg::UNIT_SURFACE;
+      8'h5a: unit_of = sgpu_isa_pkg::UNIT_SURFACE;
+      8'h5b: unit_of = sgpu_isa_pkg::UNIT_SURFACE;
+      8'h60: unit_of = sgpu_isa_pkg::UNIT_WARP;
+      8'h61: unit_of = sgpu_isa_pkg::UNIT_WARP;
+      8'h62: unit_of = sgpu_isa_pkg::UNIT_WARP;
+      8'h63: unit_of = sgpu_isa_pkg::UNIT_WARP;
+      8'h70: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h71: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h72: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h73: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h74: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h75: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h76: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h77: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h78: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h79: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h7a: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h7b: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      8'h7c: unit_of = sgpu_isa_pkg::UNIT_VIDEO;
+      default: unit_of = sgpu_isa_pkg::UNIT_CONTROL;
     endcase
   endfunction
 
@@ -1488,231 +1490,231 @@ package sgpu_isa_pkg;
 
   function automatic logic [3:0] regs_rd(logic [63:0] instr);
     unique case (instr[OP_MSB:OP_LSB])
-      OP_BARRED: regs_rd = 4'd1;
-      OP_MOV: regs_rd = 4'd1;
-      OP_MOV32I: regs_rd = 4'd1;
-      OP_S2R: regs_rd = 4'd1 * width_sreg(instr[SREG_MSB:SREG_LSB]);
-      OP_SEL: regs_rd = 4'd1;
-      OP_IADD: regs_rd = 4'd1;
-      OP_IADD32I: regs_rd = 4'd1;
-      OP_IMUL: regs_rd = 4'd1;
-      OP_IMUL32I: regs_rd = 4'd1;
-      OP_IMAD: regs_rd = 4'd1;
-      OP_IMNMX: regs_rd = 4'd1;
-      OP_IABS: regs_rd = 4'd1;
-      OP_LOP3: regs_rd = 4'd1;
-      OP_LOP32I: regs_rd = 4'd1;
-      OP_SHL: regs_rd = 4'd1;
-      OP_SHR: regs_rd = 4'd1;
-      OP_SHF: regs_rd = 4'd1;
-      OP_BFE: regs_rd = 4'd1;
-      OP_BFI: regs_rd = 4'd1;
-      OP_POPC: regs_rd = 4'd1;
-      OP_CLZ: regs_rd = 4'd1;
-      OP_FLO: regs_rd = 4'd1;
-      OP_BREV: regs_rd = 4'd1;
-      OP_PRMT: regs_rd = 4'd1;
-      OP_PRMTI: regs_rd = 4'd1;
-      OP_I2I: regs_rd = 4'd1;
-      OP_IDIV: regs_rd = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
-      OP_IMADW: regs_rd = 4'd2;
-      OP_FADD: regs_rd = 4'd1;
-      OP_FADD32I: regs_rd = 4'd1;
-      OP_FMUL: regs_rd = 4'd1;
-      OP_FMUL32I: regs_rd = 4'd1;
-      OP_FFMA: regs_rd = 4'd1;
-      OP_FMNMX: regs_rd = 4'd1;
-      OP_MUFU: regs_rd = 4'd1;
-      OP_FDIV: regs_rd = 4'd1;
-      OP_FSQRT: regs_rd = 4'd1;
-      OP_FRCP: regs_rd = 4'd1;
-      OP_F2I: regs_rd = 4'd1 * width_ito(instr[ITO_MSB:ITO_LSB]);
-      OP_I2F: regs_rd = 4'd1;
-      OP_F2F: regs_rd = 4'd1;
-      OP_FFMA32I: regs_rd = 4'd1;
-      OP_LD: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
-      OP_ST: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
-      OP_LDC: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
-      OP_ATOM: regs_rd = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      OP_SULD: regs_rd = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
-      OP_SUQ: regs_rd = 4'd1;
-      OP_SHFL: regs_rd = 4'd1;
-      OP_VOTE: regs_rd = 4'd1;
-      OP_REDUX: regs_rd = 4'd1;
-      OP_MATCH: regs_rd = 4'd1;
-      OP_VADD: regs_rd = 4'd1;
-      OP_VSUB: regs_rd = 4'd1;
-      OP_VABSDIFF: regs_rd = 4'd1;
-      OP_VMIN: regs_rd = 4'd1;
-      OP_VMAX: regs_rd = 4'd1;
-      OP_VSHL: regs_rd = 4'd1;
-      OP_VSHR: regs_rd = 4'd1;
-      OP_VMAD: regs_rd = 4'd1;
-      OP_VSET: regs_rd = 4'd1;
-      OP_VOP2: regs_rd = 4'd1;
-      OP_VOP4: regs_rd = 4'd1;
-      OP_VSET2: regs_rd = 4'd1;
-      OP_VSET4: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_BARRED: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_MOV: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_MOV32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_S2R: regs_rd = 4'd1 * width_sreg(instr[SREG_MSB:SREG_LSB]);
+      sgpu_isa_pkg::OP_SEL: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IADD: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IADD32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IMUL: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IMUL32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IMAD: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IMNMX: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IABS: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_LOP3: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_LOP32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_SHL: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_SHR: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_SHF: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_BFE: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_BFI: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_POPC: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_CLZ: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FLO: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_BREV: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_PRMT: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_PRMTI: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_I2I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_IDIV: regs_rd = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      sgpu_isa_pkg::OP_IMADW: regs_rd = 4'd2;
+      sgpu_isa_pkg::OP_FADD: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FADD32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FMUL: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FMUL32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FFMA: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FMNMX: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_MUFU: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FDIV: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FSQRT: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FRCP: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_F2I: regs_rd = 4'd1 * width_ito(instr[ITO_MSB:ITO_LSB]);
+      sgpu_isa_pkg::OP_I2F: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_F2F: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_FFMA32I: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_LD: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
+      sgpu_isa_pkg::OP_ST: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
+      sgpu_isa_pkg::OP_LDC: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
+      sgpu_isa_pkg::OP_ATOM: regs_rd = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      sgpu_isa_pkg::OP_SULD: regs_rd = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
+      sgpu_isa_pkg::OP_SUQ: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_SHFL: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VOTE: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_REDUX: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_MATCH: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VADD: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VSUB: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VABSDIFF: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VMIN: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VMAX: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VSHL: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VSHR: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VMAD: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VSET: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VOP2: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VOP4: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VSET2: regs_rd = 4'd1;
+      sgpu_isa_pkg::OP_VSET4: regs_rd = 4'd1;
       default: regs_rd = 4'd0;
     endcase
   endfunction
 
   function automatic logic [3:0] regs_ra(logic [63:0] instr);
     unique case (instr[OP_MSB:OP_LSB])
-      OP_CALLR: regs_ra = 4'd2;
-      OP_WARPSYNC: regs_ra = 4'd1;
-      OP_MOV: regs_ra = 4'd1;
-      OP_SEL: regs_ra = 4'd1;
-      OP_IADD: regs_ra = 4'd1;
-      OP_IADD32I: regs_ra = 4'd1;
-      OP_IMUL: regs_ra = 4'd1;
-      OP_IMUL32I: regs_ra = 4'd1;
-      OP_IMAD: regs_ra = 4'd1;
-      OP_IMNMX: regs_ra = 4'd1;
-      OP_IABS: regs_ra = 4'd1;
-      OP_ISETP: regs_ra = 4'd1;
-      OP_LOP3: regs_ra = 4'd1;
-      OP_LOP32I: regs_ra = 4'd1;
-      OP_SHL: regs_ra = 4'd1;
-      OP_SHR: regs_ra = 4'd1;
-      OP_SHF: regs_ra = 4'd1;
-      OP_BFE: regs_ra = 4'd1;
-      OP_BFI: regs_ra = 4'd1;
-      OP_POPC: regs_ra = 4'd1;
-      OP_CLZ: regs_ra = 4'd1;
-      OP_FLO: regs_ra = 4'd1;
-      OP_BREV: regs_ra = 4'd1;
-      OP_PRMT: regs_ra = 4'd1;
-      OP_PRMTI: regs_ra = 4'd1;
-      OP_I2I: regs_ra = 4'd1;
-      OP_IDIV: regs_ra = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
-      OP_IMADW: regs_ra = 4'd1;
-      OP_FADD: regs_ra = 4'd1;
-      OP_FADD32I: regs_ra = 4'd1;
-      OP_FMUL: regs_ra = 4'd1;
-      OP_FMUL32I: regs_ra = 4'd1;
-      OP_FFMA: regs_ra = 4'd1;
-      OP_FMNMX: regs_ra = 4'd1;
-      OP_FSETP: regs_ra = 4'd1;
-      OP_MUFU: regs_ra = 4'd1;
-      OP_FDIV: regs_ra = 4'd1;
-      OP_FSQRT: regs_ra = 4'd1;
-      OP_FRCP: regs_ra = 4'd1;
-      OP_F2I: regs_ra = 4'd1;
-      OP_I2F: regs_ra = 4'd1 * width_ity(instr[ITY_MSB:ITY_LSB]);
-      OP_F2F: regs_ra = 4'd1;
-      OP_FFMA32I: regs_ra = 4'd1;
-      OP_LD: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      OP_ST: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      OP_LDC: regs_ra = 4'd1;
-      OP_ATOM: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      OP_RED: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      OP_SULD: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
-      OP_SUST: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
-      OP_SURED: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
-      OP_SHFL: regs_ra = 4'd1;
-      OP_REDUX: regs_ra = 4'd1;
-      OP_MATCH: regs_ra = 4'd1;
-      OP_VADD: regs_ra = 4'd1;
-      OP_VSUB: regs_ra = 4'd1;
-      OP_VABSDIFF: regs_ra = 4'd1;
-      OP_VMIN: regs_ra = 4'd1;
-      OP_VMAX: regs_ra = 4'd1;
-      OP_VSHL: regs_ra = 4'd1;
-      OP_VSHR: regs_ra = 4'd1;
-      OP_VMAD: regs_ra = 4'd1;
-      OP_VSET: regs_ra = 4'd1;
-      OP_VOP2: regs_ra = 4'd1;
-      OP_VOP4: regs_ra = 4'd1;
-      OP_VSET2: regs_ra = 4'd1;
-      OP_VSET4: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_CALLR: regs_ra = 4'd2;
+      sgpu_isa_pkg::OP_WARPSYNC: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_MOV: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_SEL: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IADD: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IADD32I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IMUL: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IMUL32I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IMAD: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IMNMX: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IABS: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_ISETP: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_LOP3: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_LOP32I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_SHL: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_SHR: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_SHF: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_BFE: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_BFI: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_POPC: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_CLZ: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FLO: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_BREV: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_PRMT: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_PRMTI: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_I2I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_IDIV: regs_ra = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      sgpu_isa_pkg::OP_IMADW: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FADD: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FADD32I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FMUL: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FMUL32I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FFMA: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FMNMX: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FSETP: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_MUFU: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FDIV: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FSQRT: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FRCP: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_F2I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_I2F: regs_ra = 4'd1 * width_ity(instr[ITY_MSB:ITY_LSB]);
+      sgpu_isa_pkg::OP_F2F: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_FFMA32I: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_LD: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      sgpu_isa_pkg::OP_ST: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      sgpu_isa_pkg::OP_LDC: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_ATOM: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      sgpu_isa_pkg::OP_RED: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      sgpu_isa_pkg::OP_SULD: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      sgpu_isa_pkg::OP_SUST: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      sgpu_isa_pkg::OP_SURED: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      sgpu_isa_pkg::OP_SHFL: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_REDUX: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_MATCH: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VADD: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VSUB: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VABSDIFF: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VMIN: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VMAX: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VSHL: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VSHR: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VMAD: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VSET: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VOP2: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VOP4: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VSET2: regs_ra = 4'd1;
+      sgpu_isa_pkg::OP_VSET4: regs_ra = 4'd1;
       default: regs_ra = 4'd0;
     endcase
   endfunction
 
   function automatic logic [3:0] regs_rb(logic [63:0] instr);
     unique case (instr[OP_MSB:OP_LSB])
-      OP_BAR: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_BARRED: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_SEL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_IADD: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_IMUL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_IMAD: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_IMNMX: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_ISETP: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_LOP3: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_SHL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_SHR: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_SHF: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_BFE: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_BFI: regs_rb = 4'd1;
-      OP_PRMT: regs_rb = 4'd1;
-      OP_PRMTI: regs_rb = 4'd1;
-      OP_IDIV: regs_rb = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
-      OP_IMADW: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_FADD: regs_rb = 4'd1;
-      OP_FMUL: regs_rb = 4'd1;
-      OP_FFMA: regs_rb = 4'd1;
-      OP_FMNMX: regs_rb = 4'd1;
-      OP_FSETP: regs_rb = 4'd1;
-      OP_FDIV: regs_rb = 4'd1;
-      OP_FFMA32I: regs_rb = 4'd1;
-      OP_ATOM: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      OP_RED: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      OP_SULD: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
-      OP_SUST: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
-      OP_SURED: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
-      OP_SUQ: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
-      OP_SHFL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
-      OP_VOTE: regs_rb = 4'd1;
-      OP_REDUX: regs_rb = 4'd1;
-      OP_MATCH: regs_rb = 4'd1;
-      OP_VADD: regs_rb = 4'd1;
-      OP_VSUB: regs_rb = 4'd1;
-      OP_VABSDIFF: regs_rb = 4'd1;
-      OP_VMIN: regs_rb = 4'd1;
-      OP_VMAX: regs_rb = 4'd1;
-      OP_VSHL: regs_rb = 4'd1;
-      OP_VSHR: regs_rb = 4'd1;
-      OP_VMAD: regs_rb = 4'd1;
-      OP_VSET: regs_rb = 4'd1;
-      OP_VOP2: regs_rb = 4'd1;
-      OP_VOP4: regs_rb = 4'd1;
-      OP_VSET2: regs_rb = 4'd1;
-      OP_VSET4: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_BAR: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_BARRED: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_SEL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_IADD: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_IMUL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_IMAD: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_IMNMX: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_ISETP: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_LOP3: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_SHL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_SHR: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_SHF: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_BFE: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_BFI: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_PRMT: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_PRMTI: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_IDIV: regs_rb = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      sgpu_isa_pkg::OP_IMADW: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_FADD: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_FMUL: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_FFMA: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_FMNMX: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_FSETP: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_FDIV: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_FFMA32I: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_ATOM: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      sgpu_isa_pkg::OP_RED: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      sgpu_isa_pkg::OP_SULD: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      sgpu_isa_pkg::OP_SUST: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      sgpu_isa_pkg::OP_SURED: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      sgpu_isa_pkg::OP_SUQ: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
+      sgpu_isa_pkg::OP_SHFL: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_VOTE: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_REDUX: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_MATCH: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VADD: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VSUB: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VABSDIFF: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VMIN: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VMAX: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VSHL: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VSHR: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VMAD: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VSET: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VOP2: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VOP4: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VSET2: regs_rb = 4'd1;
+      sgpu_isa_pkg::OP_VSET4: regs_rb = 4'd1;
       default: regs_rb = 4'd0;
     endcase
   endfunction
 
   function automatic logic [3:0] regs_rc(logic [63:0] instr);
     unique case (instr[OP_MSB:OP_LSB])
-      OP_BAR: regs_rc = 4'd1;
-      OP_BARRED: regs_rc = 4'd1;
-      OP_IMAD: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
-      OP_LOP3: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
-      OP_SHF: regs_rc = 4'd1;
-      OP_BFE: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
-      OP_BFI: regs_rc = 4'd1;
-      OP_PRMT: regs_rc = 4'd1;
-      OP_IMADW: regs_rc = 4'd2;
-      OP_FFMA: regs_rc = 4'd1;
-      OP_ATOM: regs_rc = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      OP_SUST: regs_rc = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
-      OP_SURED: regs_rc = 4'd1 * width_sty(instr[STY_MSB:STY_LSB]);
-      OP_SHFL: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
-      OP_VADD: regs_rc = 4'd1;
-      OP_VSUB: regs_rc = 4'd1;
-      OP_VABSDIFF: regs_rc = 4'd1;
-      OP_VMIN: regs_rc = 4'd1;
-      OP_VMAX: regs_rc = 4'd1;
-      OP_VSHL: regs_rc = 4'd1;
-      OP_VSHR: regs_rc = 4'd1;
-      OP_VMAD: regs_rc = 4'd1;
-      OP_VSET: regs_rc = 4'd1;
-      OP_VOP2: regs_rc = 4'd1;
-      OP_VOP4: regs_rc = 4'd1;
-      OP_VSET2: regs_rc = 4'd1;
-      OP_VSET4: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_BAR: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_BARRED: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_IMAD: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_LOP3: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_SHF: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_BFE: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_BFI: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_PRMT: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_IMADW: regs_rc = 4'd2;
+      sgpu_isa_pkg::OP_FFMA: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_ATOM: regs_rc = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      sgpu_isa_pkg::OP_SUST: regs_rc = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
+      sgpu_isa_pkg::OP_SURED: regs_rc = 4'd1 * width_sty(instr[STY_MSB:STY_LSB]);
+      sgpu_isa_pkg::OP_SHFL: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
+      sgpu_isa_pkg::OP_VADD: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VSUB: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VABSDIFF: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VMIN: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VMAX: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VSHL: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VSHR: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VMAD: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VSET: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VOP2: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VOP4: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VSET2: regs_rc = 4'd1;
+      sgpu_isa_pkg::OP_VSET4: regs_rc = 4'd1;
       default: regs_rc = 4'd0;
     endcase
   endfunction

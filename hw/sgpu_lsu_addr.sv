@@ -7,9 +7,11 @@
 // Also the faults the core raises before asking memory, in the golden model's order: no such
 // constant bank, a misaligned address, a local access past the thread's local memory, a store
 // to constant memory. Combinational.
-module sgpu_lsu_addr
-  import sgpu_isa_pkg::*;
-(
+//
+// Package names are written out in full (sgpu_isa_pkg::) rather than imported, and the enumerated
+// fields are plain bit vectors compared with the package's members rather than cast to its
+// types, so that yosys reads the module as Verilator does.
+module sgpu_lsu_addr (
   input  logic [63:0] word_i,
   input  logic [31:0] ra_i,
   input  logic [31:0] ra_hi_i,        // ra + 1, the high word with `e`
@@ -30,63 +32,65 @@ module sgpu_lsu_addr
   logic        ldc, atomic;
   logic [63:0] base, off;
 
-  assign opcode  = word_i[OP_MSB:OP_LSB];
-  assign ldc     = opcode == OP_LDC;
-  assign atomic  = opcode == OP_ATOM || opcode == OP_RED;
-  assign write_o = opcode == OP_ST;
-  assign base    = (word_i[E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
-  assign off     = atomic ? '0 : 64'(signed'(word_i[OFF24_MSB:OFF24_LSB]));
+  assign opcode  = word_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
+  assign ldc     = opcode == sgpu_isa_pkg::OP_LDC;
+  assign atomic  = opcode == sgpu_isa_pkg::OP_ATOM || opcode == sgpu_isa_pkg::OP_RED;
+  assign write_o = opcode == sgpu_isa_pkg::OP_ST;
+  assign base    = (word_i[sgpu_isa_pkg::E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
+  assign off     = atomic ? '0
+                 : 64'(signed'(word_i[sgpu_isa_pkg::OFF24_MSB:sgpu_isa_pkg::OFF24_LSB]));
   assign addr_o  = base + off;
 
   always_comb begin
     if (atomic) begin
-      unique case (aty_e'(word_i[ATY_MSB:ATY_LSB]))
-        ATY_U64, ATY_S64, ATY_B64: len_o = 5'd8;
-        ATY_F16, ATY_BF16:         len_o = 5'd2;
-        default:                   len_o = 5'd4;
+      unique case (word_i[sgpu_isa_pkg::ATY_MSB:sgpu_isa_pkg::ATY_LSB])
+        sgpu_isa_pkg::ATY_U64, sgpu_isa_pkg::ATY_S64, sgpu_isa_pkg::ATY_B64: len_o = 5'd8;
+        sgpu_isa_pkg::ATY_F16, sgpu_isa_pkg::ATY_BF16:                       len_o = 5'd2;
+        default:                                                             len_o = 5'd4;
       endcase
     end else begin
-      unique case (msize_e'(word_i[MSIZE_MSB:MSIZE_LSB]))
-        MSIZE_U8, MSIZE_S8:   len_o = 5'd1;
-        MSIZE_U16, MSIZE_S16: len_o = 5'd2;
-        MSIZE_32:             len_o = 5'd4;
-        MSIZE_64:             len_o = 5'd8;
-        default:              len_o = 5'd16;
+      unique case (word_i[sgpu_isa_pkg::MSIZE_MSB:sgpu_isa_pkg::MSIZE_LSB])
+        sgpu_isa_pkg::MSIZE_U8, sgpu_isa_pkg::MSIZE_S8:   len_o = 5'd1;
+        sgpu_isa_pkg::MSIZE_U16, sgpu_isa_pkg::MSIZE_S16: len_o = 5'd2;
+        sgpu_isa_pkg::MSIZE_32:                           len_o = 5'd4;
+        sgpu_isa_pkg::MSIZE_64:                           len_o = 5'd8;
+        default:                                          len_o = 5'd16;
       endcase
     end
   end
 
   function automatic logic in_window(logic [63:0] a, longint unsigned window);
-    return a >= 64'(window) && a < 64'(window) + 64'(WINDOW_SIZE);
+    in_window = a >= 64'(window) && a < 64'(window) + 64'(sgpu_isa_pkg::WINDOW_SIZE);
   endfunction
 
   // The space, the address in it, and whether it counts from the frame start.
   logic       in_frame;
   logic [63:0] at;
   always_comb begin
-    space_o  = 3'(PORT_GLOBAL);
+    space_o  = 3'(sgpu_isa_pkg::PORT_GLOBAL);
     at       = addr_o;
     in_frame = 1'b0;
     if (ldc) begin
-      space_o = (word_i[CBANK_MSB:CBANK_LSB] == '0) ? 3'(PORT_PARAM) : 3'(PORT_CONSTANT);
+      space_o = (word_i[sgpu_isa_pkg::CBANK_MSB:sgpu_isa_pkg::CBANK_LSB] == '0)
+              ? 3'(sgpu_isa_pkg::PORT_PARAM) : 3'(sgpu_isa_pkg::PORT_CONSTANT);
     end else begin
-      unique case (space_e'(word_i[SPACE_MSB:SPACE_LSB]))
-        SPACE_GENERIC: begin
-          if (in_window(addr_o, SHARED_WINDOW)) begin
-            space_o = 3'(PORT_SHARED);
-            at      = addr_o - 64'(SHARED_WINDOW);
-          end else if (in_window(addr_o, LOCAL_WINDOW)) begin
-            space_o = 3'(PORT_LOCAL);
-            at      = addr_o - 64'(LOCAL_WINDOW);
-          end else if (in_window(addr_o, CONST_WINDOW)) begin
-            space_o = 3'(PORT_CONSTANT);
-            at      = addr_o - 64'(CONST_WINDOW);
+      unique case (word_i[sgpu_isa_pkg::SPACE_MSB:sgpu_isa_pkg::SPACE_LSB])
+        sgpu_isa_pkg::SPACE_GENERIC: begin
+          if (in_window(addr_o, sgpu_isa_pkg::SHARED_WINDOW)) begin
+            space_o = 3'(sgpu_isa_pkg::PORT_SHARED);
+            at      = addr_o - 64'(sgpu_isa_pkg::SHARED_WINDOW);
+          end else if (in_window(addr_o, sgpu_isa_pkg::LOCAL_WINDOW)) begin
+            space_o = 3'(sgpu_isa_pkg::PORT_LOCAL);
+            at      = addr_o - 64'(sgpu_isa_pkg::LOCAL_WINDOW);
+          end else if (in_window(addr_o, sgpu_isa_pkg::CONST_WINDOW)) begin
+            space_o = 3'(sgpu_isa_pkg::PORT_CONSTANT);
+            at      = addr_o - 64'(sgpu_isa_pkg::CONST_WINDOW);
           end
         end
-        SPACE_SHARED: space_o = 3'(PORT_SHARED);
-        SPACE_LOCAL, SPACE_PARAM: begin
-          space_o  = 3'(PORT_LOCAL);
-          in_frame = atomic || !word_i[LABS_LSB];
+        sgpu_isa_pkg::SPACE_SHARED: space_o = 3'(sgpu_isa_pkg::PORT_SHARED);
+        sgpu_isa_pkg::SPACE_LOCAL, sgpu_isa_pkg::SPACE_PARAM: begin
+          space_o  = 3'(sgpu_isa_pkg::PORT_LOCAL);
+          in_frame = atomic || !word_i[sgpu_isa_pkg::LABS_LSB];
         end
         default: ;  // global
       endcase
@@ -99,11 +103,11 @@ module sgpu_lsu_addr
   logic [64:0] local_at;
   assign local_at  = {1'b0, at} + (in_frame ? 65'(frame_i) : 65'd0);
   assign local_end = {1'b0, local_at} + 66'(len_o);
-  assign at_o      = (space_o == 3'(PORT_LOCAL)) ? local_at[63:0] : at;
+  assign at_o      = (space_o == 3'(sgpu_isa_pkg::PORT_LOCAL)) ? local_at[63:0] : at;
 
-  assign no_bank_o     = ldc && word_i[CBANK_MSB:CBANK_LSB] > 4'd1;
+  assign no_bank_o     = ldc && word_i[sgpu_isa_pkg::CBANK_MSB:sgpu_isa_pkg::CBANK_LSB] > 4'd1;
   assign misaligned_o  = (addr_o & (64'(len_o) - 64'd1)) != '0;
-  assign outside_o     = space_o == 3'(PORT_LOCAL) && local_end > 66'(local_i);
-  assign const_write_o = write_o && space_o == 3'(PORT_CONSTANT);
+  assign outside_o     = space_o == 3'(sgpu_isa_pkg::PORT_LOCAL) && local_end > 66'(local_i);
+  assign const_write_o = write_o && space_o == 3'(sgpu_isa_pkg::PORT_CONSTANT);
 
 endmodule

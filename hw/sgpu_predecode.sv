@@ -6,9 +6,10 @@
 // Rust decoder (rtl-tests/ feeds both the same words). It also says, from the table's operand
 // roles, which unit executes the instruction, which register fields it writes, and how many
 // registers each register field spans, for the scoreboard.
-module sgpu_predecode
-  import sgpu_isa_pkg::*;
-(
+//
+// Package names are written out in full (sgpu_isa_pkg::) rather than imported, so that yosys
+// reads the module as Verilator does.
+module sgpu_predecode (
   input  logic [63:0] instr_i,
   output logic [7:0]  opcode_o,
   output logic [2:0]  guard_pred_o,
@@ -20,7 +21,7 @@ module sgpu_predecode
   output logic        b_imm_o,
   output logic        c_imm_o,
   output logic        illegal_o,
-  output unit_e       unit_o,
+  output sgpu_isa_pkg::unit_e unit_o,
   // Register fields written, one bit each: rc, rb, ra, rd (rd lowest).
   output logic [3:0]  writes_o,
   // Registers each field spans (0: it names none, or holds an immediate or a slot).
@@ -30,22 +31,22 @@ module sgpu_predecode
   output logic [3:0]  rc_regs_o
 );
 
-  assign opcode_o     = instr_i[OP_MSB:OP_LSB];
-  assign guard_pred_o = instr_i[PG_MSB:PG_LSB];
-  assign guard_neg_o  = instr_i[PGN_LSB];
-  assign rd_o         = instr_i[RD_MSB:RD_LSB];
-  assign ra_o         = instr_i[RA_MSB:RA_LSB];
-  assign rb_o         = instr_i[RB_MSB:RB_LSB];
-  assign rc_o         = instr_i[RC_MSB:RC_LSB];
-  assign b_imm_o      = instr_i[BI_LSB];
-  assign c_imm_o      = instr_i[CI_LSB];
+  assign opcode_o     = instr_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
+  assign guard_pred_o = instr_i[sgpu_isa_pkg::PG_MSB:sgpu_isa_pkg::PG_LSB];
+  assign guard_neg_o  = instr_i[sgpu_isa_pkg::PGN_LSB];
+  assign rd_o         = instr_i[sgpu_isa_pkg::RD_MSB:sgpu_isa_pkg::RD_LSB];
+  assign ra_o         = instr_i[sgpu_isa_pkg::RA_MSB:sgpu_isa_pkg::RA_LSB];
+  assign rb_o         = instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB];
+  assign rc_o         = instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB];
+  assign b_imm_o      = instr_i[sgpu_isa_pkg::BI_LSB];
+  assign c_imm_o      = instr_i[sgpu_isa_pkg::CI_LSB];
 
-  assign illegal_o    = illegal_word(instr_i);
-  assign unit_o       = unit_of(opcode_o);
-  assign writes_o     = reg_writes(opcode_o);
-  assign rd_regs_o    = regs_rd(instr_i);
-  assign ra_regs_o    = regs_ra(instr_i);
-  assign rb_regs_o    = regs_rb(instr_i);
-  assign rc_regs_o    = regs_rc(instr_i);
+  assign illegal_o    = sgpu_isa_pkg::illegal_word(instr_i);
+  assign unit_o       = sgpu_isa_pkg::unit_of(opcode_o);
+  assign writes_o     = sgpu_isa_pkg::reg_writes(opcode_o);
+  assign rd_regs_o    = sgpu_isa_pkg::regs_rd(instr_i);
+  assign ra_regs_o    = sgpu_isa_pkg::regs_ra(instr_i);
+  assign rb_regs_o    = sgpu_isa_pkg::regs_rb(instr_i);
+  assign rc_regs_o    = sgpu_isa_pkg::regs_rc(instr_i);
 
 endmodule

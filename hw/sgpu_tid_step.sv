@@ -28,7 +28,7 @@ module sgpu_tid_step #(
     end else begin
       x = x + 10'd1;
     end
-    return {z, y, x};
+    step = {z, y, x};
   endfunction
 
   always_comb begin

@@ -4,6 +4,7 @@
 //! generated into Rust (`Op::unit`, `Op::roles`), SystemVerilog and the ISA reference.
 
 use super::rust::camel;
+use super::sv::member;
 use super::table::{Field, Insn, Kind, Operand, Table};
 use std::fmt::Write;
 
@@ -440,8 +441,8 @@ pub fn sv(w: &mut String, t: &Table) {
         .map(|u| format!("    UNIT_{}", u.to_uppercase()))
         .collect();
     writeln!(w, "{}\n  }} unit_e;\n", names.join(",\n")).unwrap();
-    sv_case(w, t, "unit_e", "unit_of", "UNIT_CONTROL", |r| {
-        format!("UNIT_{}", r.unit.to_uppercase())
+    sv_case(w, t, "unit_e", "unit_of", &member("UNIT_CONTROL"), |r| {
+        member(&format!("UNIT_{}", r.unit.to_uppercase()))
     });
     sv_case(w, t, "logic", "fixed_latency", "1'b0", |r| {
         if r.fixed { "1'b1" } else { "1'b0" }.to_string()
@@ -529,7 +530,12 @@ fn sv_reg_count(w: &mut String, t: &Table, field: &str) {
         } else {
             format!("({}) ? {count} : 4'd0", conditions.join(" && "))
         };
-        writeln!(w, "      OP_{}: regs_{field} = {value};", insn.mnemonic).unwrap();
+        writeln!(
+            w,
+            "      {}: regs_{field} = {value};",
+            member(&format!("OP_{}", insn.mnemonic))
+        )
+        .unwrap();
     }
     writeln!(w, "      default: regs_{field} = 4'd0;").unwrap();
     writeln!(w, "    endcase\n  endfunction\n").unwrap();

@@ -9,6 +9,14 @@ fn upper(value: &str) -> String {
     value.to_uppercase().replace('.', "_")
 }
 
+/// An enumeration member as the package's functions name it: package-qualified, because
+/// yosys (0.23) does not resolve a package's own enumeration members in the body of a function
+/// called from outside the package (it silently declares them as wires). Parameters and
+/// functions resolve either way and stay bare.
+pub fn member(name: &str) -> String {
+    format!("sgpu_isa_pkg::{name}")
+}
+
 pub fn generate(t: &Table) -> String {
     let mut s = String::new();
     let w = &mut s;
@@ -32,6 +40,11 @@ pub fn generate(t: &Table) -> String {
     writeln!(
         w,
         "// are no instruction: exactly the words the Rust decoder (`sgpu_isa::decode`) rejects."
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "//\n// Its functions name enumeration members package-qualified, as yosys needs them."
     )
     .unwrap();
     writeln!(w, "package sgpu_isa_pkg;").unwrap();
@@ -129,8 +142,8 @@ fn illegal(w: &mut String, t: &Table) {
         checks.extend(field_checks(t, insn));
         writeln!(
             w,
-            "      OP_{}: illegal_word = {};",
-            insn.mnemonic,
+            "      {}: illegal_word = {};",
+            member(&format!("OP_{}", insn.mnemonic)),
             checks.join("\n          || ")
         )
         .unwrap();

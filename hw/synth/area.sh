@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Synthesises a module of files.f with yosys for an FPGA family and prints its cells: LUTs,
+# flip-flops, block RAM and DSP blocks, each with the cell types counted, then the rest.
+#
+#   synth/area.sh ice40|xilinx [--top MODULE] [PARAMETER=VALUE ...]
+#   synth/area.sh ice40 LANES=1 WARPS=1
+#   synth/area.sh xilinx --top sgpu_int_alu
+#
+# MODULE is sgpu_core unless given; parameters override the top's defaults. ice40 is
+# `synth_ice40 -dsp`: multipliers into SB_MAC16, which the iCE40 UltraPlus parts have.
+# xilinx is `synth_xilinx` for 7-series (LUT6, DSP48E1, RAMB18E1/RAMB36E1), flattened and
+# without I/O buffers, as for a block inside a larger design. Needs yosys 0.23 or later; one
+# yosys process (with ABC), seconds for a leaf module, minutes for the core.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source synth/common.sh
+
+usage() {
+    echo "usage: $0 ice40|xilinx [--top MODULE] [PARAMETER=VALUE ...]" >&2
+    exit 2
+}
+
+[ $# -ge 1 ] || usage
+target=$1
+shift
+top=sgpu_core
+chparam=""
+given=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --top)
+            [ $# -ge 2 ] || usage
+            top=$2
+            shift 2
+            ;;
+        *=*)
+            chparam+=" -chparam ${1%%=*} ${1#*=}"
+            given+=" $1"
+            shift
+            ;;
+        *) usage ;;
+    esac
+done
+
+# The synthesis command, and the cell types of each row of the table (shell patterns).
+case $target in
+    ice40)
+        synth="synth_ice40 -dsp -top $top"
+        lut=('SB_LUT4')
+        ff=('SB_DFF*')
+        bram=('SB_RAM40_4K*')
+        dsp=('SB_MAC16')
+        ;;
+    xilinx)
+        synth="synth_xilinx -flatten -noiopad -noclkbuf -top $top"
+        lut=('LUT[1-6]')
+        ff=('FD*')
+        # Block RAM, and the LUT RAM (RAM32M, RAM64X1D and the like) of small memories.
+        bram=('RAMB18E1' 'RAMB36E1' 'RAM*')
+        dsp=('DSP48E1')
+        ;;
+    *) usage ;;
+esac
+
+readable_sources
+for f in "${!unreadable[@]}"; do
+    echo "area: left out $f, which yosys cannot read: ${unreadable[$f]}" >&2
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+start=$EPOCHREALTIME
+if ! yosys -q -l "$work/log" -p "$read ${packages[*]} ${readable[*]};
+        hierarchy -check -top $top$chparam; $synth; tee -q -o $work/stat stat" >/dev/null 2>&1; then
+    echo "area: yosys failed on $top for $target:" >&2
+    grep 'ERROR' "$work/log" >&2 || tail -20 "$work/log" >&2
+    exit 1
+fi
+seconds=$(since "$start")
+
+# The cell counts of the flattened top: "     SB_LUT4     1234" after "Number of cells".
+awk '/Number of cells/ { on = 1; next } on && NF == 2 && $2 ~ /^[0-9]+$/ { print $1, $2 }' \
+    "$work/stat" > "$work/cells"
+
+echo "$top$given on $target (${synth% -top *}): $seconds s"
+declare -A counted=()
+# One row: the cells of the given types not counted in an earlier row, their total and each.
+row() {
+    local name=$1 total=0 detail="" cell n pattern
+    shift
+    while read -r cell n; do
+        for pattern in "$@"; do
+            # shellcheck disable=SC2053  # a pattern, to match
+            if [[ $cell == $pattern && -z ${counted[$cell]:-} ]]; then
+                counted[$cell]=1
+                total=$((total + n))
+                detail+="  $cell $n"
+            fi
+        done
+    done < "$work/cells"
+    printf '  %-6s %7d%s\n' "$name" "$total" "$detail"
+}
+row LUT "${lut[@]}"
+row FF "${ff[@]}"
+row BRAM "${bram[@]}"
+row DSP "${dsp[@]}"
+row other '*'

@@ -1,0 +1,56 @@
+# Sourced by yosys_check.sh and area.sh, from hw/: the sources of files.f and how yosys reads
+# them.
+
+mapfile -t files < <(grep -v '^//' files.f | grep .)
+
+# Packages first, as files.f lists them: every other source refers to them.
+packages=()
+sources=()
+for f in "${files[@]}"; do
+    if grep -q '^package ' "$f"; then
+        packages+=("$f")
+    else
+        sources+=("$f")
+    fi
+done
+
+# SystemVerilog, and a name that is declared nowhere is an error rather than an implicit wire:
+# yosys 0.23 silently turns a name it fails to resolve (a package's enumeration member named
+# bare inside the package's own function, say) into a new wire, which synthesises to wrong
+# logic that no error reports.
+read="read_verilog -sv -noautowire"
+
+# The module a source defines.
+module_of() {
+    sed -n 's/^module \([a-z0-9_]*\).*/\1/p' "$1" | head -1
+}
+
+# yosys's first error in a log, for a one-line report.
+first_error() {
+    grep -m1 'ERROR' "$1" || tail -1 "$1"
+}
+
+# The sources yosys parses (with the packages) into `readable`, and yosys's error for each
+# other one in `unreadable[source]`: a design is read from the readable ones, so that one
+# source yosys rejects fails only the modules that need it (at `hierarchy`, which names the
+# module it misses).
+readable_sources() {
+    readable=()
+    declare -gA unreadable=()
+    local log f
+    log=$(mktemp)
+    for f in "${sources[@]}"; do
+        if yosys -q -l "$log" -p "$read ${packages[*]} $f" >/dev/null 2>&1; then
+            readable+=("$f")
+        else
+            unreadable[$f]=$(first_error "$log")
+        fi
+    done
+    rm -f "$log"
+}
+
+# Seconds since $1, a $EPOCHREALTIME, to a tenth.
+since() {
+    local us=$(( ${EPOCHREALTIME/./} - ${1/./} ))
+    printf '%d.%d' $((us / 1000000)) $((us / 100000 % 10))
+}
