@@ -9,4 +9,5 @@ sgpu_int_div.sv
 sgpu_tid_step.sv
 sgpu_lsu_addr.sv
 sgpu_atom_alu.sv
+sgpu_mem_return.sv
 sgpu_core.sv

@@ -53,8 +53,10 @@ module sgpu_core
   output logic [7:0]   trap_warp_o,
 
   // Memory port: a read answers the 16-byte block holding the address, a write writes the
-  // bytes of `be` in it. Loads of a beat's lanes go out back to back, each tagged with its
-  // lane in the beat, and are answered in order; stores and atomics one at a time.
+  // bytes of `be` in it. Requests are answered in order, each response carrying its
+  // request's tag (tag_t), and a response waits for `mem_rsp_ready_o`. Loads and stores are
+  // posted: their requests go out back to back and the warp goes on, several instructions'
+  // worth in flight; an atomic's lane waits for its answer.
   output logic         mem_req_valid_o,
   input  logic         mem_req_ready_i,
   output logic         mem_req_write_o,
@@ -63,9 +65,10 @@ module sgpu_core
   output logic [63:0]  mem_req_addr_o,
   output logic [15:0]  mem_req_be_o,
   output logic [127:0] mem_req_wdata_o,
-  output logic [KW-1:0] mem_req_tag_o,  // the lane in the beat
+  output tag_t         mem_req_tag_o,
   input  logic         mem_rsp_valid_i,
-  input  logic [KW-1:0] mem_rsp_tag_i,  // the request's tag
+  output logic         mem_rsp_ready_o,
+  input  tag_t         mem_rsp_tag_i,    // the request's tag
   input  logic         mem_rsp_err_i,    // outside the space's memory
   input  logic [127:0] mem_rsp_rdata_i
 `ifdef SGPU_COSIM
@@ -87,6 +90,7 @@ module sgpu_core
   output logic         rvfi_carry_we_o,
   output logic [31:0]  rvfi_carry_o,
   output logic [31:0]  rvfi_clock_o,      // the instruction's %clock
+  output logic         rvfi_late_o,       // a load: its register writes come on rvfi_lw_*
   // Register writes of the instruction in flight: LANES lanes of one beat.
   output logic         rvfi_rf_we_o,
   output logic [7:0]   rvfi_rf_reg_o,
@@ -100,6 +104,12 @@ module sgpu_core
   output logic [63:0]  rvfi_st_addr_o,
   output logic [4:0]   rvfi_st_len_o,
   output logic [127:0] rvfi_st_data_o,
+  // A posted load's register write, one lane's register at a time, after its retirement.
+  output logic         rvfi_lw_valid_o,
+  output logic [7:0]   rvfi_lw_warp_o,
+  output logic [7:0]   rvfi_lw_reg_o,
+  output logic [4:0]   rvfi_lw_lane_o,
+  output logic [31:0]  rvfi_lw_data_o,
   // A CTA starts.
   output logic         rvfi_cta_o,
   output logic [31:0]  rvfi_cta_idx_o [3],
@@ -129,12 +139,14 @@ module sgpu_core
   localparam int unsigned SLOTS = 11;
   localparam int unsigned FRAME_SLOT = 10;
   localparam logic [7:0]  FRAME_REG = 8'hff;
+  // No reconvergence point: a path that ends only by exiting.
+  localparam logic [31:0] NEVER = '1;
 
   typedef enum logic [4:0] {
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_LOADS
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND
   } state_e;
   state_e               rel_next_q;
 
@@ -151,6 +163,9 @@ module sgpu_core
   logic                 pend_q [WARPS];
   logic [31:0]          pend_rpc_q [WARPS];
   logic [29:0]          tid0_q [WARPS];
+  // A warp whose last issue found a register still to be loaded, or no room for another
+  // load or store in flight: it waits until a response frees registers.
+  logic [WARPS-1:0]     blocked_q;
 
   logic [31:0]          cta_q [3];
   logic [31:0]          nwarps_q;
@@ -179,13 +194,8 @@ module sgpu_core
   logic                 wr_report_q;
   logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
   logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
+  logic [4:0]           last_lane_q; // the highest executing lane: its request is the last
   logic                 amo_write_q; // an atomic's lane has read and now writes
-  // Loads in flight: how many, whether one was answered with an error, a fault found at
-  // issue (which stops issuing) and its cause, and each lane's byte offset in its block.
-  logic [KW:0]          ld_out_q;
-  logic                 ld_err_q, ld_fault_q;
-  logic [7:0]           ld_cause_q;
-  logic [3:0]           ld_off_q [LANES];
   logic [63:0]          amo_old_q;
   logic [SPW-1:0]       walk_q;
   logic [19:0]          call_frame_q;
@@ -542,10 +552,9 @@ module sgpu_core
   assign m_cause = m_no_bank ? 8'(TRAP_NO_CONST_BANK)
                  : m_misaligned ? 8'(TRAP_MISALIGNED)
                  : m_outside ? 8'(TRAP_OUT_OF_BOUNDS) : 8'(TRAP_CONSTANT_WRITE);
-  assign mem_req_valid_o  = m_any && !m_fault
-                            && (state_q == S_MEM_REQ
-                                || (state_q == S_LOADS && !ld_err_q && !ld_fault_q));
-  assign mem_req_tag_o    = m_k;
+  assign mem_req_valid_o  = m_any && !m_fault && (state_q == S_MEM_REQ || state_q == S_SEND);
+  assign mem_req_tag_o    = '{kind: m_atomic ? TAG_ATOMIC : m_write ? TAG_STORE : TAG_LOAD,
+                              last: m_lane == last_lane_q, off: m_at[3:0], lane: m_lane};
   assign mem_req_write_o  = m_req_write;
   assign mem_req_space_o  = m_space;
   assign mem_req_thread_o = 10'({warp_q, m_lane});
@@ -553,19 +562,75 @@ module sgpu_core
   assign mem_req_be_o     = m_be;
   assign mem_req_wdata_o  = m_req_data << {m_at[3:0], 3'b000};
 
-  // A load's bytes, extended to registers by its size.
-  logic [127:0] m_loaded;
-  assign m_loaded = mem_rsp_rdata_i >> {m_at[3:0], 3'b000};
+  // An atomic's old value, from its lane's bytes of the block.
+  logic [127:0] m_block;
+  logic [63:0]  m_loaded;
+  assign m_block  = mem_rsp_rdata_i >> {m_at[3:0], 3'b000};
+  assign m_loaded = m_block[63:0];
+  logic unused_block;  // an atomic is at most 8 bytes
+  assign unused_block = ^m_block[127:64];
 
-  function automatic logic [31:0] load_word(logic [127:0] d, msize_e m, int unsigned k);
-    unique case (m)
-      MSIZE_U8:  return (k == 0) ? 32'(d[7:0]) : '0;
-      MSIZE_S8:  return (k == 0) ? 32'(signed'(d[7:0])) : '0;
-      MSIZE_U16: return (k == 0) ? 32'(d[15:0]) : '0;
-      MSIZE_S16: return (k == 0) ? 32'(signed'(d[15:0])) : '0;
-      default:   return d[32*k +: 32];
-    endcase
-  endfunction
+  // Loads and stores are posted (sgpu_mem_return); an atomic's answer is its own.
+  logic posted;
+  assign posted = opcode == OP_LD || opcode == OP_LDC || opcode == OP_ST;
+  logic rsp_atomic;
+  assign rsp_atomic = mem_rsp_tag_i.kind == TAG_ATOMIC;
+
+  // ---------------------------------------------------------------------------------------
+  // Loads and stores in flight, and the scoreboard
+  // ---------------------------------------------------------------------------------------
+  logic          ret_full, ret_ready, ret_hazard, ret_we, ret_wake, ret_idle, ret_err;
+  logic          rf_free;  // the issue sequence leaves the register file's write port free
+  logic [WW-1:0] ret_warp, ret_err_warp;
+  logic [4:0]    ret_lane;
+  logic [7:0]    ret_reg;
+  logic [31:0]   ret_data, ret_err_pc;
+  logic          ret_push;
+
+  sgpu_mem_return #(.WARPS(WARPS)) u_return (
+    .clk_i,
+    .rst_ni,
+    .clear_i     (state_q == S_IDLE),
+    .push_i      (ret_push),
+    .push_warp_i (warp_q),
+    .push_rd_i   (f_rd),
+    .push_regs_i (writes[0] ? 3'(rd_regs) : 3'd0),
+    .push_msize_i(word_q[MSIZE_MSB:MSIZE_LSB]),
+    .push_pc_i   (pc_q),
+    .full_o      (ret_full),
+    .sent_i      (mem_req_valid_o && mem_req_ready_i && posted),
+    .rsp_valid_i (mem_rsp_valid_i),
+    .rsp_tag_i   (mem_rsp_tag_i),
+    .rsp_err_i   (mem_rsp_err_i),
+    .rsp_rdata_i (mem_rsp_rdata_i),
+    .rsp_ready_o (ret_ready),
+    .q_warp_i    (warp_q),
+    .q_first_i   ({f_rd, f_rc, f_rb, f_ra}),
+    .q_count_i   ({rd_regs, rc_regs, rb_regs, ra_regs}),
+    .hazard_o    (ret_hazard),
+    .rf_grant_i  (rf_free),
+    .rf_we_o     (ret_we),
+    .rf_warp_o   (ret_warp),
+    .rf_lane_o   (ret_lane),
+    .rf_reg_o    (ret_reg),
+    .rf_data_o   (ret_data),
+    .wake_o      (ret_wake),
+    .idle_o      (ret_idle),
+    .err_o       (ret_err),
+    .err_pc_o    (ret_err_pc),
+    .err_warp_o  (ret_err_warp)
+  );
+
+  assign mem_rsp_ready_o = rsp_atomic ? state_q == S_MEM_RSP : ret_ready;
+
+  // The highest lane that executes the instruction being decoded.
+  logic [4:0] last_lane;
+  always_comb begin
+    last_lane = '0;
+    for (int unsigned l = 0; l < 32; l++) begin
+      if (top_q.mask[l] && guard[l]) last_lane = 5'(l);
+    end
+  end
 
   // ---------------------------------------------------------------------------------------
   // Decode: the kind of sequence, and why the instruction cannot run
@@ -652,7 +717,7 @@ module sgpu_core
     for (int unsigned i = 1; i <= WARPS; i++) begin
       logic [WW-1:0] wi;
       wi = WW'((32'(warp_q) + i) % WARPS);
-      if (!pick_any && wstate_q[wi] == WARP_RUNNING) begin
+      if (!pick_any && wstate_q[wi] == WARP_RUNNING && (!blocked_q[wi] || ret_idle)) begin
         pick = wi;
         pick_any = 1'b1;
       end
@@ -709,11 +774,23 @@ module sgpu_core
     endcase
   end
 
+  // A posted load issues when its warp's registers are free and there is room in flight.
+  assign ret_push = state_q == S_DECODE && !illegal && !unimplemented && posted && !ret_hazard
+                    && !ret_full && (top_q.mask & guard) != '0;
+
+  // The write port: the issue sequence's, else a posted load's answer.
+  assign rf_free = !(state_q == S_INIT || state_q == S_REDWB
+                     || (state_q == S_WRITE && wr_left_q != 0));
+
   always_comb begin
     rf_waddr = rf_at(warp_q, beat_q, wr_reg);
     rf_we    = '0;
     for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = res_q[k][wr_k_q];
-    if (state_q == S_INIT) begin
+    if (ret_we) begin
+      rf_waddr = rf_at(ret_warp, BW'(32'(ret_lane) / LANES), ret_reg);
+      rf_we    = LANES'(1) << (32'(ret_lane) % LANES);
+      for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = ret_data;
+    end else if (state_q == S_INIT) begin
       rf_waddr = init_q;
       rf_we    = '1;
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = '0;
@@ -765,6 +842,7 @@ module sgpu_core
       warp_q       <= '0;
       for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= WARP_ABSENT;
     end else begin
+      if (ret_wake) blocked_q <= '0;
       unique case (state_q)
         S_IDLE: if (start_i) begin
           cta_q        <= '{'0, '0, '0};
@@ -796,6 +874,7 @@ module sgpu_core
               exited_q[w] <= '0;
               carry_q[w]  <= '0;
               pend_q[w]   <= 1'b0;
+              blocked_q[w] <= 1'b0;
               for (int unsigned p = 0; p < 7; p++) preds_q[w][p] <= '0;
             end
             rel_q <= '0;
@@ -816,11 +895,17 @@ module sgpu_core
           if (32'(walk_q) + 1 >= WARPS) state_q <= S_SCHED;
         end
 
+        // A load's or store's error answer stops the core; a warp waiting for loads, or an
+        // exited one's loads still in flight, keep it waiting.
         S_SCHED: begin
-          if (pick_any) begin
+          if (ret_err) begin
+            state_q <= S_TRAP;
+          end else if (pick_any) begin
             warp_q  <= pick;
             beat_q  <= '0;
             state_q <= red_wb_q[pick] ? S_REDWB : S_TOP;
+          end else if (!ret_idle) begin
+            state_q <= S_SCHED;
           end else if (all_done) begin
             // The next CTA in x, y, z order, or the grid's end.
             init_q     <= '0;
@@ -879,6 +964,7 @@ module sgpu_core
           callr_second_q <= 1'b0;
           callr_same_q   <= '0;
           mem_lane_q  <= '0;
+          last_lane_q <= last_lane;
           amo_write_q <= 1'b0;
           bar_ev_q    <= 1'b0;
           trap_pc_q   <= pc_q;
@@ -889,6 +975,9 @@ module sgpu_core
           end else if (unimplemented) begin
             trap_cause_q <= 8'(TRAP_UNIMPLEMENTED);
             state_q      <= S_TRAP;
+          end else if (ret_hazard || (posted && ret_full)) begin
+            blocked_q[warp_q] <= 1'b1;
+            state_q           <= S_SCHED;
           end else if (kind != KIND_CTRL) begin
             state_q <= S_BEAT;
           end else if (opcode == OP_CALLR && (top_q.mask & guard) != '0) begin
@@ -963,10 +1052,7 @@ module sgpu_core
             KIND_DIV: state_q <= S_DIV;
             KIND_MEM: begin
               mem_lane_q <= '0;
-              ld_out_q   <= '0;
-              ld_err_q   <= 1'b0;
-              ld_fault_q <= 1'b0;
-              state_q    <= (opcode == OP_LD || opcode == OP_LDC) ? S_LOADS : S_MEM_REQ;
+              state_q    <= posted ? S_SEND : S_MEM_REQ;
             end
             default: exec_control();
           endcase
@@ -980,7 +1066,7 @@ module sgpu_core
           state_q <= S_WRITE;
         end
 
-        // The beat's lanes, lowest first, one access each.
+        // An atomic's beat: its lanes, lowest first, each reading and then writing.
         S_MEM_REQ: begin
           if (!m_any) begin
             state_q <= S_WRITE;
@@ -992,64 +1078,34 @@ module sgpu_core
           end
         end
 
-        // A beat's loads: issued lane after lane while answers come back. A fault at issue
-        // or an error answer stops issuing; once every load in flight is answered the first
-        // in lane order decides: an error answer came from an earlier lane than a fault at
-        // issue.
-        S_LOADS: begin
-          logic issued, stopped, err;
-          issued  = mem_req_valid_o && mem_req_ready_i;
-          err     = ld_err_q || (mem_rsp_valid_i && mem_rsp_err_i);
-          stopped = !m_any || err || ld_fault_q || m_fault;
-          if (mem_rsp_valid_i && !mem_rsp_err_i) begin
-            for (int unsigned j = 0; j < 4; j++) begin
-              res_q[mem_rsp_tag_i][j] <= load_word(
-                  mem_rsp_rdata_i >> {ld_off_q[mem_rsp_tag_i], 3'b000},
-                  msize_e'(word_q[MSIZE_MSB:MSIZE_LSB]), j);
-            end
-          end
-          if (issued) begin
-            ld_off_q[m_k] <= m_at[3:0];
-            mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
-          end
-          ld_err_q <= err;
-          if (m_any && m_fault && !err && !ld_fault_q) begin
-            ld_fault_q <= 1'b1;
-            ld_cause_q <= m_cause;
-          end
-          ld_out_q <= ld_out_q + (KW+1)'(issued) - (KW+1)'(mem_rsp_valid_i);
-          if (stopped && ld_out_q + (KW+1)'(issued) == (KW+1)'(mem_rsp_valid_i)) begin
-            if (err) begin
-              trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
-              state_q      <= S_TRAP;
-            end else if (ld_fault_q || (m_any && m_fault)) begin
-              trap_cause_q <= ld_fault_q ? ld_cause_q : m_cause;
-              state_q      <= S_TRAP;
-            end else begin
-              state_q <= S_WRITE;
-            end
+        // A posted load's or store's beat: its lanes' requests, lowest first, back to back;
+        // a fault found at issue traps once the requests in flight are answered.
+        S_SEND: begin
+          if (!m_any) begin
+            next_beat();
+          end else if (m_fault) begin
+            trap_cause_q <= m_cause;
+            state_q      <= S_TRAP;
+          end else if (mem_req_ready_i) begin
+            mem_lane_q <= {1'b0, m_k} + (KW+1)'(1);
           end
         end
 
-        S_MEM_RSP: if (mem_rsp_valid_i) begin
+        // An atomic's answer: the old value, then the write's acknowledgement.
+        S_MEM_RSP: if (mem_rsp_valid_i && rsp_atomic) begin
           if (mem_rsp_err_i) begin
             trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
             state_q      <= S_TRAP;
-          end else if (m_atomic && !amo_write_q) begin
+          end else if (!amo_write_q) begin
             amo_old_q   <= (m_len == 5'd8) ? m_loaded[63:0] : 64'(m_loaded[31:0]);
             amo_write_q <= 1'b1;
             state_q     <= S_MEM_REQ;
           end else begin
-            for (int unsigned j = 0; j < 4; j++) begin
-              res_q[m_k][j] <= load_word(m_loaded, msize_e'(word_q[MSIZE_MSB:MSIZE_LSB]), j);
-            end
-            if (m_atomic) begin
-              res_q[m_k][0] <= amo_old_q[31:0];
-              res_q[m_k][1] <= amo_old_q[63:32];
-            end
-            amo_write_q <= 1'b0;
-            mem_lane_q  <= {1'b0, m_k} + (KW+1)'(1);
-            state_q     <= S_MEM_REQ;
+            res_q[m_k][0] <= amo_old_q[31:0];
+            res_q[m_k][1] <= amo_old_q[63:32];
+            amo_write_q   <= 1'b0;
+            mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
+            state_q       <= S_MEM_REQ;
           end
         end
 
@@ -1193,7 +1249,14 @@ module sgpu_core
           state_q <= S_SCHED;
         end
 
-        S_TRAP: begin
+        // Every request in flight is answered first; an error answer among them came from an
+        // instruction that retired before the one trapping, so its trap is the one reported.
+        S_TRAP: if (ret_idle) begin
+          if (ret_err) begin
+            trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
+            trap_pc_q    <= ret_err_pc;
+            trap_warp_q  <= 8'(ret_err_warp);
+          end
           for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= WARP_ABSENT;
           state_q <= S_DONE;
         end
@@ -1277,7 +1340,6 @@ module sgpu_core
     callee = '{pc: 32'(callr_addr_q >> 3), rpc: next_pc, mask: callr_same_q, call: 1'b1,
                frame: word_q[RFRAME_MSB:RFRAME_LSB]};
     if (!callr_second_q) begin
-      top_q.pc <= top_q.pc;
       if (callr_addr_q[2:0] != '0 || callr_addr_q[63:35] != '0) begin
         trap_cause_q <= 8'(TRAP_CALL_TARGET);
         state_q      <= S_TRAP;
@@ -1293,8 +1355,9 @@ module sgpu_core
       end
     end else begin
       if (callr_waiting != '0 && callr_again) begin
-        top_q.pc   <= top_q.pc;
         top_q.mask <= callr_waiting;
+      end else begin
+        top_q.pc <= next_pc;
       end
       push_a_q      <= callr_new_waiting
                        ? '{pc: pc_q, rpc: next_pc, mask: callr_waiting, call: 1'b0, frame: '0}
@@ -1402,7 +1465,7 @@ module sgpu_core
   // After a control instruction's beats: CALL pushes the callee's entry, RET and WARPSYNC
   // move on.
   task automatic control_post();
-    top_q.pc <= next_pc;
+    if (opcode != OP_CALLR) top_q.pc <= next_pc;
     if (opcode == OP_CALLR) begin
       callr_post();
     end else if (opcode inside {OP_BAR, OP_BARRED}) begin
@@ -1561,12 +1624,20 @@ module sgpu_core
   assign rvfi_carry_we_o    = carry_we;
   assign rvfi_carry_o       = carry_q[warp_q];
   assign rvfi_clock_o       = clock_now[31:0];
+  assign rvfi_late_o        = opcode == OP_LD || opcode == OP_LDC;
+  assign rvfi_lw_valid_o    = ret_we;
+  assign rvfi_lw_warp_o     = 8'(ret_warp);
+  assign rvfi_lw_reg_o      = ret_reg;
+  assign rvfi_lw_lane_o     = ret_lane;
+  assign rvfi_lw_data_o     = ret_data;
   assign rvfi_rf_we_o       = state_q == S_WRITE && wr_left_q != 0 && wr_report_q
                               && wr_reg != 8'hff;
   assign rvfi_rf_reg_o      = wr_reg;
   assign rvfi_rf_lane0_o    = lane_no(beat_q, 0);
   assign rvfi_rf_lanes_o    = beat_mask;
-  assign rvfi_rf_data_o     = rf_wdata;
+  always_comb begin
+    for (int unsigned k = 0; k < LANES; k++) rvfi_rf_data_o[k] = res_q[k][wr_k_q];
+  end
   assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && m_req_write;
   assign rvfi_st_lane_o     = m_lane;
   assign rvfi_st_space_o    = m_space;

@@ -14,9 +14,6 @@ package sgpu_core_pkg;
     logic [19:0] frame;
   } entry_t;
 
-  // No reconvergence point: a path that ends only by exiting.
-  localparam logic [31:0] NEVER = '1;
-
   typedef enum logic [1:0] {
     WARP_ABSENT,   // no thread of the CTA
     WARP_RUNNING,
@@ -32,5 +29,21 @@ package sgpu_core_pkg;
     KIND_MEM,      // loads and stores through the memory port
     KIND_CTRL      // branches, calls, exits, barriers
   } kind_e;
+
+  // What a memory response answers, carried in the port's tag and echoed back: loads and
+  // stores are posted (the warp goes on; the response writes the loaded registers, or only
+  // reports an error), an atomic's response goes to the instruction waiting for it.
+  typedef enum logic [1:0] {
+    TAG_LOAD,
+    TAG_STORE,
+    TAG_ATOMIC
+  } tag_kind_e;
+
+  typedef struct packed {
+    tag_kind_e   kind;
+    logic        last;  // the instruction's last request
+    logic [3:0]  off;   // the lane's byte offset in its 16-byte block
+    logic [4:0]  lane;  // the thread's lane in its warp
+  } tag_t;
 
 endpackage

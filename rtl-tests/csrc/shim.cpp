@@ -28,13 +28,13 @@ struct SgpuInputs {
     uint32_t dyn_shared;
     uint32_t local;
     uint32_t mem_rsp_rdata[4];
+    uint16_t mem_rsp_tag;
     uint8_t rst_n;
     uint8_t imem_we;
     uint8_t start;
     uint8_t mem_req_ready;
     uint8_t mem_rsp_valid;
     uint8_t mem_rsp_err;
-    uint8_t mem_rsp_tag;
 };
 
 struct SgpuOutputs {
@@ -58,7 +58,9 @@ struct SgpuOutputs {
     uint32_t rvfi_cta_idx[3];
     uint32_t rvfi_bar_released;
     uint32_t rvfi_bar_value;
+    uint32_t rvfi_lw_data;
     uint16_t mem_req_thread;
+    uint16_t mem_req_tag;
     uint16_t mem_req_be;
     uint8_t busy;
     uint8_t done;
@@ -86,7 +88,12 @@ struct SgpuOutputs {
     uint8_t rvfi_bar_waits;
     uint8_t rvfi_bar_red;
     uint8_t rvfi_bar_op;
-    uint8_t mem_req_tag;
+    uint8_t mem_rsp_ready;
+    uint8_t rvfi_late;
+    uint8_t rvfi_lw_valid;
+    uint8_t rvfi_lw_warp;
+    uint8_t rvfi_lw_reg;
+    uint8_t rvfi_lw_lane;
 };
 
 struct SgpuModel {
@@ -154,6 +161,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->mem_req_addr = t.mem_req_addr_o;
     out->mem_req_be = t.mem_req_be_o;
     out->mem_req_tag = t.mem_req_tag_o;
+    out->mem_rsp_ready = t.mem_rsp_ready_o;
     for (int i = 0; i < 4; i++) out->mem_req_wdata[i] = t.mem_req_wdata_o[i];
     out->rvfi_valid = t.rvfi_valid_o;
     out->rvfi_order = t.rvfi_order_o;
@@ -193,6 +201,12 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->rvfi_bar_value = t.rvfi_bar_value_o;
     out->rvfi_bar_red = t.rvfi_bar_red_o;
     out->rvfi_bar_op = t.rvfi_bar_op_o;
+    out->rvfi_late = t.rvfi_late_o;
+    out->rvfi_lw_valid = t.rvfi_lw_valid_o;
+    out->rvfi_lw_warp = t.rvfi_lw_warp_o;
+    out->rvfi_lw_reg = t.rvfi_lw_reg_o;
+    out->rvfi_lw_lane = t.rvfi_lw_lane_o;
+    out->rvfi_lw_data = t.rvfi_lw_data_o;
 
     t.clk_i = 1;
     t.eval();

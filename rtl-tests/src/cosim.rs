@@ -5,12 +5,19 @@
 //! lane written, predicates, carry and stores. The first difference stops the run. The core's
 //! memory port is served from a copy of the same prepared memory image the model uses, and
 //! the two global memories must be equal at the end.
+//!
+//! A load retires when its requests have gone out; its register writes come later and are
+//! matched against the model's values as they come ([`crate::late`]). A load's or store's
+//! error answer therefore traps after its retirement, when other warps may have retired
+//! more: the model traps at the retirement itself, the memories are compared then, and the
+//! core must report the same trap when it stops.
 
+use crate::late::{Difference, LateWrites};
 use crate::model::{Inputs, Model, Outputs};
-use sgpu_isa::abi;
+use sgpu_isa::{abi, fields, opcodes};
 use sgpu_sim::cta::{Cta, Grid};
 use sgpu_sim::launch::Prepared;
-use sgpu_sim::memory::{Access, Memories, Memory};
+use sgpu_sim::memory::{Access, Global, Memories, Memory};
 use sgpu_sim::program::{Function, Program};
 use sgpu_sim::record::{Retired, Space};
 use sgpu_sim::trap::{Cause, Trap};
@@ -172,6 +179,8 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
         ctas: 0,
         report: Report::default(),
         pending: VecDeque::new(),
+        late: LateWrites::default(),
+        deferred: None,
         gathered: Gathered::default(),
         retired: Retired::default(),
         latency: o.latency,
@@ -185,20 +194,15 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
         Err(Failure::Trap(t, _)) => Err(Failure::Trap(t, run.report)),
         Err(e) => return Err(e),
     };
+    let deferred = run.deferred.map(|d| d.rtl_global);
     if !o.check {
         prepared.global = rtl_global;
         return finished;
     }
-    for (r, g) in rtl_global.regions.iter().zip(&golden_global.regions) {
-        if let Some(at) = r.bytes.iter().zip(&g.bytes).position(|(a, b)| a != b) {
-            return Err(Failure::Mismatch(format!(
-                "final memory differs: `{}` byte {at} ({:#x}): model {:#04x}, RTL {:#04x}",
-                r.name,
-                r.base + at as u64,
-                g.bytes[at],
-                r.bytes[at]
-            )));
-        }
+    // After a trap the model took at a retirement the RTL's memory of that moment is
+    // compared: the core went on until the error answer reached it.
+    if let Some(what) = global_differs(deferred.as_ref().unwrap_or(&rtl_global), &golden_global) {
+        return Err(Failure::Mismatch(format!("final memory differs: {what}")));
     }
     prepared.global = golden_global;
     finished
@@ -235,6 +239,16 @@ fn start(
     i
 }
 
+/// The trap the model took at a load's or store's retirement, which the core reports when the
+/// error answer reaches it: the trap, the instruction's pc and warp, and the RTL's global
+/// memory at the retirement (the model's stops there).
+struct Deferred {
+    trap: Box<Trap>,
+    pc: u32,
+    warp: u8,
+    rtl_global: Global,
+}
+
 /// The state of a run between cycles.
 struct Run<'p> {
     program: &'p Program,
@@ -244,7 +258,9 @@ struct Run<'p> {
     ctas: u64,
     report: Report,
     /// Memory responses in flight: (cycle due, data, error, tag).
-    pending: VecDeque<(u64, [u32; 4], bool, u8)>,
+    pending: VecDeque<(u64, [u32; 4], bool, u16)>,
+    late: LateWrites,
+    deferred: Option<Deferred>,
     gathered: Gathered,
     retired: Retired,
     latency: u64,
@@ -277,10 +293,12 @@ impl Run<'_> {
                     inputs.mem_rsp_rdata = data;
                     inputs.mem_rsp_err = u8::from(err);
                     inputs.mem_rsp_tag = tag;
-                    self.pending.pop_front();
                 }
             }
             let out = model.cycle(&inputs);
+            if inputs.mem_rsp_valid != 0 && out.mem_rsp_ready != 0 {
+                self.pending.pop_front();
+            }
             inputs.start = 0;
             self.report.cycles += 1;
             if out.rvfi_cta != 0 {
@@ -289,9 +307,9 @@ impl Run<'_> {
             if out.mem_req_valid != 0 {
                 self.serve(&out, memory, cycle);
             }
-            self.gather(&out);
+            self.gather(&out)?;
             if out.rvfi_valid != 0 {
-                self.retire(&out, grid)?;
+                self.retire(&out, grid, memory)?;
             }
             if out.done != 0 {
                 return self.finish(&out, grid);
@@ -340,8 +358,18 @@ impl Run<'_> {
             .push_back((cycle + self.latency, words, !ok, out.mem_req_tag));
     }
 
-    /// Register writes and stores of the instruction in flight.
-    fn gather(&mut self, out: &Outputs) {
+    /// Register writes and stores of the instruction in flight, and posted loads' writes.
+    fn gather(&mut self, out: &Outputs) -> Result<(), Failure> {
+        if out.rvfi_lw_valid != 0 && self.check && self.deferred.is_none() {
+            let key = (
+                out.rvfi_lw_warp,
+                out.rvfi_lw_reg,
+                usize::from(out.rvfi_lw_lane),
+            );
+            self.late
+                .written(key, out.rvfi_lw_data)
+                .map_err(|d| self.late_mismatch(out, d))?;
+        }
         if out.rvfi_rf_we != 0 {
             for k in 0..32usize {
                 if out.rvfi_rf_lanes >> k & 1 != 0 {
@@ -364,11 +392,17 @@ impl Run<'_> {
                 .stores
                 .push((lane, space, out.rvfi_st_addr, data));
         }
+        Ok(())
     }
 
     /// A retirement: the model steps the same warp, and the records must agree.
-    fn retire(&mut self, out: &Outputs, grid: &mut Grid<'_>) -> Result<(), Failure> {
-        if !self.check {
+    fn retire(
+        &mut self,
+        out: &Outputs,
+        grid: &mut Grid<'_>,
+        memory: &Memories<'_>,
+    ) -> Result<(), Failure> {
+        if !self.check || self.deferred.is_some() {
             self.gathered = Gathered::default();
             self.report.retired += 1;
             return Ok(());
@@ -378,6 +412,16 @@ impl Run<'_> {
             Failure::Mismatch("the RTL retired an instruction before starting a CTA".into())
         })?;
         if let Err(trap) = cta.step(warp, grid, &mut self.retired) {
+            if posted(out.rvfi_word) && trap_code(&trap.cause) == Some(abi::TRAP_OUT_OF_BOUNDS) {
+                self.deferred = Some(Deferred {
+                    trap: Box::new(trap),
+                    pc: out.rvfi_pc,
+                    warp: out.rvfi_warp,
+                    rtl_global: memory.global.clone(),
+                });
+                self.gathered = Gathered::default();
+                return Ok(());
+            }
             return Err(self.mismatch(out, &format!("the model trapped: {trap}; the RTL did not")));
         }
         inject_fault(&mut self.retired, &mut self.fault, self.report.retired);
@@ -388,10 +432,17 @@ impl Run<'_> {
                 cta.warps[warp].regs[usize::from(reg)][lane] = value;
             }
         }
-        let difference = differ(r, out, &self.gathered);
+        let writes = model_writes(r);
+        let late = out.rvfi_late != 0;
+        let difference = differ(r, out, &self.gathered, if late { &[] } else { &writes });
         self.gathered = Gathered::default();
         if let Some(what) = difference {
             return Err(self.mismatch(out, &what));
+        }
+        if late {
+            self.late
+                .retired(out.rvfi_warp, out.rvfi_pc, &writes)
+                .map_err(|d| self.late_mismatch(out, d))?;
         }
         self.report.retired += 1;
         Ok(())
@@ -405,6 +456,29 @@ impl Run<'_> {
                 abi::TRAP_NONE => Ok(()),
                 _ => Err(self.mismatch(out, &format!("the core trapped with cause {code}"))),
             };
+        }
+        if let Some(d) = &self.deferred {
+            let same = trap_code(&d.trap.cause) == Some(code)
+                && (out.trap_pc, out.trap_warp) == (d.pc, d.warp);
+            return match same {
+                true => Err(Failure::Trap(d.trap.clone(), self.report)),
+                false => Err(self.mismatch_at(
+                    d.pc,
+                    d.warp,
+                    &format!(
+                        "the model trapped at this instruction's retirement: {}; the RTL \
+                         stopped with cause {code} at pc {:#x} in warp {}",
+                        d.trap,
+                        u64::from(out.trap_pc) * 8,
+                        out.trap_warp
+                    ),
+                )),
+            };
+        }
+        if code == abi::TRAP_NONE {
+            self.late
+                .settled()
+                .map_err(|d| self.late_mismatch(out, d))?;
         }
         let Some(cta) = self.cta.as_mut() else {
             return Err(Failure::Mismatch(
@@ -449,18 +523,20 @@ impl Run<'_> {
         }
     }
 
-    /// The report of the first difference.
+    /// The report of the first difference, at the instruction retiring (or trapping).
     fn mismatch(&self, out: &Outputs, what: &str) -> Failure {
-        let pc = if out.rvfi_valid != 0 {
-            out.rvfi_pc
-        } else {
-            out.trap_pc
-        };
-        let warp = if out.rvfi_valid != 0 {
-            out.rvfi_warp
-        } else {
-            out.trap_warp
-        };
+        match out.rvfi_valid != 0 {
+            true => self.mismatch_at(out.rvfi_pc, out.rvfi_warp, what),
+            false => self.mismatch_at(out.trap_pc, out.trap_warp, what),
+        }
+    }
+
+    /// A difference in a posted load's register writes, at the load.
+    fn late_mismatch(&self, out: &Outputs, d: Difference) -> Failure {
+        self.mismatch_at(d.pc.unwrap_or(out.rvfi_pc), d.warp, &d.what)
+    }
+
+    fn mismatch_at(&self, pc: u32, warp: u8, what: &str) -> Failure {
         let word = self.program.code.get(pc as usize).copied().unwrap_or(0);
         let text = sgpu_sim::warp::text(word);
         let cta = self.cta.as_ref().map_or([0; 3], |c| c.index);
@@ -486,8 +562,29 @@ fn inject_fault(r: &mut Retired, fault: &mut Option<u64>, retired: u64) {
     }
 }
 
-/// Where the RTL's retirement differs from the model's record, if it does.
-fn differ(r: &Retired, out: &Outputs, g: &Gathered) -> Option<String> {
+/// Whether the instruction is a load or store, whose errors come back through the port.
+fn posted(word: u64) -> bool {
+    let op = (word >> fields::OP.lsb) & ((1 << (fields::OP.msb - fields::OP.lsb + 1)) - 1);
+    [opcodes::LD, opcodes::LDC, opcodes::ST].contains(&(op as u8))
+}
+
+/// Where two global memories differ first, if they do.
+fn global_differs(rtl: &Global, model: &Global) -> Option<String> {
+    rtl.regions.iter().zip(&model.regions).find_map(|(r, g)| {
+        let at = r.bytes.iter().zip(&g.bytes).position(|(a, b)| a != b)?;
+        Some(format!(
+            "`{}` byte {at} ({:#x}): model {:#04x}, RTL {:#04x}",
+            r.name,
+            r.base + at as u64,
+            g.bytes[at],
+            r.bytes[at]
+        ))
+    })
+}
+
+/// Where the RTL's retirement differs from the model's record, if it does; `writes` are the
+/// register writes it must have reported (none for a posted load's, which come later).
+fn differ(r: &Retired, out: &Outputs, g: &Gathered, writes: &[(u8, usize, u32)]) -> Option<String> {
     let same = |what: &str, model: u64, rtl: u64| {
         (model != rtl).then(|| format!("{what}: model {model:#x}, RTL {rtl:#x}"))
     };
@@ -496,7 +593,7 @@ fn differ(r: &Retired, out: &Outputs, g: &Gathered) -> Option<String> {
         .or_else(|| same("active lanes", r.active.into(), out.rvfi_active.into()))
         .or_else(|| same("executing lanes", r.mask.into(), out.rvfi_mask.into()))
         .or_else(|| next_differs(r, out))
-        .or_else(|| regs_differ(r, g))
+        .or_else(|| regs_differ(writes, r.nondeterministic, g))
         .or_else(|| preds_differ(r, out))
         .or_else(|| {
             let rtl = (out.rvfi_carry_we != 0).then_some(out.rvfi_carry);
@@ -533,22 +630,31 @@ fn next_differs(r: &Retired, out: &Outputs) -> Option<String> {
     })
 }
 
-/// Every register lane the model wrote (in the executing lanes) the RTL wrote alike, and
-/// nothing else.
-fn regs_differ(r: &Retired, g: &Gathered) -> Option<String> {
-    let mut expected: Vec<(u8, usize, u32)> = Vec::new();
+/// The register lanes the model wrote (in the executing lanes): (register, lane, value).
+fn model_writes(r: &Retired) -> Vec<(u8, usize, u32)> {
+    let mut writes = Vec::new();
     for (reg, values) in r.regs.iter() {
         if reg == 0xff {
             continue;
         }
         for lane in (0..LANES).filter(|l| r.mask >> l & 1 != 0) {
-            expected.push((reg, lane, values[lane]));
+            writes.push((reg, lane, values[lane]));
         }
     }
+    writes
+}
+
+/// Every register lane of `writes` the RTL wrote alike, and nothing else.
+fn regs_differ(
+    writes: &[(u8, usize, u32)],
+    nondeterministic: bool,
+    g: &Gathered,
+) -> Option<String> {
+    let mut expected = writes.to_vec();
     let mut got = g.regs.clone();
     expected.sort_unstable();
     got.sort_unstable();
-    if expected == got || r.nondeterministic {
+    if expected == got || nondeterministic {
         return None;
     }
     let first = expected

@@ -5,5 +5,6 @@
 //! their own small testbenches from `tb/`.
 
 pub mod cosim;
+pub mod late;
 pub mod model;
 pub mod random;

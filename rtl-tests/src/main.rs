@@ -36,6 +36,9 @@ struct Args {
     /// Warps of the core.
     #[arg(long, default_value_t = 8)]
     warps: u32,
+    /// Cycles from a memory request to its answer.
+    #[arg(long, default_value_t = 4)]
+    latency: u64,
 }
 
 fn main() -> ExitCode {
@@ -72,6 +75,7 @@ fn run(args: &Args) -> Result<u8> {
     let options = Options {
         lanes: args.lanes,
         warps: args.warps,
+        latency: args.latency,
         max_cycles: args.max_cycles,
         vcd: args.vcd.clone(),
         ..Options::default()

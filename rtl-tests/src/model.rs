@@ -21,13 +21,13 @@ pub struct Inputs {
     pub dyn_shared: u32,
     pub local: u32,
     pub mem_rsp_rdata: [u32; 4],
+    pub mem_rsp_tag: u16,
     pub rst_n: u8,
     pub imem_we: u8,
     pub start: u8,
     pub mem_req_ready: u8,
     pub mem_rsp_valid: u8,
     pub mem_rsp_err: u8,
-    pub mem_rsp_tag: u8,
 }
 
 #[repr(C)]
@@ -53,7 +53,9 @@ pub struct Outputs {
     pub rvfi_cta_idx: [u32; 3],
     pub rvfi_bar_released: u32,
     pub rvfi_bar_value: u32,
+    pub rvfi_lw_data: u32,
     pub mem_req_thread: u16,
+    pub mem_req_tag: u16,
     pub mem_req_be: u16,
     pub busy: u8,
     pub done: u8,
@@ -81,7 +83,12 @@ pub struct Outputs {
     pub rvfi_bar_waits: u8,
     pub rvfi_bar_red: u8,
     pub rvfi_bar_op: u8,
-    pub mem_req_tag: u8,
+    pub mem_rsp_ready: u8,
+    pub rvfi_late: u8,
+    pub rvfi_lw_valid: u8,
+    pub rvfi_lw_warp: u8,
+    pub rvfi_lw_reg: u8,
+    pub rvfi_lw_lane: u8,
 }
 
 /// One configuration's functions.

@@ -23,15 +23,19 @@ fn program(ptx: &str) -> sgpu_sim::program::Program {
 /// Runs `ptx` as `manifest` launches it (files relative to the workspace) on a core of
 /// `lanes` lanes.
 fn cosim(ptx: &str, manifest: &str, lanes: u32, fault: Option<u64>) -> Result<Report, Failure> {
-    let program = program(ptx);
-    let mut prepared = sgpu_sim::launch::prepare(manifest, workspace(), &program)
-        .unwrap_or_else(|e| panic!("{ptx}: {e}"));
     let options = Options {
         lanes,
         fault,
         ..Options::default()
     };
-    cosim::run(&program, &mut prepared, &options)
+    cosim_with(ptx, manifest, &options)
+}
+
+fn cosim_with(ptx: &str, manifest: &str, options: &Options) -> Result<Report, Failure> {
+    let program = program(ptx);
+    let mut prepared = sgpu_sim::launch::prepare(manifest, workspace(), &program)
+        .unwrap_or_else(|e| panic!("{ptx}: {e}"));
+    cosim::run(&program, &mut prepared, options)
 }
 
 /// Two CTAs of `block` threads with one output buffer (and an input of random words).
@@ -164,28 +168,40 @@ fn kernels_agree_at_2_4_and_16_lanes() {
 /// their buffers, warps waiting at barriers that cannot complete.
 #[test]
 fn traps_agree() {
-    let trap = |ptx: &str, m: &str| match cosim(ptx, m, 8, None) {
-        Err(Failure::Trap(t, _)) => t,
-        other => panic!("{ptx}: expected a trap both agree on, got {other:?}"),
+    let trap_after = |ptx: &str, m: &str, latency: u64| {
+        let options = Options {
+            latency,
+            ..Options::default()
+        };
+        match cosim_with(ptx, m, &options) {
+            Err(Failure::Trap(t, _)) => t,
+            other => {
+                panic!("{ptx}, latency {latency}: expected a trap both agree on, got {other:?}")
+            }
+        }
     };
+    let trap = |ptx: &str, m: &str| trap_after(ptx, m, 4);
     let t = trap("tests/kernels/calls.ptx", &manifest("calls", false));
     assert_eq!(t.cause, sgpu_sim::Cause::StackOverflow);
+    // Stores and loads past their buffer answered with an error after their retirement,
+    // soon or late, while other warps go on.
     let small = manifest("carry64", true).replace("size = 8192", "size = 256");
-    let t = trap("tests/kernels/carry64.ptx", &small);
-    assert!(
-        matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
-        "{t}"
-    );
-    // Loads past their buffer, with loads of earlier lanes still in flight.
     let short = manifest("more64", true);
     let at = short.find("u32 = [").unwrap() + "u32 = [".len();
     let end = at + short[at..].find(']').unwrap();
     let short = format!("{}1, 2, 3, 4, 5, 6, 7, 8{}", &short[..at], &short[end..]);
-    let t = trap("tests/kernels/more64.ptx", &short);
-    assert!(
-        matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
-        "{t}"
-    );
+    for latency in [1, 4, 64] {
+        let t = trap_after("tests/kernels/carry64.ptx", &small, latency);
+        assert!(
+            matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
+            "{t}"
+        );
+        let t = trap_after("tests/kernels/more64.ptx", &short, latency);
+        assert!(
+            matches!(t.cause, sgpu_sim::Cause::OutOfBounds { .. }),
+            "{t}"
+        );
+    }
     // prodcons needs three warps at its barriers; with two, both wait forever.
     let t = trap("tests/kernels/prodcons.ptx", &manifest("prodcons", false));
     assert_eq!(t.cause, sgpu_sim::Cause::Deadlock);
@@ -216,6 +232,30 @@ fn the_checker_fails_when_it_should() {
     let word = program(ptx).code[usize::from_str_radix(pc, 16).unwrap() / 8];
     let op = sgpu_isa::decode(word).unwrap().op;
     assert!(op.roles().regs.iter().flatten().any(|r| r.write), "{what}");
+
+    // A corrupted load result is found when the RTL writes it, after the load retired, and
+    // reported at the load.
+    let ptx = "tests/kernels/more64.ptx";
+    let m = manifest("more64", true);
+    let load = (0..200)
+        .find_map(|n| match cosim(ptx, &m, 8, Some(n)) {
+            Err(Failure::Mismatch(what)) if what.contains("a load's register write") => Some(what),
+            _ => None,
+        })
+        .expect("a corrupted load result went unnoticed");
+    let pc = load
+        .split("pc 0x")
+        .nth(1)
+        .and_then(|s| s.split(':').next())
+        .unwrap();
+    let word = program(ptx).code[usize::from_str_radix(pc, 16).unwrap() / 8];
+    assert!(
+        matches!(
+            sgpu_isa::decode(word).unwrap().op,
+            sgpu_isa::Op::Ld { .. } | sgpu_isa::Op::Ldc { .. }
+        ),
+        "{load}"
+    );
 
     let Err(Failure::Mismatch(what)) = cosim(
         "tests/kernels/special.ptx",

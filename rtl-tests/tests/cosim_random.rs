@@ -17,19 +17,25 @@ fn programs(default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Runs the program of `seed` at `lanes`; a difference panics with the seed.
+/// Runs the program of `seed` at `lanes`, with a memory latency the seed picks too (answers
+/// that come while the load is still sending, and long after); a difference panics with the
+/// seed.
 fn check(seed: u64, lanes: u32) -> cosim::Report {
     let warps = 1 + (seed % 8) as u32;
+    let latency = [1, 4, 20, 100][(seed / 8 % 4) as usize];
     let mut g = generate(seed, Mix::ALL, 60, warps);
     let options = Options {
         lanes,
+        latency,
         max_cycles: 50_000_000,
         ..Options::default()
     };
     match cosim::run(&g.program, &mut g.prepared, &options) {
         Ok(report) => report,
         Err(Failure::Trap(_, report)) => report,
-        Err(f) => panic!("random program, seed {seed}, {warps} warps, {lanes} lanes: {f:?}"),
+        Err(f) => panic!(
+            "random program, seed {seed}, {warps} warps, {lanes} lanes, latency {latency}: {f:?}"
+        ),
     }
 }
 
