@@ -402,6 +402,7 @@ module sgpu_core
     assign l = lane_no(beat_q, k);
 
     sgpu_int_alu u_alu (
+      .en_i   (state_q == S_EXEC && kind_q == KIND_ALU),
       .instr_i(word_q),
       .a_i    (opnd_q[k][0]),
       .b_i    (opnd_q[k][2]),

@@ -3,16 +3,20 @@
 // IADD, IADD32I, IMUL, IMUL32I, IMAD, IMADW, IMNMX, IABS, ISETP, LOP3, LOP32I, SHL, SHR, SHF,
 // BFE, BFI, POPC, CLZ, FLO, BREV, PRMT, PRMTI and I2I; every output is zero for any other
 // opcode (S2R and IDIV are computed elsewhere). Combinational; the core instantiates it once
-// per physical lane and gives it the lane's register and predicate values. It slices the
-// opcode, modifiers and immediates from the instruction word itself, at the places the ISA
-// table fixes; the word is one the decoder accepts (sgpu_predecode traps the others), so an
-// enumerated field past its values gives whatever the `default` arms say.
+// per physical lane and gives it the lane's register and predicate values. With en_i low
+// every output is zero and the wide parts (shifts, bit loops, byte permutes, conversions)
+// rest at zero: operand isolation, which in simulation means Verilator skips them in the
+// cycles the lane computes nothing (most of them), and in silicon saves their toggling.
+// It slices the opcode, modifiers and immediates from the instruction word itself, at the
+// places the ISA table fixes; the word is one the decoder accepts (sgpu_predecode traps the
+// others), so an enumerated field past its values gives whatever the `default` arms say.
 // rtl-tests/tests/int_alu.rs checks it against the golden model.
 //
 // Package names are written out in full (sgpu_isa_pkg::) rather than imported, and the enumerated
 // fields are plain bit vectors compared with the package's members rather than cast to its
 // types, so that yosys reads the module as Verilator does.
 module sgpu_int_alu (
+  input  logic        en_i,     // the lane computes this cycle
   input  logic [63:0] instr_i,
   input  logic [31:0] a_i,      // ra (RZ reads 0)
   input  logic [31:0] b_i,      // rb as read; ignored when bi makes rb an immediate
@@ -109,12 +113,15 @@ module sgpu_int_alu (
   logic [31:0] sat_result;
   assign sat_sum = 34'($signed(a_i)) + 34'($signed(add_b)) + 34'(instr_i[sgpu_isa_pkg::NB_LSB]);
   always_comb begin
-    if (sat_sum[33:31] == 3'b000 || sat_sum[33:31] == 3'b111) begin
-      sat_result = sat_sum[31:0];
-    end else if (sat_sum[33]) begin
-      sat_result = 32'h8000_0000;
-    end else begin
-      sat_result = 32'h7fff_ffff;
+    sat_result = '0;
+    if (en_i) begin
+      if (sat_sum[33:31] == 3'b000 || sat_sum[33:31] == 3'b111) begin
+        sat_result = sat_sum[31:0];
+      end else if (sat_sum[33]) begin
+        sat_result = 32'h8000_0000;
+      end else begin
+        sat_result = 32'h7fff_ffff;
+      end
     end
   end
 
@@ -135,27 +142,29 @@ module sgpu_int_alu (
   logic icmp_tie, icmp_result;
   assign icmp = instr_i[sgpu_isa_pkg::ICMP_MSB:sgpu_isa_pkg::ICMP_LSB];
   always_comb begin
-    icmp_tie    = 1'b0;
-    icmp_result = 1'b0;
-    unique case (icmp)
-      sgpu_isa_pkg::ICMP_EQ: begin
-        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b1;
-        icmp_result = cmp_eq & icmp_tie;
-      end
-      sgpu_isa_pkg::ICMP_NE: begin
-        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b0;
-        icmp_result = cmp_eq ? icmp_tie : 1'b1;
-      end
-      sgpu_isa_pkg::ICMP_LT, sgpu_isa_pkg::ICMP_LE: begin
-        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_LE);
-        icmp_result = cmp_eq ? icmp_tie : cmp_lt;
-      end
-      sgpu_isa_pkg::ICMP_GT, sgpu_isa_pkg::ICMP_GE: begin
-        icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_GE);
-        icmp_result = cmp_eq ? icmp_tie : !cmp_lt;
-      end
-      default: ;
-    endcase
+    icmp_tie = '0;
+    icmp_result = '0;
+    if (en_i) begin
+      unique case (icmp)
+        sgpu_isa_pkg::ICMP_EQ: begin
+          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b1;
+          icmp_result = cmp_eq & icmp_tie;
+        end
+        sgpu_isa_pkg::ICMP_NE: begin
+          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b0;
+          icmp_result = cmp_eq ? icmp_tie : 1'b1;
+        end
+        sgpu_isa_pkg::ICMP_LT, sgpu_isa_pkg::ICMP_LE: begin
+          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_LE);
+          icmp_result = cmp_eq ? icmp_tie : cmp_lt;
+        end
+        sgpu_isa_pkg::ICMP_GT, sgpu_isa_pkg::ICMP_GE: begin
+          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_GE);
+          icmp_result = cmp_eq ? icmp_tie : !cmp_lt;
+        end
+        default: ;
+      endcase
+    end
   end
 
   //////////////
@@ -169,33 +178,39 @@ module sgpu_int_alu (
   logic [6:0]  sh_n;
   logic        sh_right, sh_arith, sh_high;
   always_comb begin
-    sh_in    = {32'h0, a_i};
-    sh_right = 1'b0;
-    sh_arith = 1'b0;
-    sh_high  = 1'b0;
-    unique case (op)
-      sgpu_isa_pkg::OP_SHR: begin
-        sh_in    = {{32{instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31]}}, a_i};
-        sh_right = 1'b1;
-        sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
-      end
-      sgpu_isa_pkg::OP_SHF: begin
-        sh_in    = {c_i, a_i};
-        sh_right = instr_i[sgpu_isa_pkg::SHR_LSB];
-        sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
-        sh_high  = instr_i[sgpu_isa_pkg::HI_LSB];
-      end
-      default: ;
-    endcase
+    sh_in = '0;
+    sh_right = '0;
+    sh_arith = '0;
+    sh_high = '0;
+    if (en_i) begin
+      sh_in    = {32'h0, a_i};
+      unique case (op)
+        sgpu_isa_pkg::OP_SHR: begin
+          sh_in    = {{32{instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31]}}, a_i};
+          sh_right = 1'b1;
+          sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
+        end
+        sgpu_isa_pkg::OP_SHF: begin
+          sh_in    = {c_i, a_i};
+          sh_right = instr_i[sgpu_isa_pkg::SHR_LSB];
+          sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
+          sh_high  = instr_i[sgpu_isa_pkg::HI_LSB];
+        end
+        default: ;
+      endcase
+    end
   end
   assign sh_n = (b_val > 32'd64) ? 7'd64 : b_val[6:0];
   always_comb begin
-    if (!sh_right) begin
-      sh_out = sh_in << sh_n;
-    end else if (sh_arith) begin
-      sh_out = $signed(sh_in) >>> sh_n;
-    end else begin
-      sh_out = sh_in >> sh_n;
+    sh_out = '0;
+    if (en_i) begin
+      if (!sh_right) begin
+        sh_out = sh_in << sh_n;
+      end else if (sh_arith) begin
+        sh_out = $signed(sh_in) >>> sh_n;
+      end else begin
+        sh_out = sh_in >> sh_n;
+      end
     end
   end
 
@@ -232,9 +247,12 @@ module sgpu_int_alu (
   logic [31:0] popc, brev;
   always_comb begin
     popc = '0;
-    for (int i = 0; i < 32; i++) begin
-      popc = popc + 32'(a_i[i]);
-      brev[i] = a_i[31 - i];
+    brev = '0;
+    if (en_i) begin
+      for (int i = 0; i < 32; i++) begin
+        popc = popc + 32'(a_i[i]);
+        brev[i] = a_i[31 - i];
+      end
     end
   end
 
@@ -246,9 +264,11 @@ module sgpu_int_alu (
                  ? ~a_i : a_i;
   always_comb begin
     lead_msb = '0;
-    for (int i = 0; i < 32; i++) begin
-      if (lead_in[i]) begin
-        lead_msb = 5'(i);
+    if (en_i) begin
+      for (int i = 0; i < 32; i++) begin
+        if (lead_in[i]) begin
+          lead_msb = 5'(i);
+        end
       end
     end
   end
@@ -260,20 +280,26 @@ module sgpu_int_alu (
   logic [31:0]              lop3;
   assign lut = instr_i[sgpu_isa_pkg::LUT_MSB:sgpu_isa_pkg::LUT_LSB];
   always_comb begin
-    for (int i = 0; i < 32; i++) begin
-      lop3[i] = lut[{a_i[i], b_val[i], c_val[i]}];
+    lop3 = '0;
+    if (en_i) begin
+      for (int i = 0; i < 32; i++) begin
+        lop3[i] = lut[{a_i[i], b_val[i], c_val[i]}];
+      end
     end
   end
 
   // LOP32I.
   logic [31:0] lop2;
   always_comb begin
-    unique case (instr_i[sgpu_isa_pkg::LOP2_MSB:sgpu_isa_pkg::LOP2_LSB])
-      sgpu_isa_pkg::LOP2_AND: lop2 = a_i & imm32;
-      sgpu_isa_pkg::LOP2_OR:  lop2 = a_i | imm32;
-      sgpu_isa_pkg::LOP2_XOR: lop2 = a_i ^ imm32;
-      default:  lop2 = '0;
-    endcase
+    lop2 = '0;
+    if (en_i) begin
+      unique case (instr_i[sgpu_isa_pkg::LOP2_MSB:sgpu_isa_pkg::LOP2_LSB])
+        sgpu_isa_pkg::LOP2_AND: lop2 = a_i & imm32;
+        sgpu_isa_pkg::LOP2_OR:  lop2 = a_i | imm32;
+        sgpu_isa_pkg::LOP2_XOR: lop2 = a_i ^ imm32;
+        default:  lop2 = '0;
+      endcase
+    end
   end
 
   //////////////////
@@ -303,29 +329,35 @@ module sgpu_int_alu (
   always_comb begin
     prmt_idx = '0;
     prmt_rep = '0;
-    for (int k = 0; k < 4; k++) begin
-      unique case (prmt_mode)
-        sgpu_isa_pkg::PMODE_DEFAULT: begin
-          prmt_idx[3 * k +: 3] = prmt_sel[4 * k +: 3];
-          prmt_rep[k]          = prmt_sel[4 * k + 3];
-        end
-        sgpu_isa_pkg::PMODE_F4E: prmt_idx[3 * k +: 3] = 3'(prmt_s) + 3'(k);
-        sgpu_isa_pkg::PMODE_B4E: prmt_idx[3 * k +: 3] = 3'(prmt_s) - 3'(k);
-        sgpu_isa_pkg::PMODE_RC8: prmt_idx[3 * k +: 3] = 3'(prmt_s);
-        // PTX's table for ecl is bytes s, max(s, 1), max(s, 2), 3, and for ecr bytes 0,
-        // min(s, 1), min(s, 2), s: byte k is max(s, k), or min(s, k), as s is at most 3.
-        sgpu_isa_pkg::PMODE_ECL: prmt_idx[3 * k +: 3] = (prmt_s > 2'(k)) ? 3'(prmt_s) : 3'(k);
-        sgpu_isa_pkg::PMODE_ECR: prmt_idx[3 * k +: 3] = (prmt_s < 2'(k)) ? 3'(prmt_s) : 3'(k);
-        // Bytes 2s, 2s + 1, 2s, 2s + 1 (s's low bit).
-        sgpu_isa_pkg::PMODE_RC16: prmt_idx[3 * k +: 3] = {1'b0, prmt_s[0], 1'(k)};
-        default: ;
-      endcase
+    if (en_i) begin
+      for (int k = 0; k < 4; k++) begin
+        unique case (prmt_mode)
+          sgpu_isa_pkg::PMODE_DEFAULT: begin
+            prmt_idx[3 * k +: 3] = prmt_sel[4 * k +: 3];
+            prmt_rep[k]          = prmt_sel[4 * k + 3];
+          end
+          sgpu_isa_pkg::PMODE_F4E: prmt_idx[3 * k +: 3] = 3'(prmt_s) + 3'(k);
+          sgpu_isa_pkg::PMODE_B4E: prmt_idx[3 * k +: 3] = 3'(prmt_s) - 3'(k);
+          sgpu_isa_pkg::PMODE_RC8: prmt_idx[3 * k +: 3] = 3'(prmt_s);
+          // PTX's table for ecl is bytes s, max(s, 1), max(s, 2), 3, and for ecr bytes 0,
+          // min(s, 1), min(s, 2), s: byte k is max(s, k), or min(s, k), as s is at most 3.
+          sgpu_isa_pkg::PMODE_ECL: prmt_idx[3 * k +: 3] = (prmt_s > 2'(k)) ? 3'(prmt_s) : 3'(k);
+          sgpu_isa_pkg::PMODE_ECR: prmt_idx[3 * k +: 3] = (prmt_s < 2'(k)) ? 3'(prmt_s) : 3'(k);
+          // Bytes 2s, 2s + 1, 2s, 2s + 1 (s's low bit).
+          sgpu_isa_pkg::PMODE_RC16: prmt_idx[3 * k +: 3] = {1'b0, prmt_s[0], 1'(k)};
+          default: ;
+        endcase
+      end
     end
   end
   always_comb begin
-    for (int k = 0; k < 4; k++) begin
-      prmt_pick[8 * k +: 8]   = prmt_bytes[8 * prmt_idx[3 * k +: 3] +: 8];
-      prmt_result[8 * k +: 8] = prmt_rep[k] ? {8{prmt_pick[8 * k + 7]}} : prmt_pick[8 * k +: 8];
+    prmt_pick = '0;
+    prmt_result = '0;
+    if (en_i) begin
+      for (int k = 0; k < 4; k++) begin
+        prmt_pick[8 * k +: 8]   = prmt_bytes[8 * prmt_idx[3 * k +: 3] +: 8];
+        prmt_result[8 * k +: 8] = prmt_rep[k] ? {8{prmt_pick[8 * k + 7]}} : prmt_pick[8 * k +: 8];
+      end
     end
   end
 
@@ -343,41 +375,48 @@ module sgpu_int_alu (
   assign cvt_from = instr_i[sgpu_isa_pkg::IFROM_MSB:sgpu_isa_pkg::IFROM_LSB];
   assign cvt_to   = instr_i[sgpu_isa_pkg::ITO_MSB:sgpu_isa_pkg::ITO_LSB];
   always_comb begin
-    unique case (cvt_from)
-      sgpu_isa_pkg::ITY_U8:  cvt_in = 33'(a_i[7:0]);
-      sgpu_isa_pkg::ITY_S8:  cvt_in = 33'($signed(a_i[7:0]));
-      sgpu_isa_pkg::ITY_U16: cvt_in = 33'(a_i[15:0]);
-      sgpu_isa_pkg::ITY_S16: cvt_in = 33'($signed(a_i[15:0]));
-      sgpu_isa_pkg::ITY_U32, sgpu_isa_pkg::ITY_U64: cvt_in = 33'(a_i);
-      sgpu_isa_pkg::ITY_S32, sgpu_isa_pkg::ITY_S64: cvt_in = 33'($signed(a_i));
-      default:               cvt_in = '0;
-    endcase
-    unique case (cvt_to)
-      sgpu_isa_pkg::ITY_U8:  {cvt_lo, cvt_hi} = {33'sd0, 33'sd255};
-      sgpu_isa_pkg::ITY_S8:  {cvt_lo, cvt_hi} = {-33'sd128, 33'sd127};
-      sgpu_isa_pkg::ITY_U16: {cvt_lo, cvt_hi} = {33'sd0, 33'sd65535};
-      sgpu_isa_pkg::ITY_S16: {cvt_lo, cvt_hi} = {-33'sd32768, 33'sd32767};
-      sgpu_isa_pkg::ITY_U32, sgpu_isa_pkg::ITY_U64:
-        {cvt_lo, cvt_hi} = {33'sd0, 33'sd4294967295};
-      sgpu_isa_pkg::ITY_S32, sgpu_isa_pkg::ITY_S64:
-        {cvt_lo, cvt_hi} = {-33'sd2147483648, 33'sd2147483647};
-      default:               {cvt_lo, cvt_hi} = '0;
-    endcase
-    cvt_val = 32'(cvt_in);
-    if (instr_i[sgpu_isa_pkg::SAT_LSB]) begin
-      if (cvt_in < cvt_lo) begin
-        cvt_val = 32'(cvt_lo);
-      end else if (cvt_in > cvt_hi) begin
-        cvt_val = 32'(cvt_hi);
+    cvt_in = '0;
+    cvt_lo = '0;
+    cvt_hi = '0;
+    cvt_val = '0;
+    cvt_result = '0;
+    if (en_i) begin
+      unique case (cvt_from)
+        sgpu_isa_pkg::ITY_U8:  cvt_in = 33'(a_i[7:0]);
+        sgpu_isa_pkg::ITY_S8:  cvt_in = 33'($signed(a_i[7:0]));
+        sgpu_isa_pkg::ITY_U16: cvt_in = 33'(a_i[15:0]);
+        sgpu_isa_pkg::ITY_S16: cvt_in = 33'($signed(a_i[15:0]));
+        sgpu_isa_pkg::ITY_U32, sgpu_isa_pkg::ITY_U64: cvt_in = 33'(a_i);
+        sgpu_isa_pkg::ITY_S32, sgpu_isa_pkg::ITY_S64: cvt_in = 33'($signed(a_i));
+        default:               cvt_in = '0;
+      endcase
+      unique case (cvt_to)
+        sgpu_isa_pkg::ITY_U8:  {cvt_lo, cvt_hi} = {33'sd0, 33'sd255};
+        sgpu_isa_pkg::ITY_S8:  {cvt_lo, cvt_hi} = {-33'sd128, 33'sd127};
+        sgpu_isa_pkg::ITY_U16: {cvt_lo, cvt_hi} = {33'sd0, 33'sd65535};
+        sgpu_isa_pkg::ITY_S16: {cvt_lo, cvt_hi} = {-33'sd32768, 33'sd32767};
+        sgpu_isa_pkg::ITY_U32, sgpu_isa_pkg::ITY_U64:
+          {cvt_lo, cvt_hi} = {33'sd0, 33'sd4294967295};
+        sgpu_isa_pkg::ITY_S32, sgpu_isa_pkg::ITY_S64:
+          {cvt_lo, cvt_hi} = {-33'sd2147483648, 33'sd2147483647};
+        default:               {cvt_lo, cvt_hi} = '0;
+      endcase
+      cvt_val = 32'(cvt_in);
+      if (instr_i[sgpu_isa_pkg::SAT_LSB]) begin
+        if (cvt_in < cvt_lo) begin
+          cvt_val = 32'(cvt_lo);
+        end else if (cvt_in > cvt_hi) begin
+          cvt_val = 32'(cvt_hi);
+        end
       end
+      unique case (cvt_to)
+        sgpu_isa_pkg::ITY_U8:  cvt_result = 32'(cvt_val[7:0]);
+        sgpu_isa_pkg::ITY_S8:  cvt_result = 32'($signed(cvt_val[7:0]));
+        sgpu_isa_pkg::ITY_U16: cvt_result = 32'(cvt_val[15:0]);
+        sgpu_isa_pkg::ITY_S16: cvt_result = 32'($signed(cvt_val[15:0]));
+        default: cvt_result = cvt_val;
+      endcase
     end
-    unique case (cvt_to)
-      sgpu_isa_pkg::ITY_U8:  cvt_result = 32'(cvt_val[7:0]);
-      sgpu_isa_pkg::ITY_S8:  cvt_result = 32'($signed(cvt_val[7:0]));
-      sgpu_isa_pkg::ITY_U16: cvt_result = 32'(cvt_val[15:0]);
-      sgpu_isa_pkg::ITY_S16: cvt_result = 32'($signed(cvt_val[15:0]));
-      default: cvt_result = cvt_val;
-    endcase
   end
 
   ////////////
@@ -385,60 +424,62 @@ module sgpu_int_alu (
   ////////////
 
   always_comb begin
-    d_o     = '0;
-    d_hi_o  = '0;
-    carry_o = 1'b0;
-    pd_o    = 1'b0;
-    pq_o    = 1'b0;
-    unique case (op)
-      sgpu_isa_pkg::OP_MOV:    d_o = a_i;
-      sgpu_isa_pkg::OP_MOV32I: d_o = imm32;
-      sgpu_isa_pkg::OP_SEL:    d_o = pc_i ? a_i : b_val;
-      sgpu_isa_pkg::OP_PLOP:   pd_o = bool_op(bop, pa_i, pc_i);
-      sgpu_isa_pkg::OP_IADD: begin
-        d_o     = instr_i[sgpu_isa_pkg::SAT_LSB] ? sat_result : add_sum[31:0];
-        carry_o = add_sum[32];
-      end
-      sgpu_isa_pkg::OP_IADD32I: d_o = a_i + imm32;
-      sgpu_isa_pkg::OP_IMUL:     d_o = mul_word;
-      sgpu_isa_pkg::OP_IMUL32I:  d_o = product[31:0];
-      sgpu_isa_pkg::OP_IMAD: begin
-        d_o     = mad_sum[31:0];
-        carry_o = mad_sum[32];
-      end
-      sgpu_isa_pkg::OP_IMADW:  {d_hi_o, d_o} = madw_sum;
-      sgpu_isa_pkg::OP_IMNMX:  d_o = (cmp_lt != instr_i[sgpu_isa_pkg::MAX_LSB]) ? a_i : b_val;
-      sgpu_isa_pkg::OP_IABS:   d_o = a_i[31] ? -a_i : a_i;
-      sgpu_isa_pkg::OP_ISETP: begin
-        // The .x form writes the comparison and its negation; pc was its low words.
-        if (instr_i[sgpu_isa_pkg::X_LSB]) begin
-          pd_o = icmp_result;
-          pq_o = !icmp_result;
-        end else begin
-          pd_o = bool_op(bop, icmp_result, pc_i);
-          pq_o = bool_op(bop, !icmp_result, pc_i);
+    d_o = '0;
+    d_hi_o = '0;
+    carry_o = '0;
+    pd_o = '0;
+    pq_o = '0;
+    if (en_i) begin
+      unique case (op)
+        sgpu_isa_pkg::OP_MOV:    d_o = a_i;
+        sgpu_isa_pkg::OP_MOV32I: d_o = imm32;
+        sgpu_isa_pkg::OP_SEL:    d_o = pc_i ? a_i : b_val;
+        sgpu_isa_pkg::OP_PLOP:   pd_o = bool_op(bop, pa_i, pc_i);
+        sgpu_isa_pkg::OP_IADD: begin
+          d_o     = instr_i[sgpu_isa_pkg::SAT_LSB] ? sat_result : add_sum[31:0];
+          carry_o = add_sum[32];
         end
-      end
-      sgpu_isa_pkg::OP_LOP3:   d_o = lop3;
-      sgpu_isa_pkg::OP_LOP32I: d_o = lop2;
-      sgpu_isa_pkg::OP_SHL, sgpu_isa_pkg::OP_SHR, sgpu_isa_pkg::OP_SHF:
-        d_o = sh_high ? sh_out[63:32] : sh_out[31:0];
-      sgpu_isa_pkg::OP_BFE:    d_o = bfe_result;
-      sgpu_isa_pkg::OP_BFI:    d_o = bfi_result;
-      sgpu_isa_pkg::OP_POPC:   d_o = popc;
-      sgpu_isa_pkg::OP_CLZ:    d_o = lead_none ? 32'd32 : 32'(lead_zeros);
-      sgpu_isa_pkg::OP_FLO: begin
-        if (lead_none) begin
-          d_o = '1;
-        end else begin
-          d_o = instr_i[sgpu_isa_pkg::SHAMT_LSB] ? 32'(lead_zeros) : 32'(lead_msb);
+        sgpu_isa_pkg::OP_IADD32I: d_o = a_i + imm32;
+        sgpu_isa_pkg::OP_IMUL:     d_o = mul_word;
+        sgpu_isa_pkg::OP_IMUL32I:  d_o = product[31:0];
+        sgpu_isa_pkg::OP_IMAD: begin
+          d_o     = mad_sum[31:0];
+          carry_o = mad_sum[32];
         end
-      end
-      sgpu_isa_pkg::OP_BREV:   d_o = brev;
-      sgpu_isa_pkg::OP_PRMT, sgpu_isa_pkg::OP_PRMTI: d_o = prmt_result;
-      sgpu_isa_pkg::OP_I2I:    d_o = cvt_result;
-      default: ;
-    endcase
+        sgpu_isa_pkg::OP_IMADW:  {d_hi_o, d_o} = madw_sum;
+        sgpu_isa_pkg::OP_IMNMX:  d_o = (cmp_lt != instr_i[sgpu_isa_pkg::MAX_LSB]) ? a_i : b_val;
+        sgpu_isa_pkg::OP_IABS:   d_o = a_i[31] ? -a_i : a_i;
+        sgpu_isa_pkg::OP_ISETP: begin
+          // The .x form writes the comparison and its negation; pc was its low words.
+          if (instr_i[sgpu_isa_pkg::X_LSB]) begin
+            pd_o = icmp_result;
+            pq_o = !icmp_result;
+          end else begin
+            pd_o = bool_op(bop, icmp_result, pc_i);
+            pq_o = bool_op(bop, !icmp_result, pc_i);
+          end
+        end
+        sgpu_isa_pkg::OP_LOP3:   d_o = lop3;
+        sgpu_isa_pkg::OP_LOP32I: d_o = lop2;
+        sgpu_isa_pkg::OP_SHL, sgpu_isa_pkg::OP_SHR, sgpu_isa_pkg::OP_SHF:
+          d_o = sh_high ? sh_out[63:32] : sh_out[31:0];
+        sgpu_isa_pkg::OP_BFE:    d_o = bfe_result;
+        sgpu_isa_pkg::OP_BFI:    d_o = bfi_result;
+        sgpu_isa_pkg::OP_POPC:   d_o = popc;
+        sgpu_isa_pkg::OP_CLZ:    d_o = lead_none ? 32'd32 : 32'(lead_zeros);
+        sgpu_isa_pkg::OP_FLO: begin
+          if (lead_none) begin
+            d_o = '1;
+          end else begin
+            d_o = instr_i[sgpu_isa_pkg::SHAMT_LSB] ? 32'(lead_zeros) : 32'(lead_msb);
+          end
+        end
+        sgpu_isa_pkg::OP_BREV:   d_o = brev;
+        sgpu_isa_pkg::OP_PRMT, sgpu_isa_pkg::OP_PRMTI: d_o = prmt_result;
+        sgpu_isa_pkg::OP_I2I:    d_o = cvt_result;
+        default: ;
+      endcase
+    end
   end
 
 endmodule

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     while (std::fscanf(in, "%" SCNx64 " %" SCNx32 " %" SCNx32 " %" SCNx32 " %" SCNx32
                        " %" SCNx32,
                        &word, &a, &b, &c, &c_hi, &bits) == 6) {
+        dut->en_i = 1;
         dut->instr_i = word;
         dut->a_i = a;
         dut->b_i = b;
@@ -30,6 +31,14 @@ int main(int argc, char** argv) {
         dut->eval();
         std::printf("%x %x %x %x %x\n", dut->d_o, dut->d_hi_o, dut->carry_o, dut->pd_o,
                     dut->pq_o);
+        // Disabled, the lane's outputs are zero whatever its inputs.
+        dut->en_i = 0;
+        dut->eval();
+        if (dut->d_o | dut->d_hi_o | dut->carry_o | dut->pd_o | dut->pq_o) {
+            std::fprintf(stderr, "en_i low but the outputs are not zero for %016" PRIx64 "\n",
+                         word);
+            return 3;
+        }
     }
     dut->final();
     return std::ferror(in) ? 1 : 0;
