@@ -111,21 +111,21 @@ module sgpu_mem_return #(
     reg_next = (r >= 8'd254) ? 8'hff : r + 8'd1;
   endfunction
 
+  // Nothing in flight, no error.
+  task automatic empty();
+    vld_q       <= '0;
+    head_q      <= '0;
+    tail_q      <= '0;
+    out_q       <= '0;
+    lat_valid_q <= 1'b0;
+    err_q       <= 1'b0;
+  endtask
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      vld_q       <= '0;
-      head_q      <= '0;
-      tail_q      <= '0;
-      out_q       <= '0;
-      lat_valid_q <= 1'b0;
-      err_q       <= 1'b0;
+      empty();
     end else if (clear_i) begin
-      vld_q       <= '0;
-      head_q      <= '0;
-      tail_q      <= '0;
-      out_q       <= '0;
-      lat_valid_q <= 1'b0;
-      err_q       <= 1'b0;
+      empty();
     end else begin
       if (push_i) begin
         vld_q[tail_q]     <= 1'b1;
