@@ -19,10 +19,12 @@
 // With SGPU_COSIM defined the core also has a retirement port (rvfi_*), which reports every
 // retired warp instruction, register write and store for the lock-step checker of
 // rtl-tests/; it only observes.
-module sgpu_core
-  import sgpu_isa_pkg::*;
-  import sgpu_core_pkg::*;
-#(
+//
+// Package names are written out in full (sgpu_isa_pkg::, sgpu_core_pkg::) rather than
+// imported, and the launch's sizes come on flat vectors rather than unpacked-array ports, so
+// that yosys reads the module as Verilator does (hw/README.md); the retirement port, which
+// yosys never reads, keeps its arrays.
+module sgpu_core #(
   parameter int unsigned WARPS      = 8,
   parameter int unsigned LANES      = 8,
   parameter int unsigned IMEM_WORDS = 16384,
@@ -41,8 +43,8 @@ module sgpu_core
   input  logic         start_i,
   input  logic [31:0]  code_words_i,   // words of code loaded; a pc at or past it traps
   input  logic [31:0]  entry_i,        // word index of the kernel's first instruction
-  input  logic [31:0]  grid_i [3],
-  input  logic [10:0]  block_i [3],
+  input  logic [95:0]  grid_i,         // x, y, z: element i at [32*i +: 32]
+  input  logic [32:0]  block_i,        // x, y, z: element i at [11*i +: 11]
   input  logic [31:0]  shared_i,       // shared bytes per CTA, static and dynamic
   input  logic [31:0]  dyn_shared_i,   // of them the launch's dynamic ones
   input  logic [31:0]  local_i,        // local bytes per thread
@@ -65,10 +67,10 @@ module sgpu_core
   output logic [63:0]  mem_req_addr_o,
   output logic [15:0]  mem_req_be_o,
   output logic [127:0] mem_req_wdata_o,
-  output tag_t         mem_req_tag_o,
+  output sgpu_core_pkg::tag_t mem_req_tag_o,
   input  logic         mem_rsp_valid_i,
   output logic         mem_rsp_ready_o,
-  input  tag_t         mem_rsp_tag_i,    // the request's tag
+  input  sgpu_core_pkg::tag_t mem_rsp_tag_i,  // the request's tag
   input  logic         mem_rsp_err_i,    // outside the space's memory
   input  logic [127:0] mem_rsp_rdata_i
 `ifdef SGPU_COSIM
@@ -129,7 +131,7 @@ module sgpu_core
   localparam int unsigned BEATS = 32 / LANES;
   localparam int unsigned BW    = (BEATS > 1) ? $clog2(BEATS) : 1;
   localparam int unsigned WW    = (WARPS > 1) ? $clog2(WARPS) : 1;
-  localparam int unsigned DEPTH = int'(STACK_DEPTH);
+  localparam int unsigned DEPTH = 32'(sgpu_isa_pkg::STACK_DEPTH);
   localparam int unsigned SPW   = $clog2(DEPTH + 1);
   localparam int unsigned SAW   = $clog2(WARPS * DEPTH);
   localparam int unsigned RFN   = WARPS * BEATS * 256;
@@ -150,11 +152,19 @@ module sgpu_core
   } state_e;
   state_e               rel_next_q;
 
+  // The launch's grid and block sizes, x, y, z, from their flat ports.
+  logic [31:0]          grid [3];
+  logic [10:0]          block [3];
+  for (genvar i = 0; i < 3; i++) begin : gen_launch
+    assign grid[i]  = grid_i[32*i +: 32];
+    assign block[i] = block_i[11*i +: 11];
+  end
+
   // ---------------------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------------------
   state_e               state_q;
-  warp_state_e          wstate_q [WARPS];
+  sgpu_core_pkg::warp_state_e wstate_q [WARPS];
   logic [SPW-1:0]       sp_q [WARPS];
   logic [31:0]          lanes_q [WARPS];
   logic [31:0]          exited_q [WARPS];
@@ -175,13 +185,13 @@ module sgpu_core
   logic [29:0]          init_tid_q;
 
   logic [WW-1:0]        warp_q;
-  entry_t               top_q;
+  sgpu_core_pkg::entry_t top_q;
   logic [63:0]          word_q;
   logic [31:0]          pc_q;
   logic [31:0]          active_q;
   logic [31:0]          mask_q;      // the lanes that execute: active, guard true
   logic [31:0]          lanes_run_q; // the lanes the beat loop serves
-  kind_e                kind_q;
+  sgpu_core_pkg::kind_e kind_q;
   logic [BW-1:0]        beat_q;
   logic [29:0]          tid_beat_q;
   logic [SLOTS-1:0]     rd_pend_q;
@@ -201,21 +211,22 @@ module sgpu_core
   logic [19:0]          call_frame_q;
   logic                 two_q;       // S_PUSH_A is followed by S_PUSH_B
   logic [SPW-1:0]       base_q;
-  entry_t               push_a_q, push_b_q;
+  sgpu_core_pkg::entry_t push_a_q, push_b_q;
   logic [7:0]           trap_cause_q;
   logic [31:0]          trap_pc_q;
   logic [7:0]           trap_warp_q;
   // The CTA's named barriers (docs/hw.md): warps arrived since the last completion, the
   // warps a barrier completes at (unless it waits for every warp left), the warps waiting.
-  localparam int unsigned NBAR = int'(BARRIERS);
+  localparam int unsigned NBAR = 32'(sgpu_isa_pkg::BARRIERS);
   logic [5:0]           bar_arrived_q [NBAR];
   logic                 bar_counted_q [NBAR];
   logic [5:0]           bar_expected_q [NBAR];
   logic [WARPS-1:0]     bar_waiting_q [NBAR];
-  // A reduction in progress (BARRED): its operation, the count of true predicates, and
-  // whether all and any were true.
+  // A reduction in progress (BARRED): its operation (sgpu_isa_pkg::bred_e), the count of
+  // true predicates, and whether all and any were true.
+  localparam int unsigned BREDW = sgpu_isa_pkg::BRED_MSB - sgpu_isa_pkg::BRED_LSB + 1;
   logic                 bar_red_q [NBAR];
-  bred_e                bar_op_q [NBAR];
+  logic [BREDW-1:0]     bar_op_q [NBAR];
   logic [31:0]          bar_popc_q [NBAR];
   logic                 bar_all_q [NBAR], bar_any_q [NBAR];
   // Each warp waiting with a reduction: where the result goes (rd for POPC, pd for AND and
@@ -240,7 +251,7 @@ module sgpu_core
   // Barriers completing: S_RELEASE releases their waiting warps, then goes to rel_next_q.
   logic [NBAR-1:0]      rel_q;
   logic                 bar_ev_red_q;
-  bred_e                bar_ev_op_q;
+  logic [BREDW-1:0]     bar_ev_op_q;
   logic [31:0]          bar_ev_value_q;
   logic [WARPS-1:0]     bar_ev_released_q;
 
@@ -252,7 +263,7 @@ module sgpu_core
   logic        guard_neg;
   logic [7:0]  f_rd, f_ra, f_rb, f_rc;
   logic        b_imm, c_imm, illegal;
-  unit_e       unit;
+  sgpu_isa_pkg::unit_e unit;
   logic [3:0]  writes;
   logic [3:0]  rd_regs, ra_regs, rb_regs, rc_regs;
 
@@ -277,20 +288,26 @@ module sgpu_core
   );
 
   logic [3:0]  reads;
-  assign reads = reg_reads(opcode);
+  assign reads = sgpu_isa_pkg::reg_reads(opcode);
   // The predecoder says more than this core needs: immediates are the ALU's business, and
   // only rd is ever written or read as data.
   logic unused_decode;
   assign unused_decode = ^{b_imm, c_imm, writes[3:1], reads[3:1]};
 
+  // Registers the instruction writes from rd (its span, if it writes rd): each beat's
+  // results, or each lane's loaded words.
+  logic [2:0] n_writes;
+  assign n_writes = writes[0] ? 3'(rd_regs) : 3'd0;
+
   // Branch and call targets count bytes from the next instruction; words are 8 bytes.
   logic [31:0] next_pc, target_pc;
   assign next_pc   = pc_q + 32'd1;
-  assign target_pc = next_pc + 32'(signed'(word_q[TARGET_MSB:TARGET_LSB]) >>> 3);
+  assign target_pc = next_pc
+      + 32'(signed'(word_q[sgpu_isa_pkg::TARGET_MSB:sgpu_isa_pkg::TARGET_LSB]) >>> 3);
 
-  // A predicate's value in every lane: PT is true everywhere.
-  function automatic logic [31:0] pred_of(logic [31:0] preds [7], logic [2:0] p);
-    return (p == 3'd7) ? '1 : preds[p];
+  // A predicate's value in every lane of warp `w`: PT is true everywhere.
+  function automatic logic [31:0] pred_of(logic [WW-1:0] w, logic [2:0] p);
+    pred_of = (p == 3'd7) ? '1 : preds_q[w][p];
   endfunction
 
   // ---------------------------------------------------------------------------------------
@@ -310,9 +327,9 @@ module sgpu_core
 
   logic [SAW-1:0] stk_raddr, stk_waddr;
   logic           stk_we;
-  entry_t         stk_rdata, stk_wdata;
+  sgpu_core_pkg::entry_t stk_rdata, stk_wdata;
 
-  sgpu_ram #(.WIDTH($bits(entry_t)), .DEPTH(WARPS * DEPTH)) u_stack (
+  sgpu_ram #(.WIDTH($bits(stk_wdata)), .DEPTH(WARPS * DEPTH)) u_stack (
     .clk_i,
     .raddr_i(stk_raddr),
     .rdata_o(stk_rdata),
@@ -321,8 +338,15 @@ module sgpu_core
     .wdata_i(stk_wdata)
   );
 
+  // A stack entry, its fields in the order of sgpu_core_pkg::entry_t.
+  function automatic sgpu_core_pkg::entry_t entry(logic [31:0] pc, logic [31:0] rpc,
+                                                  logic [31:0] mask, logic call,
+                                                  logic [19:0] frame);
+    entry = {pc, rpc, mask, call, frame};
+  endfunction
+
   function automatic logic [SAW-1:0] stk_at(logic [WW-1:0] w, logic [SPW-1:0] i);
-    return SAW'(32'(w) * DEPTH + 32'(i));
+    stk_at = SAW'(32'(w) * DEPTH + 32'(i));
   endfunction
 
   logic [RAW-1:0] rf_raddr, rf_waddr;
@@ -342,35 +366,36 @@ module sgpu_core
   end
 
   function automatic logic [RAW-1:0] rf_at(logic [WW-1:0] w, logic [BW-1:0] b, logic [7:0] r);
-    return RAW'((32'(w) * BEATS + 32'(b)) * 256 + 32'(r));
+    rf_at = RAW'((32'(w) * BEATS + 32'(b)) * 256 + 32'(r));
   endfunction
 
   // Register `r + k` of a tuple; past R254 it is RZ (8'hff), which reads zero.
   function automatic logic [7:0] reg_at(logic [7:0] r, logic [2:0] k);
     logic [8:0] s;
     s = {1'b0, r} + 9'(k);
-    return (s >= 9'd255) ? 8'hff : s[7:0];
+    reg_at = (s >= 9'd255) ? 8'hff : s[7:0];
   endfunction
 
   // ---------------------------------------------------------------------------------------
   // Lanes of the beat: thread indices, and the lane numbers in the warp
   // ---------------------------------------------------------------------------------------
-  logic [29:0] tid_lane [LANES];
+  // The k-th lane's thread index at [30*k +: 30].
+  logic [30*LANES-1:0] tid_lane;
   logic [29:0] tid_next;
-  logic [29:0] unused_init_tids [LANES];
+  logic [30*LANES-1:0] unused_init_tids;
   logic [29:0] init_next;
 
   sgpu_tid_step #(.COUNT(LANES)) u_tid_beat (
-    .block_x_i(block_i[0]),
-    .block_y_i(block_i[1]),
+    .block_x_i(block[0]),
+    .block_y_i(block[1]),
     .tid_i    (tid_beat_q),
     .tid_o    (tid_lane),
     .next_o   (tid_next)
   );
 
   sgpu_tid_step #(.COUNT(LANES)) u_tid_init (
-    .block_x_i(block_i[0]),
-    .block_y_i(block_i[1]),
+    .block_x_i(block[0]),
+    .block_y_i(block[1]),
     .tid_i    (init_tid_q),
     .tid_o    (unused_init_tids),
     .next_o   (init_next)
@@ -380,7 +405,7 @@ module sgpu_core
   assign beat_mask = lanes_run_q[32'(beat_q) * LANES +: LANES];
 
   function automatic logic [4:0] lane_no(logic [BW-1:0] b, int unsigned k);
-    return 5'(32'(b) * LANES + k);
+    lane_no = 5'(32'(b) * LANES + k);
   endfunction
 
   // ---------------------------------------------------------------------------------------
@@ -393,24 +418,26 @@ module sgpu_core
   logic [63:0] div_result [LANES];
   logic        div_start;
   logic [31:0] sreg_val [LANES];
+  logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] sreg;  // S2R's register
+  assign sreg = word_q[sgpu_isa_pkg::SREG_MSB:sgpu_isa_pkg::SREG_LSB];
   logic [31:0] pa_all, pc_all;  // the predicate operands pa and pc, every lane
-  assign pa_all = pred_of(preds_q[warp_q], word_q[PA_MSB:PA_LSB]);
-  assign pc_all = pred_of(preds_q[warp_q], word_q[PC_MSB:PC_LSB]);
+  assign pa_all = pred_of(warp_q, word_q[sgpu_isa_pkg::PA_MSB:sgpu_isa_pkg::PA_LSB]);
+  assign pc_all = pred_of(warp_q, word_q[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB]);
 
   for (genvar k = 0; k < LANES; k++) begin : gen_lane
     logic [4:0] l;
     assign l = lane_no(beat_q, k);
 
     sgpu_int_alu u_alu (
-      .en_i   (state_q == S_EXEC && kind_q == KIND_ALU),
+      .en_i   (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_ALU),
       .instr_i(word_q),
       .a_i    (opnd_q[k][0]),
       .b_i    (opnd_q[k][2]),
       .c_i    (opnd_q[k][4]),
       .c_hi_i (opnd_q[k][5]),
       .carry_i(carry_q[warp_q][l]),
-      .pa_i   (pa_all[l] ^ word_q[PAN_LSB]),
-      .pc_i   (pc_all[l] ^ word_q[PCN_LSB]),
+      .pa_i   (pa_all[l] ^ word_q[sgpu_isa_pkg::PAN_LSB]),
+      .pc_i   (pc_all[l] ^ word_q[sgpu_isa_pkg::PCN_LSB]),
       .d_o    (alu_d[k]),
       .d_hi_o (alu_d_hi[k]),
       .carry_o(alu_carry[k]),
@@ -422,9 +449,9 @@ module sgpu_core
       .clk_i,
       .rst_ni,
       .start_i (div_start),
-      .sgn_i   (word_q[SGN_LSB]),
-      .rem_i   (word_q[REM_LSB]),
-      .w64_i   (word_q[W64_LSB]),
+      .sgn_i   (word_q[sgpu_isa_pkg::SGN_LSB]),
+      .rem_i   (word_q[sgpu_isa_pkg::REM_LSB]),
+      .w64_i   (word_q[sgpu_isa_pkg::W64_LSB]),
       .a_i     ({opnd_q[k][1], opnd_q[k][0]}),
       .b_i     ({opnd_q[k][3], opnd_q[k][2]}),
       .busy_o  (unused_div_busy[k]),
@@ -432,52 +459,53 @@ module sgpu_core
       .result_o(div_result[k])
     );
 
-    assign sreg_val[k] = special(sreg_e'(word_q[SREG_MSB:SREG_LSB]), l, tid_lane[k],
-                                 opnd_q[k][FRAME_SLOT]);
+    assign sreg_val[k] = special(sreg, l, tid_lane[30*k +: 30], opnd_q[k][FRAME_SLOT]);
   end
 
-  assign div_start = (state_q == S_EXEC) && (kind_q == KIND_DIV);
+  assign div_start = (state_q == S_EXEC) && (kind_q == sgpu_core_pkg::KIND_DIV);
 
   // %clock counts this instruction too.
   logic [63:0] clock_now;
   assign clock_now = clock_q + 64'd1;
 
-  // What S2R reads in lane `l` (docs/hw.md, "Special registers").
-  function automatic logic [31:0] special(sreg_e s, logic [4:0] l, logic [29:0] tid,
-                                          logic [31:0] frame);
+  // What S2R reads of special register `s` in lane `l` (docs/hw.md, "Special registers").
+  function automatic logic [31:0] special(
+      logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [4:0] l,
+      logic [29:0] tid, logic [31:0] frame);
     logic [31:0] bit_l;
     bit_l = 32'd1 << l;
     unique case (s)
-      SREG_TID_X:             return 32'(tid[9:0]);
-      SREG_TID_Y:             return 32'(tid[19:10]);
-      SREG_TID_Z:             return 32'(tid[29:20]);
-      SREG_NTID_X:            return 32'(block_i[0]);
-      SREG_NTID_Y:            return 32'(block_i[1]);
-      SREG_NTID_Z:            return 32'(block_i[2]);
-      SREG_CTAID_X:           return cta_q[0];
-      SREG_CTAID_Y:           return cta_q[1];
-      SREG_CTAID_Z:           return cta_q[2];
-      SREG_NCTAID_X:          return grid_i[0];
-      SREG_NCTAID_Y:          return grid_i[1];
-      SREG_NCTAID_Z:          return grid_i[2];
-      SREG_LANEID:            return 32'(l);
-      SREG_WARPID:            return 32'(warp_q);
-      SREG_NWARPID:           return nwarps_q;
-      SREG_NSMID:             return 32'd1;
-      SREG_CLOCK, SREG_CLOCK64: return clock_now[31:0];
-      SREG_CLOCK_HI:          return clock_now[63:32];
-      SREG_LANEMASK_EQ:       return bit_l;
-      SREG_LANEMASK_LT:       return bit_l - 32'd1;
-      SREG_LANEMASK_LE:       return bit_l | (bit_l - 32'd1);
-      SREG_LANEMASK_GT:       return ~(bit_l | (bit_l - 32'd1));
-      SREG_LANEMASK_GE:       return ~(bit_l - 32'd1);
-      SREG_SHARED_WINDOW:     return 32'(SHARED_WINDOW);
-      SREG_LOCAL_WINDOW:      return 32'(LOCAL_WINDOW);
-      SREG_CONST_WINDOW:      return 32'(CONST_WINDOW);
-      SREG_DYNAMIC_SMEM_SIZE: return dyn_shared_i;
-      SREG_TOTAL_SMEM_SIZE:   return shared_i;
-      SREG_FRAME:             return frame;
-      default:                return '0;  // smid, gridid
+      sgpu_isa_pkg::SREG_TID_X:             special = 32'(tid[9:0]);
+      sgpu_isa_pkg::SREG_TID_Y:             special = 32'(tid[19:10]);
+      sgpu_isa_pkg::SREG_TID_Z:             special = 32'(tid[29:20]);
+      sgpu_isa_pkg::SREG_NTID_X:            special = 32'(block[0]);
+      sgpu_isa_pkg::SREG_NTID_Y:            special = 32'(block[1]);
+      sgpu_isa_pkg::SREG_NTID_Z:            special = 32'(block[2]);
+      sgpu_isa_pkg::SREG_CTAID_X:           special = cta_q[0];
+      sgpu_isa_pkg::SREG_CTAID_Y:           special = cta_q[1];
+      sgpu_isa_pkg::SREG_CTAID_Z:           special = cta_q[2];
+      sgpu_isa_pkg::SREG_NCTAID_X:          special = grid[0];
+      sgpu_isa_pkg::SREG_NCTAID_Y:          special = grid[1];
+      sgpu_isa_pkg::SREG_NCTAID_Z:          special = grid[2];
+      sgpu_isa_pkg::SREG_LANEID:            special = 32'(l);
+      sgpu_isa_pkg::SREG_WARPID:            special = 32'(warp_q);
+      sgpu_isa_pkg::SREG_NWARPID:           special = nwarps_q;
+      sgpu_isa_pkg::SREG_NSMID:             special = 32'd1;
+      sgpu_isa_pkg::SREG_CLOCK,
+      sgpu_isa_pkg::SREG_CLOCK64:           special = clock_now[31:0];
+      sgpu_isa_pkg::SREG_CLOCK_HI:          special = clock_now[63:32];
+      sgpu_isa_pkg::SREG_LANEMASK_EQ:       special = bit_l;
+      sgpu_isa_pkg::SREG_LANEMASK_LT:       special = bit_l - 32'd1;
+      sgpu_isa_pkg::SREG_LANEMASK_LE:       special = bit_l | (bit_l - 32'd1);
+      sgpu_isa_pkg::SREG_LANEMASK_GT:       special = ~(bit_l | (bit_l - 32'd1));
+      sgpu_isa_pkg::SREG_LANEMASK_GE:       special = ~(bit_l - 32'd1);
+      sgpu_isa_pkg::SREG_SHARED_WINDOW:     special = 32'(sgpu_isa_pkg::SHARED_WINDOW);
+      sgpu_isa_pkg::SREG_LOCAL_WINDOW:      special = 32'(sgpu_isa_pkg::LOCAL_WINDOW);
+      sgpu_isa_pkg::SREG_CONST_WINDOW:      special = 32'(sgpu_isa_pkg::CONST_WINDOW);
+      sgpu_isa_pkg::SREG_DYNAMIC_SMEM_SIZE: special = dyn_shared_i;
+      sgpu_isa_pkg::SREG_TOTAL_SMEM_SIZE:   special = shared_i;
+      sgpu_isa_pkg::SREG_FRAME:             special = frame;
+      default:                              special = '0;  // smid, gridid
     endcase
   endfunction
 
@@ -496,7 +524,7 @@ module sgpu_core
 
   // The lowest lane of the beat still to serve.
   always_comb begin
-    m_rest = beat_mask & ~LANES'((33'd1 << mem_lane_q) - 33'd1);
+    m_rest = beat_mask & ({LANES{1'b1}} << mem_lane_q);
     m_any  = |m_rest;
     m_k    = '0;
     for (int k = LANES - 1; k >= 0; k--) begin
@@ -530,9 +558,9 @@ module sgpu_core
   // An atomic reads its lane's old value, then writes the new one, as one sequence.
   logic        m_atomic, m_req_write, m_amo_const;
   logic [63:0] amo_new;
-  assign m_atomic    = opcode == OP_ATOM || opcode == OP_RED;
+  assign m_atomic    = opcode == sgpu_isa_pkg::OP_ATOM || opcode == sgpu_isa_pkg::OP_RED;
   assign m_req_write = m_write || (m_atomic && amo_write_q);
-  assign m_amo_const = m_atomic && amo_write_q && m_space == 3'(PORT_CONSTANT);
+  assign m_amo_const = m_atomic && amo_write_q && m_space == 3'(sgpu_isa_pkg::PORT_CONSTANT);
 
   sgpu_atom_alu u_atom (
     .aop_i (aop),
@@ -550,12 +578,18 @@ module sgpu_core
   logic m_fault;
   logic [7:0] m_cause;
   assign m_fault = m_no_bank || m_misaligned || m_outside || m_const_write || m_amo_const;
-  assign m_cause = m_no_bank ? 8'(TRAP_NO_CONST_BANK)
-                 : m_misaligned ? 8'(TRAP_MISALIGNED)
-                 : m_outside ? 8'(TRAP_OUT_OF_BOUNDS) : 8'(TRAP_CONSTANT_WRITE);
+  assign m_cause = m_no_bank ? 8'(sgpu_isa_pkg::TRAP_NO_CONST_BANK)
+                 : m_misaligned ? 8'(sgpu_isa_pkg::TRAP_MISALIGNED)
+                 : m_outside ? 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS)
+                 : 8'(sgpu_isa_pkg::TRAP_CONSTANT_WRITE);
   assign mem_req_valid_o  = m_any && !m_fault && (state_q == S_MEM_REQ || state_q == S_SEND);
-  assign mem_req_tag_o    = '{kind: m_atomic ? TAG_ATOMIC : m_write ? TAG_STORE : TAG_LOAD,
-                              last: m_lane == last_lane_q, off: m_at[3:0], lane: m_lane};
+  always_comb begin
+    mem_req_tag_o.kind = m_atomic ? sgpu_core_pkg::TAG_ATOMIC
+                       : m_write ? sgpu_core_pkg::TAG_STORE : sgpu_core_pkg::TAG_LOAD;
+    mem_req_tag_o.last = m_lane == last_lane_q;
+    mem_req_tag_o.off  = m_at[3:0];
+    mem_req_tag_o.lane = m_lane;
+  end
   assign mem_req_write_o  = m_req_write;
   assign mem_req_space_o  = m_space;
   assign mem_req_thread_o = 10'({warp_q, m_lane});
@@ -573,9 +607,12 @@ module sgpu_core
 
   // Loads and stores are posted (sgpu_mem_return); an atomic's answer is its own.
   logic posted;
-  assign posted = opcode == OP_LD || opcode == OP_LDC || opcode == OP_ST;
+  assign posted = opcode == sgpu_isa_pkg::OP_LD || opcode == sgpu_isa_pkg::OP_LDC
+                  || opcode == sgpu_isa_pkg::OP_ST;
+  logic bar_instr;  // BAR or BARRED
+  assign bar_instr = opcode == sgpu_isa_pkg::OP_BAR || opcode == sgpu_isa_pkg::OP_BARRED;
   logic rsp_atomic;
-  assign rsp_atomic = mem_rsp_tag_i.kind == TAG_ATOMIC;
+  assign rsp_atomic = mem_rsp_tag_i.kind == sgpu_core_pkg::TAG_ATOMIC;
 
   // ---------------------------------------------------------------------------------------
   // Loads and stores in flight, and the scoreboard
@@ -595,8 +632,8 @@ module sgpu_core
     .push_i      (ret_push),
     .push_warp_i (warp_q),
     .push_rd_i   (f_rd),
-    .push_regs_i (writes[0] ? 3'(rd_regs) : 3'd0),
-    .push_msize_i(word_q[MSIZE_MSB:MSIZE_LSB]),
+    .push_regs_i (n_writes),
+    .push_msize_i(word_q[sgpu_isa_pkg::MSIZE_MSB:sgpu_isa_pkg::MSIZE_LSB]),
     .push_pc_i   (pc_q),
     .full_o      (ret_full),
     .sent_i      (mem_req_valid_o && mem_req_ready_i && posted),
@@ -636,45 +673,49 @@ module sgpu_core
   // ---------------------------------------------------------------------------------------
   // Decode: the kind of sequence, and why the instruction cannot run
   // ---------------------------------------------------------------------------------------
-  kind_e       kind;
+  sgpu_core_pkg::kind_e kind;
   logic        unimplemented;
-  // Atomics whose operation is a float one (the f32 unit's).
-  logic        float_atomic;
-  aop_e        aop;
-  aty_e        aty;
-  assign aop = aop_e'(word_q[AOP_MSB:AOP_LSB]);
-  assign aty = aty_e'(word_q[ATY_MSB:ATY_LSB]);
-  assign float_atomic = (opcode == OP_ATOM || opcode == OP_RED)
-      && ((aty == ATY_F32 && aop == AOP_ADD)
-          || (aty inside {ATY_F16, ATY_BF16, ATY_F16X2, ATY_BF16X2}
-              && aop inside {AOP_ADD, AOP_MIN, AOP_MAX}));
+  // Atomics whose operation is a float one (the f32 unit's): add on f32, add, min and max
+  // on the 16-bit floats and their pairs.
+  logic        float_atomic, half_aty;
+  logic [sgpu_isa_pkg::AOP_MSB-sgpu_isa_pkg::AOP_LSB:0] aop;
+  logic [sgpu_isa_pkg::ATY_MSB-sgpu_isa_pkg::ATY_LSB:0] aty;
+  assign aop = word_q[sgpu_isa_pkg::AOP_MSB:sgpu_isa_pkg::AOP_LSB];
+  assign aty = word_q[sgpu_isa_pkg::ATY_MSB:sgpu_isa_pkg::ATY_LSB];
+  assign half_aty = aty == sgpu_isa_pkg::ATY_F16 || aty == sgpu_isa_pkg::ATY_BF16
+                    || aty == sgpu_isa_pkg::ATY_F16X2 || aty == sgpu_isa_pkg::ATY_BF16X2;
+  assign float_atomic = m_atomic
+      && ((aty == sgpu_isa_pkg::ATY_F32 && aop == sgpu_isa_pkg::AOP_ADD)
+          || (half_aty && (aop == sgpu_isa_pkg::AOP_ADD || aop == sgpu_isa_pkg::AOP_MIN
+                           || aop == sgpu_isa_pkg::AOP_MAX)));
   always_comb begin
-    kind = KIND_ALU;
+    kind = sgpu_core_pkg::KIND_ALU;
     unimplemented = 1'b0;
     unique case (unit)
-      UNIT_INT: begin
-        if (opcode == OP_S2R) kind = KIND_S2R;
-        else if (opcode == OP_IDIV) kind = KIND_DIV;
+      sgpu_isa_pkg::UNIT_INT: begin
+        if (opcode == sgpu_isa_pkg::OP_S2R) kind = sgpu_core_pkg::KIND_S2R;
+        else if (opcode == sgpu_isa_pkg::OP_IDIV) kind = sgpu_core_pkg::KIND_DIV;
       end
-      UNIT_MEM: begin
-        kind = KIND_MEM;
-        unimplemented = !(opcode inside {OP_LD, OP_ST, OP_LDC, OP_ATOM, OP_RED})
-                        || float_atomic;
+      sgpu_isa_pkg::UNIT_MEM: begin
+        kind = sgpu_core_pkg::KIND_MEM;
+        // Loads, stores (LD, LDC, ST) and atomics (ATOM, RED).
+        unimplemented = !(posted || m_atomic) || float_atomic;
       end
-      UNIT_CONTROL: begin
-        kind = KIND_CTRL;
+      sgpu_isa_pkg::UNIT_CONTROL: begin
+        kind = sgpu_core_pkg::KIND_CTRL;
       end
       default: unimplemented = 1'b1;
     endcase
   end
 
   logic [31:0] guard;
-  assign guard = pred_of(preds_q[warp_q], guard_pred) ^ {32{guard_neg}};
+  assign guard = pred_of(warp_q, guard_pred) ^ {32{guard_neg}};
 
   // Operand slots to read for this instruction: counts from the ISA table's roles.
   function automatic logic [SLOTS-1:0] slots(logic [3:0] rd_n, logic [3:0] ra_n,
                                             logic [3:0] rb_n, logic [3:0] rc_n,
-                                            logic rd_read, kind_e k, logic [7:0] op);
+                                            logic rd_read, sgpu_core_pkg::kind_e k,
+                                            logic [7:0] op);
     logic [SLOTS-1:0] s;
     s = '0;
     for (int unsigned i = 0; i < 2; i++) begin
@@ -683,18 +724,20 @@ module sgpu_core
       s[4 + i] = rc_n > 4'(i);
     end
     for (int unsigned i = 0; i < 4; i++) s[6 + i] = rd_read && rd_n > 4'(i);
-    s[FRAME_SLOT] = k == KIND_MEM || k == KIND_S2R || op inside {OP_CALL, OP_CALLR, OP_RET};
-    return s;
+    s[FRAME_SLOT] = k == sgpu_core_pkg::KIND_MEM || k == sgpu_core_pkg::KIND_S2R
+                    || op == sgpu_isa_pkg::OP_CALL || op == sgpu_isa_pkg::OP_CALLR
+                    || op == sgpu_isa_pkg::OP_RET;
+    slots = s;
   endfunction
 
   function automatic logic [7:0] slot_reg(logic [3:0] s, logic [7:0] rd, logic [7:0] ra,
                                           logic [7:0] rb, logic [7:0] rc);
     unique case (s)
-      4'd0, 4'd1: return reg_at(ra, 3'(s));
-      4'd2, 4'd3: return reg_at(rb, 3'(s - 4'd2));
-      4'd4, 4'd5: return reg_at(rc, 3'(s - 4'd4));
-      4'd6, 4'd7, 4'd8, 4'd9: return reg_at(rd, 3'(s - 4'd6));
-      default: return FRAME_REG;
+      4'd0, 4'd1: slot_reg = reg_at(ra, 3'(s));
+      4'd2, 4'd3: slot_reg = reg_at(rb, 3'(s - 4'd2));
+      4'd4, 4'd5: slot_reg = reg_at(rc, 3'(s - 4'd4));
+      4'd6, 4'd7, 4'd8, 4'd9: slot_reg = reg_at(rd, 3'(s - 4'd6));
+      default: slot_reg = FRAME_REG;
     endcase
   endfunction
 
@@ -718,11 +761,15 @@ module sgpu_core
     for (int unsigned i = 1; i <= WARPS; i++) begin
       logic [WW-1:0] wi;
       wi = WW'((32'(warp_q) + i) % WARPS);
-      if (!pick_any && wstate_q[wi] == WARP_RUNNING && (!blocked_q[wi] || ret_idle)) begin
+      if (!pick_any && wstate_q[wi] == sgpu_core_pkg::WARP_RUNNING
+          && (!blocked_q[wi] || ret_idle)) begin
         pick = wi;
         pick_any = 1'b1;
       end
-      if (wstate_q[wi] == WARP_RUNNING || wstate_q[wi] == WARP_WAITING) all_done = 1'b0;
+      if (wstate_q[wi] == sgpu_core_pkg::WARP_RUNNING
+          || wstate_q[wi] == sgpu_core_pkg::WARP_WAITING) begin
+        all_done = 1'b0;
+      end
     end
   end
 
@@ -741,6 +788,11 @@ module sgpu_core
     if (state_q == S_WALK_RD) stk_raddr = stk_at(warp_q, walk_q);
   end
 
+  // S_FIRST's entry: the warp's lanes at the kernel's entry. Built outside the process below
+  // because yosys 0.23 makes a latch of a struct function's result used in only some arms.
+  sgpu_core_pkg::entry_t first_entry;
+  assign first_entry = entry(entry_i, NEVER, lanes_q[WW'(walk_q)], 1'b0, '0);
+
   // The stack is written in the cycle a state says, so that a read in any later state sees
   // the write.
   always_comb begin
@@ -751,8 +803,7 @@ module sgpu_core
       S_FIRST: begin
         stk_we    = 32'(walk_q) < WARPS;
         stk_waddr = stk_at(WW'(walk_q), '0);
-        stk_wdata = '{pc: entry_i, rpc: NEVER, mask: lanes_q[WW'(walk_q)], call: 1'b0,
-                      frame: '0};
+        stk_wdata = first_entry;
       end
       S_BTOP, S_STORE_TOP: stk_we = 1'b1;
       S_PUSH_A: begin
@@ -813,13 +864,14 @@ module sgpu_core
   assign replace = top_q.rpc == branch_rpc && !top_q.call;
 
   logic [2:0] pd_idx, pq_idx;
-  assign pd_idx = word_q[PD_MSB:PD_LSB];
-  assign pq_idx = word_q[PQ_MSB:PQ_LSB];
+  assign pd_idx = word_q[sgpu_isa_pkg::PD_MSB:sgpu_isa_pkg::PD_LSB];
+  assign pq_idx = word_q[sgpu_isa_pkg::PQ_MSB:sgpu_isa_pkg::PQ_LSB];
   logic [1:0] pred_we;
-  assign pred_we = (opcode == OP_ISETP) ? {pq_idx != 3'd7, pd_idx != 3'd7}
-                 : (opcode == OP_PLOP) ? {1'b0, pd_idx != 3'd7} : 2'b00;
+  assign pred_we = (opcode == sgpu_isa_pkg::OP_ISETP) ? {pq_idx != 3'd7, pd_idx != 3'd7}
+                 : (opcode == sgpu_isa_pkg::OP_PLOP) ? {1'b0, pd_idx != 3'd7} : 2'b00;
   logic carry_we;
-  assign carry_we = (opcode == OP_IADD || opcode == OP_IMAD) && word_q[CC_LSB];
+  assign carry_we = (opcode == sgpu_isa_pkg::OP_IADD || opcode == sgpu_isa_pkg::OP_IMAD)
+                    && word_q[sgpu_isa_pkg::CC_LSB];
 
   // The beat's pending operand reads: the slots the instruction reads, less RZ.
   logic [SLOTS-1:0] beat_slots;
@@ -830,27 +882,23 @@ module sgpu_core
     end
   end
 
-  // Registers each beat writes: rd's span when the instruction writes rd.
-  logic [2:0] n_writes;
-  assign n_writes = writes[0] ? 3'(rd_regs) : 3'd0;
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q      <= S_IDLE;
-      trap_cause_q <= 8'(TRAP_NONE);
+      trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_NONE);
       trap_pc_q    <= '0;
       trap_warp_q  <= '0;
       warp_q       <= '0;
-      for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= WARP_ABSENT;
+      for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= sgpu_core_pkg::WARP_ABSENT;
     end else begin
       if (ret_wake) blocked_q <= '0;
       unique case (state_q)
         S_IDLE: if (start_i) begin
-          cta_q        <= '{'0, '0, '0};
+          for (int unsigned i = 0; i < 3; i++) cta_q[i] <= '0;
           clock_q      <= '0;
           order_q      <= '0;
-          trap_cause_q <= 8'(TRAP_NONE);
-          nwarps_q     <= (32'(block_i[0]) * 32'(block_i[1]) * 32'(block_i[2]) + 32'd31) >> 5;
+          trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_NONE);
+          nwarps_q     <= (32'(block[0]) * 32'(block[1]) * 32'(block[2]) + 32'd31) >> 5;
           init_q       <= '0;
           init_tid_q   <= '0;
           state_q      <= S_INIT;
@@ -867,10 +915,11 @@ module sgpu_core
           if (init_q == RAW'(RFN - 1)) begin
             for (int unsigned w = 0; w < WARPS; w++) begin
               logic [31:0] count;
-              count = 32'(block_i[0]) * 32'(block_i[1]) * 32'(block_i[2]) - 32'(w) * 32;
+              count = 32'(block[0]) * 32'(block[1]) * 32'(block[2]) - 32'(w) * 32;
               lanes_q[w]  <= (32'(w) >= nwarps_q) ? '0
                            : (count >= 32) ? '1 : ((32'd1 << count) - 32'd1);
-              wstate_q[w] <= (32'(w) < nwarps_q) ? WARP_RUNNING : WARP_ABSENT;
+              wstate_q[w] <= (32'(w) < nwarps_q) ? sgpu_core_pkg::WARP_RUNNING
+                                                  : sgpu_core_pkg::WARP_ABSENT;
               sp_q[w]     <= (32'(w) < nwarps_q) ? SPW'(1) : '0;
               exited_q[w] <= '0;
               carry_q[w]  <= '0;
@@ -912,12 +961,12 @@ module sgpu_core
             init_q     <= '0;
             init_tid_q <= '0;
             state_q    <= S_INIT;
-            if (cta_q[0] + 32'd1 < grid_i[0]) begin
+            if (cta_q[0] + 32'd1 < grid[0]) begin
               cta_q[0] <= cta_q[0] + 32'd1;
-            end else if (cta_q[1] + 32'd1 < grid_i[1]) begin
+            end else if (cta_q[1] + 32'd1 < grid[1]) begin
               cta_q[0] <= '0;
               cta_q[1] <= cta_q[1] + 32'd1;
-            end else if (cta_q[2] + 32'd1 < grid_i[2]) begin
+            end else if (cta_q[2] + 32'd1 < grid[2]) begin
               cta_q[0] <= '0;
               cta_q[1] <= '0;
               cta_q[2] <= cta_q[2] + 32'd1;
@@ -925,7 +974,7 @@ module sgpu_core
               state_q <= S_DONE;
             end
           end else begin
-            trap_cause_q <= 8'(TRAP_DEADLOCK);
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_DEADLOCK);
             trap_pc_q    <= '0;
             state_q      <= S_TRAP;
           end
@@ -936,7 +985,7 @@ module sgpu_core
           top_q <= stk_rdata;
           pc_q  <= stk_rdata.pc;
           if (stk_rdata.pc >= code_words_i) begin
-            trap_cause_q <= 8'(TRAP_PC_OUTSIDE_CODE);
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_PC_OUTSIDE_CODE);
             trap_pc_q    <= stk_rdata.pc;
             trap_warp_q  <= 8'(warp_q);
             state_q      <= S_TRAP;
@@ -971,27 +1020,27 @@ module sgpu_core
           trap_pc_q   <= pc_q;
           trap_warp_q <= 8'(warp_q);
           if (illegal) begin
-            trap_cause_q <= 8'(TRAP_INVALID);
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_INVALID);
             state_q      <= S_TRAP;
           end else if (unimplemented) begin
-            trap_cause_q <= 8'(TRAP_UNIMPLEMENTED);
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_UNIMPLEMENTED);
             state_q      <= S_TRAP;
           end else if (ret_hazard || (posted && ret_full)) begin
             blocked_q[warp_q] <= 1'b1;
             state_q           <= S_SCHED;
-          end else if (kind != KIND_CTRL) begin
+          end else if (kind != sgpu_core_pkg::KIND_CTRL) begin
             state_q <= S_BEAT;
-          end else if (opcode == OP_CALLR && (top_q.mask & guard) != '0) begin
+          end else if (opcode == sgpu_isa_pkg::OP_CALLR && (top_q.mask & guard) != '0) begin
             state_q <= S_BEAT;
-          end else if (opcode == OP_CALL && (top_q.mask & guard) != '0) begin
+          end else if (opcode == sgpu_isa_pkg::OP_CALL && (top_q.mask & guard) != '0) begin
             if (32'(sp_q[warp_q]) + 1 > DEPTH) begin
-              trap_cause_q <= 8'(TRAP_STACK_OVERFLOW);
+              trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_STACK_OVERFLOW);
               state_q      <= S_TRAP;
             end else begin
               state_q <= S_BEAT;
             end
-          end else if (opcode == OP_WARPSYNC
-                       || (opcode inside {OP_BAR, OP_BARRED} && (top_q.mask & guard) != '0)) begin
+          end else if (opcode == sgpu_isa_pkg::OP_WARPSYNC
+                       || (bar_instr && (top_q.mask & guard) != '0)) begin
             state_q <= S_BEAT;
           end else begin
             state_q <= S_CTRL;
@@ -1033,7 +1082,7 @@ module sgpu_core
           wr_report_q <= 1'b1;
           state_q     <= S_WRITE;
           unique case (kind_q)
-            KIND_ALU: begin
+            sgpu_core_pkg::KIND_ALU: begin
               for (int unsigned k = 0; k < LANES; k++) begin
                 res_q[k][0] <= alu_d[k];
                 res_q[k][1] <= alu_d_hi[k];
@@ -1044,14 +1093,14 @@ module sgpu_core
                 end
               end
             end
-            KIND_S2R: begin
+            sgpu_core_pkg::KIND_S2R: begin
               for (int unsigned k = 0; k < LANES; k++) begin
                 res_q[k][0] <= sreg_val[k];
                 res_q[k][1] <= clock_now[63:32];
               end
             end
-            KIND_DIV: state_q <= S_DIV;
-            KIND_MEM: begin
+            sgpu_core_pkg::KIND_DIV: state_q <= S_DIV;
+            sgpu_core_pkg::KIND_MEM: begin
               mem_lane_q <= '0;
               state_q    <= posted ? S_SEND : S_MEM_REQ;
             end
@@ -1095,7 +1144,7 @@ module sgpu_core
         // An atomic's answer: the old value, then the write's acknowledgement.
         S_MEM_RSP: if (mem_rsp_valid_i && rsp_atomic) begin
           if (mem_rsp_err_i) begin
-            trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS);
             state_q      <= S_TRAP;
           end else if (!amo_write_q) begin
             amo_old_q   <= (m_len == 5'd8) ? m_loaded[63:0] : 64'(m_loaded[31:0]);
@@ -1121,7 +1170,7 @@ module sgpu_core
 
         // Every beat done: predicates and carry take the executing lanes' results.
         S_AFTER: begin
-          if (kind_q == KIND_CTRL) begin
+          if (kind_q == sgpu_core_pkg::KIND_CTRL) begin
             state_q <= S_POST;
           end else begin
             if (pred_we[0]) preds_q[warp_q][pd_idx] <= pd_new_q;
@@ -1160,11 +1209,11 @@ module sgpu_core
         // An entry below the top loses the lanes of mask_q (EXIT, RET); RET stops at its
         // call's entry.
         S_WALK: begin
-          if (opcode == OP_RET && stk_rdata.call) begin
+          if (opcode == sgpu_isa_pkg::OP_RET && stk_rdata.call) begin
             ret_found(stk_rdata.mask, stk_rdata.frame);
           end else if (walk_q == '0) begin
-            if (opcode == OP_RET) begin
-              trap_cause_q <= 8'(TRAP_RET_OUTSIDE);
+            if (opcode == sgpu_isa_pkg::OP_RET) begin
+              trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_RET_OUTSIDE);
               state_q      <= S_TRAP;
             end else begin
               state_q <= S_SETTLE;
@@ -1206,13 +1255,14 @@ module sgpu_core
               bar_waiting_q[b] <= '0;
               for (int unsigned w = 0; w < WARPS; w++) begin
                 if (bar_waiting_q[b][w]) begin
-                  wstate_q[w] <= WARP_RUNNING;
-                  if (bar_red_q[b] && bar_op_q[b] == BRED_POPC) begin
+                  wstate_q[w] <= sgpu_core_pkg::WARP_RUNNING;
+                  if (bar_red_q[b] && bar_op_q[b] == sgpu_isa_pkg::BRED_POPC) begin
                     red_wb_q[w]    <= 1'b1;
                     red_value_q[w] <= bar_popc_q[b];
                   end else if (bar_red_q[b] && red_pd_q[w] != 3'd7) begin
                     preds_q[w][red_pd_q[w]] <= (preds_q[w][red_pd_q[w]] & ~red_mask_q[w])
-                        | ({32{(bar_op_q[b] == BRED_AND) ? bar_all_q[b] : bar_any_q[b]}}
+                        | ({32{(bar_op_q[b] == sgpu_isa_pkg::BRED_AND) ? bar_all_q[b]
+                                                                        : bar_any_q[b]}}
                            & red_mask_q[w]);
                   end
                 end
@@ -1246,7 +1296,7 @@ module sgpu_core
           end
           clock_q <= clock_q + 64'd1;
           order_q <= order_q + 64'd1;
-          if (sp_q[warp_q] == '0) wstate_q[warp_q] <= WARP_EXITED;
+          if (sp_q[warp_q] == '0) wstate_q[warp_q] <= sgpu_core_pkg::WARP_EXITED;
           state_q <= S_SCHED;
         end
 
@@ -1254,11 +1304,11 @@ module sgpu_core
         // instruction that retired before the one trapping, so its trap is the one reported.
         S_TRAP: if (ret_idle) begin
           if (ret_err) begin
-            trap_cause_q <= 8'(TRAP_OUT_OF_BOUNDS);
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS);
             trap_pc_q    <= ret_err_pc;
             trap_warp_q  <= 8'(ret_err_warp);
           end
-          for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= WARP_ABSENT;
+          for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= sgpu_core_pkg::WARP_ABSENT;
           state_q <= S_DONE;
         end
 
@@ -1288,7 +1338,7 @@ module sgpu_core
     logic        calls;
     // CALLR's first pass: the target of the first executing lane, and the lanes that share it.
     target = callr_have_q ? callr_addr_q : {opnd_q[m_k][1], opnd_q[m_k][0]};
-    if (opcode == OP_CALLR && !callr_second_q) begin
+    if (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q) begin
       callr_have_q <= 1'b1;
       callr_addr_q <= target;
       for (int unsigned k = 0; k < LANES; k++) begin
@@ -1297,30 +1347,32 @@ module sgpu_core
         end
       end
     end
-    calls = opcode == OP_CALL || (opcode == OP_CALLR && callr_second_q);
+    calls = opcode == sgpu_isa_pkg::OP_CALL
+            || (opcode == sgpu_isa_pkg::OP_CALLR && callr_second_q);
     for (int unsigned k = 0; k < LANES; k++) begin
       moved = {1'b0, opnd_q[k][FRAME_SLOT]}
-              + ((opcode == OP_CALLR) ? 33'(word_q[RFRAME_MSB:RFRAME_LSB])
-                                      : 33'(word_q[FRAME_MSB:FRAME_LSB]));
-      res_q[k][0] <= (opcode == OP_RET) ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q)
-                                          : moved[31:0];
+              + ((opcode == sgpu_isa_pkg::OP_CALLR)
+                 ? 33'(word_q[sgpu_isa_pkg::RFRAME_MSB:sgpu_isa_pkg::RFRAME_LSB])
+                 : 33'(word_q[sgpu_isa_pkg::FRAME_MSB:sgpu_isa_pkg::FRAME_LSB]));
+      res_q[k][0] <= (opcode == sgpu_isa_pkg::OP_RET)
+                     ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q) : moved[31:0];
       if (beat_mask[k] && calls && moved > 33'(local_i)) begin
-        trap_cause_q <= 8'(TRAP_FRAME_OVERFLOW);
+        trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_FRAME_OVERFLOW);
         state_q      <= S_TRAP;
       end
-      if (beat_mask[k] && opcode == OP_WARPSYNC
+      if (beat_mask[k] && opcode == sgpu_isa_pkg::OP_WARPSYNC
           && ((opnd_q[k][0] & lanes_q[warp_q] & ~exited_q[warp_q]) & ~mask_q) != '0) begin
-        trap_cause_q <= 8'(TRAP_SYNC_MEMBERS);
+        trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_SYNC_MEMBERS);
         state_q      <= S_TRAP;
       end
     end
-    if (opcode inside {OP_BAR, OP_BARRED} && !bar_have_q) begin
+    if (bar_instr && !bar_have_q) begin
       bar_have_q    <= 1'b1;
       bar_id_q      <= b_imm ? 32'(f_rb) : opnd_q[m_k][2];
       bar_threads_q <= opnd_q[m_k][4];
     end
-    wr_left_q   <= (opcode inside {OP_WARPSYNC, OP_BAR, OP_BARRED}
-                    || (opcode == OP_CALLR && !callr_second_q)) ? 3'd0 : 3'd1;
+    wr_left_q   <= (opcode == sgpu_isa_pkg::OP_WARPSYNC || bar_instr
+                    || (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q)) ? 3'd0 : 3'd1;
     wr_report_q <= 1'b0;
   endtask
 
@@ -1337,15 +1389,15 @@ module sgpu_core
   assign callr_new_waiting = callr_waiting != '0 && !callr_again;
 
   task automatic callr_post();
-    entry_t callee;
-    callee = '{pc: 32'(callr_addr_q >> 3), rpc: next_pc, mask: callr_same_q, call: 1'b1,
-               frame: word_q[RFRAME_MSB:RFRAME_LSB]};
+    sgpu_core_pkg::entry_t callee;
+    callee = entry(32'(callr_addr_q >> 3), next_pc, callr_same_q, 1'b1,
+                   word_q[sgpu_isa_pkg::RFRAME_MSB:sgpu_isa_pkg::RFRAME_LSB]);
     if (!callr_second_q) begin
       if (callr_addr_q[2:0] != '0 || callr_addr_q[63:35] != '0) begin
-        trap_cause_q <= 8'(TRAP_CALL_TARGET);
+        trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_CALL_TARGET);
         state_q      <= S_TRAP;
       end else if (32'(sp_q[warp_q]) + 1 + 32'(callr_new_waiting) > DEPTH) begin
-        trap_cause_q <= 8'(TRAP_STACK_OVERFLOW);
+        trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_STACK_OVERFLOW);
         state_q      <= S_TRAP;
       end else begin
         callr_second_q <= 1'b1;
@@ -1361,8 +1413,7 @@ module sgpu_core
         top_q.pc <= next_pc;
       end
       push_a_q      <= callr_new_waiting
-                       ? '{pc: pc_q, rpc: next_pc, mask: callr_waiting, call: 1'b0, frame: '0}
-                       : callee;
+                       ? entry(pc_q, next_pc, callr_waiting, 1'b0, '0) : callee;
       push_b_q      <= callee;
       two_q         <= callr_new_waiting;
       push_settle_q <= 1'b0;
@@ -1384,7 +1435,7 @@ module sgpu_core
   // Control instructions without operands, and RET's and EXIT's first steps.
   task automatic control();
     unique case (opcode)
-      OP_BRA: begin
+      sgpu_isa_pkg::OP_BRA: begin
         pend_q[warp_q] <= 1'b0;
         if (mask_q == active_q) begin
           top_q.pc <= target_pc;
@@ -1393,13 +1444,11 @@ module sgpu_core
           top_q.pc <= next_pc;
           state_q  <= S_SETTLE;
         end else if (32'(sp_q[warp_q]) + 2 - 32'(replace) > DEPTH) begin
-          trap_cause_q <= 8'(TRAP_STACK_OVERFLOW);
+          trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_STACK_OVERFLOW);
           state_q      <= S_TRAP;
         end else begin
-          push_a_q <= '{pc: next_pc, rpc: branch_rpc, mask: active_q & ~mask_q, call: 1'b0,
-                        frame: '0};
-          push_b_q <= '{pc: target_pc, rpc: branch_rpc, mask: mask_q, call: 1'b0,
-                        frame: '0};
+          push_a_q <= entry(next_pc, branch_rpc, active_q & ~mask_q, 1'b0, '0);
+          push_b_q <= entry(target_pc, branch_rpc, mask_q, 1'b0, '0);
           two_q    <= 1'b1;
           push_settle_q <= 1'b1;
           base_q   <= replace ? sp_q[warp_q] - SPW'(1) : sp_q[warp_q];
@@ -1407,52 +1456,52 @@ module sgpu_core
           state_q  <= replace ? S_PUSH_A : S_BTOP;
         end
       end
-      OP_SSY: begin
+      sgpu_isa_pkg::OP_SSY: begin
         pend_q[warp_q]     <= 1'b1;
         pend_rpc_q[warp_q] <= target_pc;
         top_q.pc <= next_pc;
         state_q  <= S_SETTLE;
       end
-      OP_EXIT: begin
+      sgpu_isa_pkg::OP_EXIT: begin
         exited_q[warp_q] <= exited_q[warp_q] | mask_q;
         top_q.mask <= top_q.mask & ~mask_q;
         top_q.pc   <= next_pc;
         walk_q     <= sp_q[warp_q] - SPW'(2);
         state_q    <= (sp_q[warp_q] == SPW'(1)) ? S_SETTLE : S_WALK_RD;
       end
-      OP_RET: begin
+      sgpu_isa_pkg::OP_RET: begin
         top_q.mask <= top_q.mask & ~mask_q;
         walk_q     <= sp_q[warp_q] - SPW'(2);
         if (top_q.call) begin
           ret_found(top_q.mask, top_q.frame);
         end else if (sp_q[warp_q] == SPW'(1)) begin
-          trap_cause_q <= 8'(TRAP_RET_OUTSIDE);
+          trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_RET_OUTSIDE);
           state_q      <= S_TRAP;
         end else begin
           state_q <= S_WALK_RD;
         end
       end
-      OP_TRAP: begin
+      sgpu_isa_pkg::OP_TRAP: begin
         if (mask_q != '0) begin
-          trap_cause_q <= 8'(TRAP_INSTRUCTION);
+          trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_INSTRUCTION);
           state_q      <= S_TRAP;
         end else begin
           top_q.pc <= next_pc;
           state_q  <= S_SETTLE;
         end
       end
-      OP_WARPSYNCI: begin
+      sgpu_isa_pkg::OP_WARPSYNCI: begin
         if (mask_q != '0
-            && ((word_q[IMM32_MSB:IMM32_LSB] & lanes_q[warp_q] & ~exited_q[warp_q])
-                & ~mask_q) != '0) begin
-          trap_cause_q <= 8'(TRAP_SYNC_MEMBERS);
+            && ((word_q[sgpu_isa_pkg::IMM32_MSB:sgpu_isa_pkg::IMM32_LSB] & lanes_q[warp_q]
+                 & ~exited_q[warp_q]) & ~mask_q) != '0) begin
+          trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_SYNC_MEMBERS);
           state_q      <= S_TRAP;
         end else begin
           top_q.pc <= next_pc;
           state_q  <= S_SETTLE;
         end
       end
-      OP_CALL: begin  // no lane calls
+      sgpu_isa_pkg::OP_CALL: begin  // no lane calls
         top_q.pc <= next_pc;
         state_q  <= S_SETTLE;
       end
@@ -1466,14 +1515,14 @@ module sgpu_core
   // After a control instruction's beats: CALL pushes the callee's entry, RET and WARPSYNC
   // move on.
   task automatic control_post();
-    if (opcode != OP_CALLR) top_q.pc <= next_pc;
-    if (opcode == OP_CALLR) begin
+    if (opcode != sgpu_isa_pkg::OP_CALLR) top_q.pc <= next_pc;
+    if (opcode == sgpu_isa_pkg::OP_CALLR) begin
       callr_post();
-    end else if (opcode inside {OP_BAR, OP_BARRED}) begin
+    end else if (bar_instr) begin
       arrive();
-    end else if (opcode == OP_CALL) begin
-      push_a_q <= '{pc: target_pc, rpc: next_pc, mask: mask_q, call: 1'b1,
-                    frame: word_q[FRAME_MSB:FRAME_LSB]};
+    end else if (opcode == sgpu_isa_pkg::OP_CALL) begin
+      push_a_q <= entry(target_pc, next_pc, mask_q, 1'b1,
+                        word_q[sgpu_isa_pkg::FRAME_MSB:sgpu_isa_pkg::FRAME_LSB]);
       two_q    <= 1'b0;
       base_q   <= sp_q[warp_q];
       state_q  <= S_BTOP;
@@ -1490,7 +1539,10 @@ module sgpu_core
   always_comb begin
     live = '0;
     for (int unsigned w = 0; w < WARPS; w++) begin
-      if (wstate_q[w] == WARP_RUNNING || wstate_q[w] == WARP_WAITING) live = live + 6'd1;
+      if (wstate_q[w] == sgpu_core_pkg::WARP_RUNNING
+          || wstate_q[w] == sgpu_core_pkg::WARP_WAITING) begin
+        live = live + 6'd1;
+      end
     end
   end
 
@@ -1517,36 +1569,37 @@ module sgpu_core
   task automatic arrive();
     logic [3:0]       id;
     logic             counted, sync, red, first;
-    bred_e            op;
+    logic [BREDW-1:0] op;
     logic [5:0]       expected, arrived;
     logic [WARPS-1:0] waiting;
     logic [31:0]      set, popc;
     logic             all, any;
     id       = bar_id_q[3:0];
     counted  = f_rc != 8'hff;
-    red      = opcode == OP_BARRED;
-    op       = bred_e'(word_q[BRED_MSB:BRED_LSB]);
-    sync     = red || word_q[BMODE_MSB:BMODE_LSB] == BMODE_SYNC;
+    red      = opcode == sgpu_isa_pkg::OP_BARRED;
+    op       = word_q[sgpu_isa_pkg::BRED_MSB:sgpu_isa_pkg::BRED_LSB];
+    sync     = red || word_q[sgpu_isa_pkg::BMODE_MSB:sgpu_isa_pkg::BMODE_LSB]
+                      == sgpu_isa_pkg::BMODE_SYNC;
     expected = 6'(bar_threads_q >> 5);
     first    = bar_arrived_q[id] == '0;
     arrived  = bar_arrived_q[id] + 6'd1;
     waiting  = bar_waiting_q[id] | (sync ? (WARPS'(1) << warp_q) : '0);
     // The reduction so far with this warp's lanes: those of the BARRED whose pc is true.
-    set      = (pc_all ^ {32{word_q[PCN_LSB]}}) & mask_q;
+    set      = (pc_all ^ {32{word_q[sgpu_isa_pkg::PCN_LSB]}}) & mask_q;
     popc     = (first ? 32'd0 : bar_popc_q[id]) + 32'($countones(set));
     all      = (first || bar_all_q[id]) && set == mask_q;
     any      = (!first && bar_any_q[id]) || set != '0;
     state_q  <= S_SETTLE;
     if (bar_id_q >= NBAR) begin
-      trap_cause_q <= 8'(TRAP_BARRIER_ID);
+      trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_BARRIER_ID);
       state_q      <= S_TRAP;
     end else if (counted && (bar_threads_q == '0 || bar_threads_q[4:0] != '0)) begin
-      trap_cause_q <= 8'(TRAP_BARRIER_COUNT);
+      trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_BARRIER_COUNT);
       state_q      <= S_TRAP;
     end else if (!first && (bar_counted_q[id] != counted
                  || (counted && bar_expected_q[id] != expected) || bar_red_q[id] != red
                  || (red && bar_op_q[id] != op))) begin
-      trap_cause_q <= 8'(TRAP_BARRIER_MISMATCH);
+      trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_BARRIER_MISMATCH);
       state_q      <= S_TRAP;
     end else begin
       bar_ev_q       <= 1'b1;
@@ -1577,18 +1630,18 @@ module sgpu_core
       end else begin
         bar_arrived_q[id] <= arrived;
         bar_ev_released_q <= '0;
-        if (sync) wstate_q[warp_q] <= WARP_WAITING;
+        if (sync) wstate_q[warp_q] <= sgpu_core_pkg::WARP_WAITING;
       end
     end
   endtask
 
   // A completed reduction's value: the count of true predicates, or whether all or any were.
-  function automatic logic [31:0] result_of(bred_e op, logic [31:0] popc, logic all,
-                                            logic any);
+  function automatic logic [31:0] result_of(logic [BREDW-1:0] op, logic [31:0] popc,
+                                            logic all, logic any);
     unique case (op)
-      BRED_POPC: return popc;
-      BRED_AND:  return 32'(all);
-      default:   return 32'(any);
+      sgpu_isa_pkg::BRED_POPC: result_of = popc;
+      sgpu_isa_pkg::BRED_AND:  result_of = 32'(all);
+      default:                 result_of = 32'(any);
     endcase
   endfunction
 
@@ -1625,7 +1678,7 @@ module sgpu_core
   assign rvfi_carry_we_o    = carry_we;
   assign rvfi_carry_o       = carry_q[warp_q];
   assign rvfi_clock_o       = clock_now[31:0];
-  assign rvfi_late_o        = opcode == OP_LD || opcode == OP_LDC;
+  assign rvfi_late_o        = opcode == sgpu_isa_pkg::OP_LD || opcode == sgpu_isa_pkg::OP_LDC;
   assign rvfi_lw_valid_o    = ret_we;
   assign rvfi_lw_warp_o     = 8'(ret_warp);
   assign rvfi_lw_reg_o      = ret_reg;

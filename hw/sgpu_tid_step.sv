@@ -1,16 +1,17 @@
 // Thread indices of consecutive threads: threads fill a CTA x first, then y, then z
 // (docs/hw.md), so the next thread's index is this one's with x counted up and carried into
 // y and z at the block's edges. Rather than divide a thread number by the block's sizes, the
-// core walks this chain: `tid_o[k]` is the index of the k-th thread after `tid_i`'s (k = 0 is
-// `tid_i` itself) and `next_o` the one after the last, so a beat of LANES lanes gets its
-// lanes' indices and the next beat's first in one cycle.
+// core walks this chain: `tid_o[30*k +: 30]` is the index of the k-th thread after `tid_i`'s
+// (k = 0 is `tid_i` itself) and `next_o` the one after the last, so a beat of LANES lanes
+// gets its lanes' indices and the next beat's first in one cycle. The indices are one flat
+// vector because yosys 0.23 takes no unpacked-array ports.
 module sgpu_tid_step #(
   parameter int unsigned COUNT = 8
 ) (
   input  logic [10:0] block_x_i,      // at most 1024
   input  logic [10:0] block_y_i,
   input  logic [29:0] tid_i,          // {z, y, x}, 10 bits each
-  output logic [29:0] tid_o [COUNT],
+  output logic [30*COUNT-1:0] tid_o,
   output logic [29:0] next_o
 );
 
@@ -35,7 +36,7 @@ module sgpu_tid_step #(
     logic [29:0] t;
     t = tid_i;
     for (int unsigned k = 0; k < COUNT; k++) begin
-      tid_o[k] = t;
+      tid_o[30*k +: 30] = t;
       t = step(t, block_x_i, block_y_i);
     end
     next_o = t;

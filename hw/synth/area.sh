@@ -24,7 +24,7 @@ usage() {
 target=$1
 shift
 top=sgpu_core
-chparam=""
+setparams=""
 given=""
 while [ $# -gt 0 ]; do
     case $1 in
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
             shift 2
             ;;
         *=*)
-            chparam+=" -chparam ${1%%=*} ${1#*=}"
+            setparams+=" -set ${1%%=*} ${1#*=}"
             given+=" $1"
             shift
             ;;
@@ -67,11 +67,19 @@ for f in "${!unreadable[@]}"; do
     echo "area: left out $f, which yosys cannot read: ${unreadable[$f]}" >&2
 done
 
+# The design, elaborated from the top. Parameters are set with chparam before hierarchy, and
+# the top is named back afterwards: yosys 0.23 elaborates a module again once the modules of
+# its instances are derived when an instance connects an element of an unpacked array (the
+# core does), and `hierarchy -chparam` then fails an assertion, while a top given its
+# parameters by chparam comes back under its derived name ($paramod...).
+elaborate="hierarchy -check -top $top"
+[ -z "$setparams" ] || elaborate="chparam$setparams $top; $elaborate; rename -top $top"
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$EPOCHREALTIME
 if ! yosys -q -l "$work/log" -p "$read ${packages[*]} ${readable[*]};
-        hierarchy -check -top $top$chparam; $synth; tee -q -o $work/stat stat" >/dev/null 2>&1; then
+        $elaborate; $synth; tee -q -o $work/stat stat" >/dev/null 2>&1; then
     echo "area: yosys failed on $top for $target:" >&2
     grep 'ERROR' "$work/log" >&2 || tail -20 "$work/log" >&2
     exit 1

@@ -133,10 +133,14 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     t.start_i = in->start;
     t.code_words_i = in->code_words;
     t.entry_i = in->entry;
+    // The sizes' ports are flat vectors, x lowest: grid_i is 3 words, block_i 3 fields of 11
+    // bits in one 64-bit word.
+    uint64_t block = 0;
     for (int i = 0; i < 3; i++) {
         t.grid_i[i] = in->grid[i];
-        t.block_i[i] = in->block[i];
+        block |= uint64_t(in->block[i] & 0x7ff) << (11 * i);
     }
+    t.block_i = block;
     t.shared_i = in->shared;
     t.dyn_shared_i = in->dyn_shared;
     t.local_i = in->local;
