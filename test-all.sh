@@ -2,8 +2,8 @@
 # Runs every test of ptxas-rs: formatting, lints, generated-file drift, RTL lint, unit,
 # corpus, snapshot, generated-form, robustness and CLI tests, and a build of the fuzz target.
 # Needs Rust (rustup's stable toolchain with rustfmt and clippy), the reference material in
-# ../shared, Verilator, g++ and make (for the RTL tests) and clang-16 (for `ptxas-rs cuda`),
-# which it installs with apt-get when they are missing.
+# ../shared, Verilator, g++ and make (for the RTL tests), yosys (which must read the RTL too)
+# and clang-16 (for `ptxas-rs cuda`), which it installs with apt-get when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -18,10 +18,10 @@ for component in rustfmt clippy; do
     fi
 done
 
-# The RTL tests build with Verilator, which compiles its C++ with g++ and make; tests/cuda.rs
-# compiles CUDA C with Debian's clang-16.
+# The RTL tests build with Verilator, which compiles its C++ with g++ and make; yosys reads
+# the same RTL; tests/cuda.rs compiles CUDA C with Debian's clang-16.
 missing=()
-for tool in verilator:verilator g++:g++ make:make clang-16:clang-16; do
+for tool in verilator:verilator g++:g++ make:make yosys:yosys clang-16:clang-16; do
     command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -38,8 +38,10 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 # Files generated from the ISA table must match it.
 cargo xtask codegen --check
-# The RTL, lint-clean under -Wall (narrow waivers in hw/lint/verilator_waiver.vlt).
+# The RTL, lint-clean under -Wall (narrow waivers in hw/lint/verilator_waiver.vlt), and read
+# by yosys alike.
 hw/lint.sh
+hw/synth/yosys_check.sh
 # The fuzz target is built by cargo-fuzz, outside the workspace; keep it compiling.
 cargo check --manifest-path fuzz/Cargo.toml
 
