@@ -3,7 +3,8 @@
 # the top, elaborated with its parameters' defaults (read_verilog -sv, hierarchy, proc), so
 # that one source serves both tools. Prints each module's result, with yosys's first error
 # for those that fail, and exits non-zero if any does. Needs yosys 0.23 or later; one yosys
-# runs at a time, a second or less for a leaf module.
+# runs at a time: seconds for a leaf module (every source is read), minutes for the core,
+# most of them in `proc` on its one large sequential process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source synth/common.sh
