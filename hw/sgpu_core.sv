@@ -39,7 +39,7 @@ module sgpu_core #(
   input  logic [IAW-1:0] imem_addr_i,
   input  logic [63:0]  imem_wdata_i,
 
-  // Launch (docs/hw.md, "The launch interface"): held stable from start_i to done_o.
+  // Launch (docs/hw.md, "The launch interface"): sampled in the cycle of start_i.
   input  logic         start_i,
   input  logic [31:0]  code_words_i,   // words of code loaded; a pc at or past it traps
   input  logic [31:0]  entry_i,        // word index of the kernel's first instruction
@@ -152,12 +152,19 @@ module sgpu_core #(
   } state_e;
   state_e               rel_next_q;
 
-  // The launch's grid and block sizes, x, y, z, from their flat ports.
+  // The launch, sampled at start_i: the core reads its own copy, so that nothing but the
+  // memory port's answers reaches its logic from the inputs (in Verilator, logic fed by the
+  // inputs is evaluated at both clock edges).
+  logic [95:0]          grid_q;
+  logic [32:0]          block_q;
+  logic [31:0]          code_words_q, entry_q, shared_q, dyn_shared_q, local_q;
+
+  // The launch's grid and block sizes, x, y, z, from their flat copies.
   logic [31:0]          grid [3];
   logic [10:0]          block [3];
   for (genvar i = 0; i < 3; i++) begin : gen_launch
-    assign grid[i]  = grid_i[32*i +: 32];
-    assign block[i] = block_i[11*i +: 11];
+    assign grid[i]  = grid_q[32*i +: 32];
+    assign block[i] = block_q[11*i +: 11];
   end
 
   // ---------------------------------------------------------------------------------------
@@ -379,13 +386,15 @@ module sgpu_core #(
   // ---------------------------------------------------------------------------------------
   // Lanes of the beat: thread indices, and the lane numbers in the warp
   // ---------------------------------------------------------------------------------------
-  // The k-th lane's thread index at [30*k +: 30].
+  // The k-th lane's thread index at [30*k +: 30] (S2R reads them: the chain rests for other
+  // instructions, whose beats leave tid_beat_q to be reloaded at the next decode).
   logic [30*LANES-1:0] tid_lane;
   logic [29:0] tid_next;
   logic [30*LANES-1:0] unused_init_tids;
   logic [29:0] init_next;
 
   sgpu_tid_step #(.COUNT(LANES)) u_tid_beat (
+    .en_i     (kind_q == sgpu_core_pkg::KIND_S2R),
     .block_x_i(block[0]),
     .block_y_i(block[1]),
     .tid_i    (tid_beat_q),
@@ -394,6 +403,7 @@ module sgpu_core #(
   );
 
   sgpu_tid_step #(.COUNT(LANES)) u_tid_init (
+    .en_i     (state_q == S_INIT),
     .block_x_i(block[0]),
     .block_y_i(block[1]),
     .tid_i    (init_tid_q),
@@ -417,7 +427,6 @@ module sgpu_core #(
   logic [LANES-1:0] unused_div_busy, div_done;
   logic [63:0] div_result [LANES];
   logic        div_start;
-  logic [31:0] sreg_val [LANES];
   logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] sreg;  // S2R's register
   assign sreg = word_q[sgpu_isa_pkg::SREG_MSB:sgpu_isa_pkg::SREG_LSB];
   logic [31:0] pa_all, pc_all;  // the predicate operands pa and pc, every lane
@@ -459,7 +468,6 @@ module sgpu_core #(
       .result_o(div_result[k])
     );
 
-    assign sreg_val[k] = special(sreg, l, tid_lane[30*k +: 30], opnd_q[k][FRAME_SLOT]);
   end
 
   assign div_start = (state_q == S_EXEC) && (kind_q == sgpu_core_pkg::KIND_DIV);
@@ -502,8 +510,8 @@ module sgpu_core #(
       sgpu_isa_pkg::SREG_SHARED_WINDOW:     special = 32'(sgpu_isa_pkg::SHARED_WINDOW);
       sgpu_isa_pkg::SREG_LOCAL_WINDOW:      special = 32'(sgpu_isa_pkg::LOCAL_WINDOW);
       sgpu_isa_pkg::SREG_CONST_WINDOW:      special = 32'(sgpu_isa_pkg::CONST_WINDOW);
-      sgpu_isa_pkg::SREG_DYNAMIC_SMEM_SIZE: special = dyn_shared_i;
-      sgpu_isa_pkg::SREG_TOTAL_SMEM_SIZE:   special = shared_i;
+      sgpu_isa_pkg::SREG_DYNAMIC_SMEM_SIZE: special = dyn_shared_q;
+      sgpu_isa_pkg::SREG_TOTAL_SMEM_SIZE:   special = shared_q;
       sgpu_isa_pkg::SREG_FRAME:             special = frame;
       default:                              special = '0;  // smid, gridid
     endcase
@@ -534,11 +542,12 @@ module sgpu_core #(
   assign m_lane = lane_no(beat_q, 32'(m_k));
 
   sgpu_lsu_addr u_lsu_addr (
+    .en_i         (state_q == S_SEND || state_q == S_MEM_REQ || state_q == S_MEM_RSP),
     .word_i       (word_q),
     .ra_i         (opnd_q[m_k][0]),
     .ra_hi_i      (opnd_q[m_k][1]),
     .frame_i      (opnd_q[m_k][FRAME_SLOT]),
-    .local_i      (local_i),
+    .local_i      (local_q),
     .addr_o       (unused_m_addr),
     .len_o        (m_len),
     .space_o      (m_space),
@@ -642,6 +651,7 @@ module sgpu_core #(
     .rsp_err_i   (mem_rsp_err_i),
     .rsp_rdata_i (mem_rsp_rdata_i),
     .rsp_ready_o (ret_ready),
+    .q_valid_i   (state_q == S_DECODE),
     .q_warp_i    (warp_q),
     .q_first_i   ({f_rd, f_rc, f_rb, f_ra}),
     .q_count_i   ({rd_regs, rc_regs, rb_regs, ra_regs}),
@@ -661,14 +671,14 @@ module sgpu_core #(
 
   assign mem_rsp_ready_o = rsp_atomic ? state_q == S_MEM_RSP : ret_ready;
 
-  // The highest lane that executes the instruction being decoded.
-  logic [4:0] last_lane;
-  always_comb begin
-    last_lane = '0;
+  // The highest lane of `m`: S_DECODE's, of the lanes that execute (a function called in its
+  // arm, so that Verilator walks the lanes only then).
+  function automatic logic [4:0] last_of(logic [31:0] m);
+    last_of = '0;
     for (int unsigned l = 0; l < 32; l++) begin
-      if (top_q.mask[l] && guard[l]) last_lane = 5'(l);
+      if (m[l]) last_of = 5'(l);
     end
-  end
+  endfunction
 
   // ---------------------------------------------------------------------------------------
   // Decode: the kind of sequence, and why the instruction cannot run
@@ -752,23 +762,27 @@ module sgpu_core #(
   // ---------------------------------------------------------------------------------------
   // The scheduler: the next running warp after the last one, round-robin
   // ---------------------------------------------------------------------------------------
+  // Looked for in S_SCHED only (elsewhere pick is warp_q), which spares a simulation the loop.
   logic [WW-1:0] pick;
   logic          pick_any, all_done;
   always_comb begin
+    logic [WW-1:0] wi;
+    wi = '0;
     pick = warp_q;
     pick_any = 1'b0;
     all_done = 1'b1;
-    for (int unsigned i = 1; i <= WARPS; i++) begin
-      logic [WW-1:0] wi;
-      wi = WW'((32'(warp_q) + i) % WARPS);
-      if (!pick_any && wstate_q[wi] == sgpu_core_pkg::WARP_RUNNING
-          && (!blocked_q[wi] || ret_idle)) begin
-        pick = wi;
-        pick_any = 1'b1;
-      end
-      if (wstate_q[wi] == sgpu_core_pkg::WARP_RUNNING
-          || wstate_q[wi] == sgpu_core_pkg::WARP_WAITING) begin
-        all_done = 1'b0;
+    if (state_q == S_SCHED) begin
+      for (int unsigned i = 1; i <= WARPS; i++) begin
+        wi = WW'((32'(warp_q) + i) % WARPS);
+        if (!pick_any && wstate_q[wi] == sgpu_core_pkg::WARP_RUNNING
+            && (!blocked_q[wi] || ret_idle)) begin
+          pick = wi;
+          pick_any = 1'b1;
+        end
+        if (wstate_q[wi] == sgpu_core_pkg::WARP_RUNNING
+            || wstate_q[wi] == sgpu_core_pkg::WARP_WAITING) begin
+          all_done = 1'b0;
+        end
       end
     end
   end
@@ -791,7 +805,7 @@ module sgpu_core #(
   // S_FIRST's entry: the warp's lanes at the kernel's entry. Built outside the process below
   // because yosys 0.23 makes a latch of a struct function's result used in only some arms.
   sgpu_core_pkg::entry_t first_entry;
-  assign first_entry = entry(entry_i, NEVER, lanes_q[WW'(walk_q)], 1'b0, '0);
+  assign first_entry = entry(entry_q, NEVER, lanes_q[WW'(walk_q)], 1'b0, '0);
 
   // The stack is written in the cycle a state says, so that a read in any later state sees
   // the write.
@@ -873,14 +887,21 @@ module sgpu_core #(
   assign carry_we = (opcode == sgpu_isa_pkg::OP_IADD || opcode == sgpu_isa_pkg::OP_IMAD)
                     && word_q[sgpu_isa_pkg::CC_LSB];
 
-  // The beat's pending operand reads: the slots the instruction reads, less RZ.
-  logic [SLOTS-1:0] beat_slots;
-  always_comb begin
-    beat_slots = slots(rd_regs, ra_regs, rb_regs, rc_regs, reads[0], kind_q, opcode);
+  // A beat's operand reads: the slots the instruction reads, less RZ, of an instruction
+  // whose first registers and counts are `first` and `count` ({rd, rc, rb, ra}, 8 and 4 bits
+  // each). S_BEAT calls it, so that a simulation works it out only then.
+  function automatic logic [SLOTS-1:0] beat_slots(sgpu_core_pkg::kind_e k, logic [7:0] op,
+                                                  logic rd_read, logic [31:0] first,
+                                                  logic [15:0] count);
+    logic [SLOTS-1:0] r;
+    r = slots(count[15:12], count[3:0], count[7:4], count[11:8], rd_read, k, op);
     for (int unsigned s = 0; s < FRAME_SLOT; s++) begin
-      if (slot_reg(4'(s), f_rd, f_ra, f_rb, f_rc) == 8'hff) beat_slots[s] = 1'b0;
+      if (slot_reg(4'(s), first[31:24], first[7:0], first[15:8], first[23:16]) == 8'hff) begin
+        r[s] = 1'b0;
+      end
     end
-  end
+    beat_slots = r;
+  endfunction
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -898,7 +919,15 @@ module sgpu_core #(
           clock_q      <= '0;
           order_q      <= '0;
           trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_NONE);
-          nwarps_q     <= (32'(block[0]) * 32'(block[1]) * 32'(block[2]) + 32'd31) >> 5;
+          nwarps_q     <= (32'(block_i[10:0]) * 32'(block_i[21:11]) * 32'(block_i[32:22])
+                           + 32'd31) >> 5;
+          grid_q       <= grid_i;
+          block_q      <= block_i;
+          code_words_q <= code_words_i;
+          entry_q      <= entry_i;
+          shared_q     <= shared_i;
+          dyn_shared_q <= dyn_shared_i;
+          local_q      <= local_i;
           init_q       <= '0;
           init_tid_q   <= '0;
           state_q      <= S_INIT;
@@ -984,7 +1013,7 @@ module sgpu_core #(
         S_TOP: begin
           top_q <= stk_rdata;
           pc_q  <= stk_rdata.pc;
-          if (stk_rdata.pc >= code_words_i) begin
+          if (stk_rdata.pc >= code_words_q) begin
             trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_PC_OUTSIDE_CODE);
             trap_pc_q    <= stk_rdata.pc;
             trap_warp_q  <= 8'(warp_q);
@@ -1014,7 +1043,7 @@ module sgpu_core #(
           callr_second_q <= 1'b0;
           callr_same_q   <= '0;
           mem_lane_q  <= '0;
-          last_lane_q <= last_lane;
+          last_lane_q <= last_of(top_q.mask & guard);
           amo_write_q <= 1'b0;
           bar_ev_q    <= 1'b0;
           trap_pc_q   <= pc_q;
@@ -1052,7 +1081,8 @@ module sgpu_core #(
           if (beat_mask == '0) begin
             next_beat();
           end else begin
-            rd_pend_q <= beat_slots;
+            rd_pend_q <= beat_slots(kind_q, opcode, reads[0], {f_rd, f_rc, f_rb, f_ra},
+                                   {rd_regs, rc_regs, rb_regs, ra_regs});
             rd_busy_q <= 1'b0;
             for (int unsigned k = 0; k < LANES; k++) begin
               for (int unsigned s = 0; s < SLOTS; s++) opnd_q[k][s] <= '0;
@@ -1095,7 +1125,8 @@ module sgpu_core #(
             end
             sgpu_core_pkg::KIND_S2R: begin
               for (int unsigned k = 0; k < LANES; k++) begin
-                res_q[k][0] <= sreg_val[k];
+                res_q[k][0] <= special(sreg, lane_no(beat_q, k), tid_lane[30*k +: 30],
+                                       opnd_q[k][FRAME_SLOT]);
                 res_q[k][1] <= clock_now[63:32];
               end
             end
@@ -1253,19 +1284,32 @@ module sgpu_core #(
             if (rel_q[b]) begin
               bar_arrived_q[b] <= '0;
               bar_waiting_q[b] <= '0;
-              for (int unsigned w = 0; w < WARPS; w++) begin
-                if (bar_waiting_q[b][w]) begin
-                  wstate_q[w] <= sgpu_core_pkg::WARP_RUNNING;
-                  if (bar_red_q[b] && bar_op_q[b] == sgpu_isa_pkg::BRED_POPC) begin
-                    red_wb_q[w]    <= 1'b1;
-                    red_value_q[w] <= bar_popc_q[b];
-                  end else if (bar_red_q[b] && red_pd_q[w] != 3'd7) begin
-                    preds_q[w][red_pd_q[w]] <= (preds_q[w][red_pd_q[w]] & ~red_mask_q[w])
-                        | ({32{(bar_op_q[b] == sgpu_isa_pkg::BRED_AND) ? bar_all_q[b]
-                                                                        : bar_any_q[b]}}
-                           & red_mask_q[w]);
-                  end
-                end
+            end
+          end
+          // Each warp waits at one barrier at most: the one that frees it, if any. (One
+          // write per warp rather than per barrier and warp: fewer write sites, each of
+          // which a Verilator model commits on its own every cycle.)
+          for (int unsigned w = 0; w < WARPS; w++) begin
+            logic       freed;
+            logic [3:0] by;
+            freed = 1'b0;
+            by    = '0;
+            for (int unsigned b = 0; b < NBAR; b++) begin
+              if (rel_q[b] && bar_waiting_q[b][w]) begin
+                freed = 1'b1;
+                by    = 4'(b);
+              end
+            end
+            if (freed) begin
+              wstate_q[w] <= sgpu_core_pkg::WARP_RUNNING;
+              if (bar_red_q[by] && bar_op_q[by] == sgpu_isa_pkg::BRED_POPC) begin
+                red_wb_q[w]    <= 1'b1;
+                red_value_q[w] <= bar_popc_q[by];
+              end else if (bar_red_q[by] && red_pd_q[w] != 3'd7) begin
+                preds_q[w][red_pd_q[w]] <= (preds_q[w][red_pd_q[w]] & ~red_mask_q[w])
+                    | ({32{(bar_op_q[by] == sgpu_isa_pkg::BRED_AND) ? bar_all_q[by]
+                                                                     : bar_any_q[by]}}
+                       & red_mask_q[w]);
               end
             end
           end
@@ -1356,7 +1400,7 @@ module sgpu_core #(
                  : 33'(word_q[sgpu_isa_pkg::FRAME_MSB:sgpu_isa_pkg::FRAME_LSB]));
       res_q[k][0] <= (opcode == sgpu_isa_pkg::OP_RET)
                      ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q) : moved[31:0];
-      if (beat_mask[k] && calls && moved > 33'(local_i)) begin
+      if (beat_mask[k] && calls && moved > 33'(local_q)) begin
         trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_FRAME_OVERFLOW);
         state_q      <= S_TRAP;
       end
@@ -1534,14 +1578,18 @@ module sgpu_core #(
   // ---------------------------------------------------------------------------------------
   // Barriers (the golden model's barrier.rs)
   // ---------------------------------------------------------------------------------------
-  // Warps of the CTA that have not exited, and those that would be left after this one exits.
+  // Warps of the CTA that have not exited, and those that would be left after this one exits:
+  // counted for the states that read them (an arrival in S_POST, an exit in S_FINISH), and
+  // zero in the others, which spares a simulation the loops.
   logic [5:0] live;
   always_comb begin
     live = '0;
-    for (int unsigned w = 0; w < WARPS; w++) begin
-      if (wstate_q[w] == sgpu_core_pkg::WARP_RUNNING
-          || wstate_q[w] == sgpu_core_pkg::WARP_WAITING) begin
-        live = live + 6'd1;
+    if (state_q == S_POST || state_q == S_FINISH) begin
+      for (int unsigned w = 0; w < WARPS; w++) begin
+        if (wstate_q[w] == sgpu_core_pkg::WARP_RUNNING
+            || wstate_q[w] == sgpu_core_pkg::WARP_WAITING) begin
+          live = live + 6'd1;
+        end
       end
     end
   end
@@ -1551,14 +1599,17 @@ module sgpu_core #(
   logic [3:0]       exit_id;
   logic [WARPS-1:0] exit_released;
   always_comb begin
+    exit_done     = '0;
     exit_id       = '0;
     exit_released = '0;
-    for (int unsigned b = 0; b < NBAR; b++) begin
-      exit_done[b] = bar_arrived_q[b] != '0
-                     && bar_arrived_q[b] >= (bar_counted_q[b] ? bar_expected_q[b] : live - 6'd1);
-      if (exit_done[b] && bar_waiting_q[b] != '0) begin
-        exit_id       = 4'(b);
-        exit_released = bar_waiting_q[b];
+    if (state_q == S_FINISH) begin
+      for (int unsigned b = 0; b < NBAR; b++) begin
+        exit_done[b] = bar_arrived_q[b] != '0
+            && bar_arrived_q[b] >= (bar_counted_q[b] ? bar_expected_q[b] : live - 6'd1);
+        if (exit_done[b] && bar_waiting_q[b] != '0) begin
+          exit_id       = 4'(b);
+          exit_released = bar_waiting_q[b];
+        end
       end
     end
   end

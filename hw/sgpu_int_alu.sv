@@ -4,9 +4,10 @@
 // BFE, BFI, POPC, CLZ, FLO, BREV, PRMT, PRMTI and I2I; every output is zero for any other
 // opcode (S2R and IDIV are computed elsewhere). Combinational; the core instantiates it once
 // per physical lane and gives it the lane's register and predicate values. With en_i low
-// every output is zero and the wide parts (shifts, bit loops, byte permutes, conversions)
-// rest at zero: operand isolation, which in simulation means Verilator skips them in the
-// cycles the lane computes nothing (most of them), and in silicon saves their toggling.
+// every output is zero and the datapath rests at zero (all of it but the byte permute's
+// selectors and the leading-one input, whose gating would cost LUTs): operand isolation,
+// which in simulation means Verilator skips it in the cycles the lane computes nothing (most
+// of them), and in silicon saves its toggling.
 // It slices the opcode, modifiers and immediates from the instruction word itself, at the
 // places the ISA table fixes; the word is one the decoder accepts (sgpu_predecode traps the
 // others), so an enumerated field past its values gives whatever the `default` arms say.
@@ -46,11 +47,16 @@ module sgpu_int_alu (
   // Operands: an `rb/bi` or `rc/ci` operand with its flag set is the 8-bit register field
   // zero-extended (sgpu_isa's RegOrImm::Imm).
   logic [31:0] imm32, b_val, c_val;
-  assign imm32 = instr_i[sgpu_isa_pkg::IMM32_MSB:sgpu_isa_pkg::IMM32_LSB];
-  assign b_val = instr_i[sgpu_isa_pkg::BI_LSB]
-               ? 32'(instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB]) : b_i;
-  assign c_val = instr_i[sgpu_isa_pkg::CI_LSB]
-               ? 32'(instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB]) : c_i;
+  always_comb begin
+    {imm32, b_val, c_val} = '0;
+    if (en_i) begin
+      imm32 = instr_i[sgpu_isa_pkg::IMM32_MSB:sgpu_isa_pkg::IMM32_LSB];
+      b_val = instr_i[sgpu_isa_pkg::BI_LSB]
+            ? 32'(instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB]) : b_i;
+      c_val = instr_i[sgpu_isa_pkg::CI_LSB]
+            ? 32'(instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB]) : c_i;
+    end
+  end
 
   // The combining operation of ISETP and PLOP (their bop field).
   logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0] bop;
@@ -76,24 +82,29 @@ module sgpu_int_alu (
   logic [31:0]        mul_b;
   logic signed [32:0] mul_a_ext, mul_b_ext;
   logic [63:0]        product;
-  assign mul_b     = (op == sgpu_isa_pkg::OP_IMUL32I) ? imm32 : b_val;
-  assign mul_a_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i};
-  assign mul_b_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & mul_b[31], mul_b};
-  assign product   = 64'(mul_a_ext) * 64'(mul_b_ext);
+  logic [31:0]        mul_word;  // IMUL's and IMAD's word of the product
+  logic               mad_cin;
+  logic [32:0]        mad_sum;
+  logic [63:0]        madw_sum;
+  always_comb begin
+    {mul_b, mul_a_ext, mul_b_ext, product, mul_word, mad_cin, mad_sum, madw_sum} = '0;
+    if (en_i) begin
+      mul_b = (op == sgpu_isa_pkg::OP_IMUL32I) ? imm32 : b_val;
+      mul_a_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i};
+      mul_b_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & mul_b[31], mul_b};
+      product = 64'(mul_a_ext) * 64'(mul_b_ext);
 
-  // IMUL's and IMAD's word of the product.
-  logic [31:0] mul_word;
-  assign mul_word = instr_i[sgpu_isa_pkg::HI_LSB] ? product[63:32] : product[31:0];
+      // IMUL's and IMAD's word of the product.
+      mul_word = instr_i[sgpu_isa_pkg::HI_LSB] ? product[63:32] : product[31:0];
 
-  // IMAD: the word plus c plus, with x, the carry in.
-  logic        mad_cin;
-  logic [32:0] mad_sum;
-  assign mad_cin = instr_i[sgpu_isa_pkg::X_LSB] & carry_i;
-  assign mad_sum = {1'b0, mul_word} + {1'b0, c_val} + 33'(mad_cin);
+      // IMAD: the word plus c plus, with x, the carry in.
+      mad_cin = instr_i[sgpu_isa_pkg::X_LSB] & carry_i;
+      mad_sum = {1'b0, mul_word} + {1'b0, c_val} + 33'(mad_cin);
 
-  // IMADW: the whole product plus the pair rc+1:rc.
-  logic [63:0] madw_sum;
-  assign madw_sum = product + {c_hi_i, c_i};
+      // IMADW: the whole product plus the pair rc+1:rc.
+      madw_sum = product + {c_hi_i, c_i};
+    end
+  end
 
   //////////////
   // Addition //
@@ -103,15 +114,25 @@ module sgpu_int_alu (
   logic [31:0] add_b;
   logic        add_cin;
   logic [32:0] add_sum;
-  assign add_b   = instr_i[sgpu_isa_pkg::NB_LSB] ? ~b_val : b_val;
-  assign add_cin = instr_i[sgpu_isa_pkg::X_LSB] ? carry_i : instr_i[sgpu_isa_pkg::NB_LSB];
-  assign add_sum = {1'b0, a_i} + {1'b0, add_b} + 33'(add_cin);
+  always_comb begin
+    {add_b, add_cin, add_sum} = '0;
+    if (en_i) begin
+      add_b = instr_i[sgpu_isa_pkg::NB_LSB] ? ~b_val : b_val;
+      add_cin = instr_i[sgpu_isa_pkg::X_LSB] ? carry_i : instr_i[sgpu_isa_pkg::NB_LSB];
+      add_sum = {1'b0, a_i} + {1'b0, add_b} + 33'(add_cin);
+    end
+  end
 
   // .sat: the exact a + b or a - b of the signed values (without the carry in), clamped to
   // the 32-bit signed range. Its 34 bits hold every such sum.
   logic [33:0] sat_sum;
   logic [31:0] sat_result;
-  assign sat_sum = 34'($signed(a_i)) + 34'($signed(add_b)) + 34'(instr_i[sgpu_isa_pkg::NB_LSB]);
+  always_comb begin
+    sat_sum = '0;
+    if (en_i) begin
+      sat_sum = 34'($signed(a_i)) + 34'($signed(add_b)) + 34'(instr_i[sgpu_isa_pkg::NB_LSB]);
+    end
+  end
   always_comb begin
     sat_result = '0;
     if (en_i) begin
@@ -131,9 +152,14 @@ module sgpu_int_alu (
 
   // a against b (IMNMX, ISETP), signed with sgn.
   logic cmp_eq, cmp_lt;
-  assign cmp_eq = a_i == b_val;
-  assign cmp_lt = $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i})
-                < $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & b_val[31], b_val});
+  always_comb begin
+    {cmp_eq, cmp_lt} = '0;
+    if (en_i) begin
+      cmp_eq = a_i == b_val;
+      cmp_lt = $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i})
+             < $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & b_val[31], b_val});
+    end
+  end
 
   // ISETP's comparison. Unequal words decide by themselves; equal ones give `tie`: whether
   // the comparison includes equality or, for the .x form (the high words of a 64-bit
@@ -200,7 +226,12 @@ module sgpu_int_alu (
       endcase
     end
   end
-  assign sh_n = (b_val > 32'd64) ? 7'd64 : b_val[6:0];
+  always_comb begin
+    sh_n = '0;
+    if (en_i) begin
+      sh_n = (b_val > 32'd64) ? 7'd64 : b_val[6:0];
+    end
+  end
   always_comb begin
     sh_out = '0;
     if (en_i) begin
@@ -225,23 +256,29 @@ module sgpu_int_alu (
   logic [5:0]  bfe_avail, bfe_keep_n;
   logic [31:0] bfe_keep, bfe_result;
   logic        bfe_sbit;
-  assign bfe_pos    = b_val[7:0];
-  assign bfe_len    = c_val[7:0];
-  assign bfe_top    = 9'(bfe_pos) + 9'(bfe_len) - 9'd1;
-  assign bfe_sbit   = instr_i[sgpu_isa_pkg::SGN_LSB] && bfe_len != 8'd0
-                   && (bfe_top > 9'd31 ? a_i[31] : a_i[bfe_top[4:0]]);
-  assign bfe_avail  = (bfe_pos > 8'd31) ? 6'd0 : 6'd32 - 6'(bfe_pos);
-  assign bfe_keep_n = (bfe_len < 8'(bfe_avail)) ? bfe_len[5:0] : bfe_avail;
-  assign bfe_keep   = ~(32'hffff_ffff << bfe_keep_n);
-  assign bfe_result = ((a_i >> bfe_pos) & bfe_keep) | ({32{bfe_sbit}} & ~bfe_keep);
-
-  // BFI: a's low len bits (rc[15:8]) into b at pos (rc[7:0]), those past b's top dropped.
   logic [7:0]  bfi_pos, bfi_len;
   logic [31:0] bfi_mask, bfi_result;
-  assign bfi_pos    = c_i[7:0];
-  assign bfi_len    = c_i[15:8];
-  assign bfi_mask   = ~(32'hffff_ffff << bfi_len) << bfi_pos;
-  assign bfi_result = (b_i & ~bfi_mask) | ((a_i << bfi_pos) & bfi_mask);
+  always_comb begin
+    {bfe_pos, bfe_len, bfe_top, bfe_sbit, bfe_avail, bfe_keep_n, bfe_keep, bfe_result} = '0;
+    {bfi_pos, bfi_len, bfi_mask, bfi_result} = '0;
+    if (en_i) begin
+      bfe_pos = b_val[7:0];
+      bfe_len = c_val[7:0];
+      bfe_top = 9'(bfe_pos) + 9'(bfe_len) - 9'd1;
+      bfe_sbit = instr_i[sgpu_isa_pkg::SGN_LSB] && bfe_len != 8'd0
+                && (bfe_top > 9'd31 ? a_i[31] : a_i[bfe_top[4:0]]);
+      bfe_avail = (bfe_pos > 8'd31) ? 6'd0 : 6'd32 - 6'(bfe_pos);
+      bfe_keep_n = (bfe_len < 8'(bfe_avail)) ? bfe_len[5:0] : bfe_avail;
+      bfe_keep = ~(32'hffff_ffff << bfe_keep_n);
+      bfe_result = ((a_i >> bfe_pos) & bfe_keep) | ({32{bfe_sbit}} & ~bfe_keep);
+
+      // BFI: a's low len bits (rc[15:8]) into b at pos (rc[7:0]), those past b's top dropped.
+      bfi_pos = c_i[7:0];
+      bfi_len = c_i[15:8];
+      bfi_mask = ~(32'hffff_ffff << bfi_len) << bfi_pos;
+      bfi_result = (b_i & ~bfi_mask) | ((a_i << bfi_pos) & bfi_mask);
+    end
+  end
 
   // POPC and BREV.
   logic [31:0] popc, brev;

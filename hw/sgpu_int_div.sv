@@ -35,102 +35,63 @@ module sgpu_int_div (
     DIV_SIGN = 2'd3   // the result's sign
   } div_state_e;
 
-  div_state_e  state_d, state_q;
-  logic [5:0]  count_d, count_q;      // quotient bits still to find, less one
-  logic        sgn_d, sgn_q;
-  logic        rem_d, rem_q;
-  logic        w64_d, w64_q;
-  logic        neg_a_d, neg_a_q;      // the dividend is negative (signed only)
-  logic        neg_b_d, neg_b_q;      // the divisor is negative (signed only)
+  div_state_e  state_q;
+  logic [5:0]  count_q;      // quotient bits still to find, less one
+  logic        sgn_q;
+  logic        rem_q;
+  logic        w64_q;
+  logic        neg_a_q;      // the dividend is negative (signed only)
+  logic        neg_b_q;      // the divisor is negative (signed only)
   // The partial remainder; the dividend, shifted out at the top as the quotient shifts in at
   // the bottom (a 32-bit dividend starts in the high word); the divisor. The operands are
   // loaded raw on start_i and replaced by their magnitudes in DIV_PREP.
-  logic [63:0] part_d, part_q;
-  logic [63:0] quo_d, quo_q;
-  logic [63:0] dvs_d, dvs_q;
-  logic        done_d, done_q;
-  logic [63:0] result_d, result_q;
+  logic [63:0] part_q;
+  logic [63:0] quo_q;
+  logic [63:0] dvs_q;
+  logic        done_q;
+  logic [63:0] result_q;
 
-  // DIV_PREP: the operands, extended to 64 bits as their width and signedness say.
+  // The datapath of each state, resting at zero while idle (operand isolation: a
+  // simulation by Verilator skips it in the idle lanes' dividers, nearly all of them nearly
+  // always).
   logic [63:0] a_ext, b_ext, a_mag, b_mag;
   logic        a_neg, b_neg;
-  assign a_ext = w64_q ? quo_q : {{32{sgn_q & quo_q[31]}}, quo_q[31:0]};
-  assign b_ext = w64_q ? dvs_q : {{32{sgn_q & dvs_q[31]}}, dvs_q[31:0]};
-  assign a_neg = sgn_q & a_ext[63];
-  assign b_neg = sgn_q & b_ext[63];
-  // A 32-bit magnitude is at most 2^31, so its high word is zero.
-  assign a_mag = a_neg ? 64'd0 - a_ext : a_ext;
-  assign b_mag = b_neg ? 64'd0 - b_ext : b_ext;
-
-  // DIV_ITER: the partial remainder shifted left, taking the dividend's next bit, less the
-  // divisor. The partial remainder stays below the divisor (or, dividing by zero, within the
-  // dividend's bits), so the shifted one is below twice the divisor and the difference is
-  // negative exactly when bit 64 is set.
   logic [64:0] shifted, trial;
   logic        quo_bit;
-  assign shifted = {part_q, quo_q[63]};
-  assign trial   = shifted - {1'b0, dvs_q};
-  assign quo_bit = ~trial[64];
-
-  // DIV_SIGN: the quotient is negative when exactly one operand is, except that division by
-  // zero gives all ones whatever the signs; the remainder takes the dividend's sign (and so,
-  // dividing by zero, is the dividend).
   logic [63:0] mag, signed_mag;
   logic        negate;
-  assign mag        = rem_q ? part_q : quo_q;
-  assign negate     = rem_q ? neg_a_q : (neg_a_q ^ neg_b_q) & (dvs_q != 64'd0);
-  assign signed_mag = negate ? 64'd0 - mag : mag;
-
   always_comb begin
-    state_d  = state_q;
-    count_d  = count_q;
-    sgn_d    = sgn_q;
-    rem_d    = rem_q;
-    w64_d    = w64_q;
-    neg_a_d  = neg_a_q;
-    neg_b_d  = neg_b_q;
-    part_d   = part_q;
-    quo_d    = quo_q;
-    dvs_d    = dvs_q;
-    done_d   = 1'b0;
-    result_d = result_q;
-    if (start_i) begin
-      state_d = DIV_PREP;
-      sgn_d   = sgn_i;
-      rem_d   = rem_i;
-      w64_d   = w64_i;
-      quo_d   = a_i;
-      dvs_d   = b_i;
-    end else begin
-      unique case (state_q)
-        DIV_IDLE: ;
-        DIV_PREP: begin
-          state_d = DIV_ITER;
-          count_d = w64_q ? 6'd63 : 6'd31;
-          neg_a_d = a_neg;
-          neg_b_d = b_neg;
-          part_d  = 64'd0;
-          quo_d   = w64_q ? a_mag : {a_mag[31:0], 32'd0};
-          dvs_d   = b_mag;
-        end
-        DIV_ITER: begin
-          part_d  = quo_bit ? trial[63:0] : shifted[63:0];
-          quo_d   = {quo_q[62:0], quo_bit};
-          count_d = count_q - 6'd1;
-          if (count_q == 6'd0) begin
-            state_d = DIV_SIGN;
-          end
-        end
-        DIV_SIGN: begin
-          state_d  = DIV_IDLE;
-          done_d   = 1'b1;
-          result_d = w64_q ? signed_mag : {32'd0, signed_mag[31:0]};
-        end
-        default: state_d = DIV_IDLE;
-      endcase
+    {a_ext, b_ext, a_mag, b_mag, a_neg, b_neg} = '0;
+    {shifted, trial, quo_bit, mag, signed_mag, negate} = '0;
+    if (state_q != DIV_IDLE) begin
+      // DIV_PREP: the operands, extended to 64 bits as their width and signedness say.
+      a_ext = w64_q ? quo_q : {{32{sgn_q & quo_q[31]}}, quo_q[31:0]};
+      b_ext = w64_q ? dvs_q : {{32{sgn_q & dvs_q[31]}}, dvs_q[31:0]};
+      a_neg = sgn_q & a_ext[63];
+      b_neg = sgn_q & b_ext[63];
+      // A 32-bit magnitude is at most 2^31, so its high word is zero.
+      a_mag = a_neg ? 64'd0 - a_ext : a_ext;
+      b_mag = b_neg ? 64'd0 - b_ext : b_ext;
+
+      // DIV_ITER: the partial remainder shifted left, taking the dividend's next bit, less
+      // the divisor. The partial remainder stays below the divisor (or, dividing by zero,
+      // within the dividend's bits), so the shifted one is below twice the divisor and the
+      // difference is negative exactly when bit 64 is set.
+      shifted = {part_q, quo_q[63]};
+      trial   = shifted - {1'b0, dvs_q};
+      quo_bit = ~trial[64];
+
+      // DIV_SIGN: the quotient is negative when exactly one operand is, except that
+      // division by zero gives all ones whatever the signs; the remainder takes the
+      // dividend's sign (and so, dividing by zero, is the dividend).
+      mag        = rem_q ? part_q : quo_q;
+      negate     = rem_q ? neg_a_q : (neg_a_q ^ neg_b_q) & (dvs_q != 64'd0);
+      signed_mag = negate ? 64'd0 - mag : mag;
     end
   end
 
+  // One process rather than a next-state block and registers: idle, a lane's divider does
+  // nothing but keep done_o low, which spares a simulation the idle lanes' register copies.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q  <= DIV_IDLE;
@@ -140,26 +101,49 @@ module sgpu_int_div (
       w64_q    <= 1'b0;
       neg_a_q  <= 1'b0;
       neg_b_q  <= 1'b0;
+      part_q   <= 64'd0;
+      quo_q    <= 64'd0;
+      dvs_q    <= 64'd0;
       done_q   <= 1'b0;
       result_q <= 64'd0;
     end else begin
-      state_q  <= state_d;
-      count_q  <= count_d;
-      sgn_q    <= sgn_d;
-      rem_q    <= rem_d;
-      w64_q    <= w64_d;
-      neg_a_q  <= neg_a_d;
-      neg_b_q  <= neg_b_d;
-      done_q   <= done_d;
-      result_q <= result_d;
+      done_q <= 1'b0;
+      if (start_i) begin
+        state_q <= DIV_PREP;
+        sgn_q   <= sgn_i;
+        rem_q   <= rem_i;
+        w64_q   <= w64_i;
+        quo_q   <= a_i;
+        dvs_q   <= b_i;
+      end else begin
+        unique case (state_q)
+          DIV_IDLE: ;
+          DIV_PREP: begin
+            state_q <= DIV_ITER;
+            count_q <= w64_q ? 6'd63 : 6'd31;
+            neg_a_q <= a_neg;
+            neg_b_q <= b_neg;
+            part_q  <= 64'd0;
+            quo_q   <= w64_q ? a_mag : {a_mag[31:0], 32'd0};
+            dvs_q   <= b_mag;
+          end
+          DIV_ITER: begin
+            part_q  <= quo_bit ? trial[63:0] : shifted[63:0];
+            quo_q   <= {quo_q[62:0], quo_bit};
+            count_q <= count_q - 6'd1;
+            if (count_q == 6'd0) begin
+              state_q <= DIV_SIGN;
+            end
+          end
+          DIV_SIGN: begin
+            state_q  <= DIV_IDLE;
+            done_q   <= 1'b1;
+            result_q <= w64_q ? signed_mag : {32'd0, signed_mag[31:0]};
+          end
+          default: state_q <= DIV_IDLE;
+        endcase
+      end
     end
-  end
-
-  // The datapath needs no reset: it is loaded on start_i before it is read.
-  always_ff @(posedge clk_i) begin
-    part_q <= part_d;
-    quo_q  <= quo_d;
-    dvs_q  <= dvs_d;
   end
 
   assign busy_o   = state_q != DIV_IDLE;

@@ -6,12 +6,14 @@
 // `.param`) moved by the thread's frame start unless ABS, constant bank 0 and 1 for LDC.
 // Also the faults the core raises before asking memory, in the golden model's order: no such
 // constant bank, a misaligned address, a local access past the thread's local memory, a store
-// to constant memory. Combinational.
+// to constant memory. Combinational; with en_i low every output is zero and the adders and
+// comparators rest (operand isolation: a simulation skips them outside memory accesses).
 //
 // Package names are written out in full (sgpu_isa_pkg::) rather than imported, and the enumerated
 // fields are plain bit vectors compared with the package's members rather than cast to its
 // types, so that yosys reads the module as Verilator does.
 module sgpu_lsu_addr (
+  input  logic        en_i,           // an access is being issued
   input  logic [63:0] word_i,
   input  logic [31:0] ra_i,
   input  logic [31:0] ra_hi_i,        // ra + 1, the high word with `e`
@@ -36,13 +38,20 @@ module sgpu_lsu_addr (
   assign ldc     = opcode == sgpu_isa_pkg::OP_LDC;
   assign atomic  = opcode == sgpu_isa_pkg::OP_ATOM || opcode == sgpu_isa_pkg::OP_RED;
   assign write_o = opcode == sgpu_isa_pkg::OP_ST;
-  assign base    = (word_i[sgpu_isa_pkg::E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
-  assign off     = atomic ? '0
-                 : 64'(signed'(word_i[sgpu_isa_pkg::OFF24_MSB:sgpu_isa_pkg::OFF24_LSB]));
-  assign addr_o  = base + off;
+  always_comb begin
+    {base, off, addr_o} = '0;
+    if (en_i) begin
+      base   = (word_i[sgpu_isa_pkg::E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
+      off    = atomic ? '0
+             : 64'(signed'(word_i[sgpu_isa_pkg::OFF24_MSB:sgpu_isa_pkg::OFF24_LSB]));
+      addr_o = base + off;
+    end
+  end
 
   always_comb begin
-    if (atomic) begin
+    if (!en_i) begin
+      len_o = '0;
+    end else if (atomic) begin
       unique case (word_i[sgpu_isa_pkg::ATY_MSB:sgpu_isa_pkg::ATY_LSB])
         sgpu_isa_pkg::ATY_U64, sgpu_isa_pkg::ATY_S64, sgpu_isa_pkg::ATY_B64: len_o = 5'd8;
         sgpu_isa_pkg::ATY_F16, sgpu_isa_pkg::ATY_BF16:                       len_o = 5'd2;
@@ -70,7 +79,9 @@ module sgpu_lsu_addr (
     space_o  = 3'(sgpu_isa_pkg::PORT_GLOBAL);
     at       = addr_o;
     in_frame = 1'b0;
-    if (ldc) begin
+    if (!en_i) begin
+      space_o = '0;
+    end else if (ldc) begin
       space_o = (word_i[sgpu_isa_pkg::CBANK_MSB:sgpu_isa_pkg::CBANK_LSB] == '0)
               ? 3'(sgpu_isa_pkg::PORT_PARAM) : 3'(sgpu_isa_pkg::PORT_CONSTANT);
     end else begin
@@ -101,13 +112,18 @@ module sgpu_lsu_addr (
   // arithmetic that cannot wrap.
   logic [65:0] local_end;
   logic [64:0] local_at;
-  assign local_at  = {1'b0, at} + (in_frame ? 65'(frame_i) : 65'd0);
-  assign local_end = {1'b0, local_at} + 66'(len_o);
-  assign at_o      = (space_o == 3'(sgpu_isa_pkg::PORT_LOCAL)) ? local_at[63:0] : at;
+  always_comb begin
+    {local_at, local_end, at_o, no_bank_o, misaligned_o, outside_o, const_write_o} = '0;
+    if (en_i) begin
+      local_at  = {1'b0, at} + (in_frame ? 65'(frame_i) : 65'd0);
+      local_end = {1'b0, local_at} + 66'(len_o);
+      at_o      = (space_o == 3'(sgpu_isa_pkg::PORT_LOCAL)) ? local_at[63:0] : at;
 
-  assign no_bank_o     = ldc && word_i[sgpu_isa_pkg::CBANK_MSB:sgpu_isa_pkg::CBANK_LSB] > 4'd1;
-  assign misaligned_o  = (addr_o & (64'(len_o) - 64'd1)) != '0;
-  assign outside_o     = space_o == 3'(sgpu_isa_pkg::PORT_LOCAL) && local_end > 66'(local_i);
-  assign const_write_o = write_o && space_o == 3'(sgpu_isa_pkg::PORT_CONSTANT);
+      no_bank_o     = ldc && word_i[sgpu_isa_pkg::CBANK_MSB:sgpu_isa_pkg::CBANK_LSB] > 4'd1;
+      misaligned_o  = (addr_o & (64'(len_o) - 64'd1)) != '0;
+      outside_o     = space_o == 3'(sgpu_isa_pkg::PORT_LOCAL) && local_end > 66'(local_i);
+      const_write_o = write_o && space_o == 3'(sgpu_isa_pkg::PORT_CONSTANT);
+    end
+  end
 
 endmodule

@@ -36,7 +36,9 @@ module sgpu_mem_return #(
   output logic           rsp_ready_o,
 
   // The scoreboard: whether an instruction of warp q_warp_i naming the four register ranges
-  // (first register, count; 8 and 4 bits each, a count of 0 for none) must wait.
+  // (first register, count; 8 and 4 bits each, a count of 0 for none) must wait. Asked only
+  // with q_valid_i (hazard_o is low otherwise, and the comparators rest).
+  input  logic           q_valid_i,
   input  logic [WW-1:0]  q_warp_i,
   input  logic [31:0]    q_first_i,
   input  logic [15:0]    q_count_i,
@@ -193,16 +195,19 @@ module sgpu_mem_return #(
 
   always_comb begin
     hazard_o = 1'b0;
-    for (int unsigned j = 0; j < 4; j++) begin
-      for (int unsigned i = 0; i < QDEPTH; i++) begin
-        if (vld_q[i] && d_warp_q[i] == q_warp_i
-            && overlap(d_rd_q[i], 4'(d_regs_q[i]), q_first_i[8*j +: 8], q_count_i[4*j +: 4])) begin
+    if (q_valid_i) begin
+      for (int unsigned j = 0; j < 4; j++) begin
+        for (int unsigned i = 0; i < QDEPTH; i++) begin
+          if (vld_q[i] && d_warp_q[i] == q_warp_i
+              && overlap(d_rd_q[i], 4'(d_regs_q[i]), q_first_i[8*j +: 8],
+                         q_count_i[4*j +: 4])) begin
+            hazard_o = 1'b1;
+          end
+        end
+        if (lat_valid_q && lat_warp_q == q_warp_i
+            && overlap(lat_reg_q, 4'(lat_left_q), q_first_i[8*j +: 8], q_count_i[4*j +: 4])) begin
           hazard_o = 1'b1;
         end
-      end
-      if (lat_valid_q && lat_warp_q == q_warp_i
-          && overlap(lat_reg_q, 4'(lat_left_q), q_first_i[8*j +: 8], q_count_i[4*j +: 4])) begin
-        hazard_o = 1'b1;
       end
     end
   end

@@ -4,10 +4,12 @@
 // core walks this chain: `tid_o[30*k +: 30]` is the index of the k-th thread after `tid_i`'s
 // (k = 0 is `tid_i` itself) and `next_o` the one after the last, so a beat of LANES lanes
 // gets its lanes' indices and the next beat's first in one cycle. The indices are one flat
-// vector because yosys 0.23 takes no unpacked-array ports.
+// vector because yosys 0.23 takes no unpacked-array ports. With en_i low the outputs are zero
+// and the chain rests (operand isolation: in Verilator the chain is skipped).
 module sgpu_tid_step #(
   parameter int unsigned COUNT = 8
 ) (
+  input  logic        en_i,           // the indices are used this cycle
   input  logic [10:0] block_x_i,      // at most 1024
   input  logic [10:0] block_y_i,
   input  logic [29:0] tid_i,          // {z, y, x}, 10 bits each
@@ -34,12 +36,17 @@ module sgpu_tid_step #(
 
   always_comb begin
     logic [29:0] t;
-    t = tid_i;
-    for (int unsigned k = 0; k < COUNT; k++) begin
-      tid_o[30*k +: 30] = t;
-      t = step(t, block_x_i, block_y_i);
+    t      = '0;
+    tid_o  = '0;
+    next_o = '0;
+    if (en_i) begin
+      t = tid_i;
+      for (int unsigned k = 0; k < COUNT; k++) begin
+        tid_o[30*k +: 30] = t;
+        t = step(t, block_x_i, block_y_i);
+      end
+      next_o = t;
     end
-    next_o = t;
   end
 
 endmodule
