@@ -6,8 +6,9 @@
 // executed by the unit its opcode names and written back; control instructions then move
 // the warp's reconvergence stack as docs/golden-model.md defines.
 //
-// Units: the integer ALU (sgpu_int_alu, one per lane), the divider (sgpu_int_div, one per
-// lane), special registers, loads and stores through the memory port, and the control unit.
+// Units: the integer ALU (sgpu_int_alu, one per lane), the divider (sgpu_int_div, one for
+// the lanes, which divides a beat's lanes one after another), special registers, loads and
+// stores through the memory port, and the control unit.
 // Every other instruction traps with TRAP_UNIMPLEMENTED; the video ALU, the surface unit, the
 // f32 unit and warp operations come as their own modules.
 //
@@ -424,9 +425,6 @@ module sgpu_core #(
   logic [31:0] alu_d [LANES];
   logic [31:0] alu_d_hi [LANES];
   logic [LANES-1:0] alu_carry, alu_pd, alu_pq;
-  logic [LANES-1:0] unused_div_busy, div_done;
-  logic [63:0] div_result [LANES];
-  logic        div_start;
   logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] sreg;  // S2R's register
   assign sreg = word_q[sgpu_isa_pkg::SREG_MSB:sgpu_isa_pkg::SREG_LSB];
   logic [31:0] pa_all, pc_all;  // the predicate operands pa and pc, every lane
@@ -454,23 +452,35 @@ module sgpu_core #(
       .pq_o   (alu_pq[k])
     );
 
-    sgpu_int_div u_div (
-      .clk_i,
-      .rst_ni,
-      .start_i (div_start),
-      .sgn_i   (word_q[sgpu_isa_pkg::SGN_LSB]),
-      .rem_i   (word_q[sgpu_isa_pkg::REM_LSB]),
-      .w64_i   (word_q[sgpu_isa_pkg::W64_LSB]),
-      .a_i     ({opnd_q[k][1], opnd_q[k][0]}),
-      .b_i     ({opnd_q[k][3], opnd_q[k][2]}),
-      .busy_o  (unused_div_busy[k]),
-      .done_o  (div_done[k]),
-      .result_o(div_result[k])
-    );
-
   end
 
-  assign div_start = (state_q == S_EXEC) && (kind_q == sgpu_core_pkg::KIND_DIV);
+  // One divider for the lanes: a beat's divisions run one lane after another, LANES of them
+  // (35 cycles each, 67 for 64 bits), as a divider a lane would cost about a thousand LUT4
+  // each for an instruction kernels seldom run. A division starts as the one before it
+  // ends, with the next lane's operands.
+  logic          div_start, div_done, unused_div_busy;
+  logic [63:0]   div_result;
+  logic [KW-1:0] div_k_q;   // the lane being divided
+  logic [KW-1:0] div_next;  // the lane whose division starts
+  logic          div_last;
+  assign div_last  = 32'(div_k_q) == LANES - 1;
+  assign div_next  = (state_q == S_DIV) ? div_k_q + KW'(1) : '0;
+  assign div_start = (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_DIV)
+                     || (state_q == S_DIV && div_done && !div_last);
+
+  sgpu_int_div u_div (
+    .clk_i,
+    .rst_ni,
+    .start_i (div_start),
+    .sgn_i   (word_q[sgpu_isa_pkg::SGN_LSB]),
+    .rem_i   (word_q[sgpu_isa_pkg::REM_LSB]),
+    .w64_i   (word_q[sgpu_isa_pkg::W64_LSB]),
+    .a_i     ({opnd_q[div_next][1], opnd_q[div_next][0]}),
+    .b_i     ({opnd_q[div_next][3], opnd_q[div_next][2]}),
+    .busy_o  (unused_div_busy),
+    .done_o  (div_done),
+    .result_o(div_result)
+  );
 
   // %clock counts this instruction too.
   logic [63:0] clock_now;
@@ -1130,7 +1140,10 @@ module sgpu_core #(
                 res_q[k][1] <= clock_now[63:32];
               end
             end
-            sgpu_core_pkg::KIND_DIV: state_q <= S_DIV;
+            sgpu_core_pkg::KIND_DIV: begin
+              div_k_q <= '0;
+              state_q <= S_DIV;
+            end
             sgpu_core_pkg::KIND_MEM: begin
               mem_lane_q <= '0;
               state_q    <= posted ? S_SEND : S_MEM_REQ;
@@ -1139,12 +1152,11 @@ module sgpu_core #(
           endcase
         end
 
-        S_DIV: if (&div_done) begin
-          for (int unsigned k = 0; k < LANES; k++) begin
-            res_q[k][0] <= div_result[k][31:0];
-            res_q[k][1] <= div_result[k][63:32];
-          end
-          state_q <= S_WRITE;
+        S_DIV: if (div_done) begin
+          res_q[div_k_q][0] <= div_result[31:0];
+          res_q[div_k_q][1] <= div_result[63:32];
+          div_k_q           <= div_next;
+          if (div_last) state_q <= S_WRITE;
         end
 
         // An atomic's beat: its lanes, lowest first, each reading and then writing.
