@@ -313,9 +313,16 @@ module sgpu_core #(
   assign target_pc = next_pc
       + 32'(signed'(word_q[sgpu_isa_pkg::TARGET_MSB:sgpu_isa_pkg::TARGET_LSB]) >>> 3);
 
-  // A predicate's value in every lane of warp `w`: PT is true everywhere.
-  function automatic logic [31:0] pred_of(logic [WW-1:0] w, logic [2:0] p);
-    pred_of = (p == 3'd7) ? '1 : preds_q[w][p];
+  // The running warp's predicates, P0 to P6 at [32*p +: 32], selected once for the several
+  // reads below (each a 7-way choice, rather than a 7 x WARPS-way one: in LUTs, a fifth).
+  logic [32*7-1:0] wpreds;
+  always_comb begin
+    for (int unsigned p = 0; p < 7; p++) wpreds[32*p +: 32] = preds_q[warp_q][p];
+  end
+
+  // A predicate's value in every lane of the running warp: PT is true everywhere.
+  function automatic logic [31:0] pred_of(logic [2:0] p);
+    pred_of = (p == 3'd7) ? '1 : wpreds[32*p +: 32];
   endfunction
 
   // ---------------------------------------------------------------------------------------
@@ -428,8 +435,8 @@ module sgpu_core #(
   logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] sreg;  // S2R's register
   assign sreg = word_q[sgpu_isa_pkg::SREG_MSB:sgpu_isa_pkg::SREG_LSB];
   logic [31:0] pa_all, pc_all;  // the predicate operands pa and pc, every lane
-  assign pa_all = pred_of(warp_q, word_q[sgpu_isa_pkg::PA_MSB:sgpu_isa_pkg::PA_LSB]);
-  assign pc_all = pred_of(warp_q, word_q[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB]);
+  assign pa_all = pred_of(word_q[sgpu_isa_pkg::PA_MSB:sgpu_isa_pkg::PA_LSB]);
+  assign pc_all = pred_of(word_q[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB]);
 
   for (genvar k = 0; k < LANES; k++) begin : gen_lane
     logic [4:0] l;
@@ -486,44 +493,55 @@ module sgpu_core #(
   logic [63:0] clock_now;
   assign clock_now = clock_q + 64'd1;
 
-  // What S2R reads of special register `s` in lane `l` (docs/hw.md, "Special registers").
+  // What S2R reads of special register `s` in lane `l` (docs/hw.md, "Special registers"):
+  // the registers that differ between lanes here, the others from `shared`, which
+  // shared_special gives once for all lanes (a LANES-fold choice of thirty-odd registers
+  // would cost a few hundred LUT4 a lane).
   function automatic logic [31:0] special(
       logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [4:0] l,
-      logic [29:0] tid, logic [31:0] frame);
+      logic [29:0] tid, logic [31:0] frame, logic [31:0] shared);
     logic [31:0] bit_l;
     bit_l = 32'd1 << l;
     unique case (s)
-      sgpu_isa_pkg::SREG_TID_X:             special = 32'(tid[9:0]);
-      sgpu_isa_pkg::SREG_TID_Y:             special = 32'(tid[19:10]);
-      sgpu_isa_pkg::SREG_TID_Z:             special = 32'(tid[29:20]);
-      sgpu_isa_pkg::SREG_NTID_X:            special = 32'(block[0]);
-      sgpu_isa_pkg::SREG_NTID_Y:            special = 32'(block[1]);
-      sgpu_isa_pkg::SREG_NTID_Z:            special = 32'(block[2]);
-      sgpu_isa_pkg::SREG_CTAID_X:           special = cta_q[0];
-      sgpu_isa_pkg::SREG_CTAID_Y:           special = cta_q[1];
-      sgpu_isa_pkg::SREG_CTAID_Z:           special = cta_q[2];
-      sgpu_isa_pkg::SREG_NCTAID_X:          special = grid[0];
-      sgpu_isa_pkg::SREG_NCTAID_Y:          special = grid[1];
-      sgpu_isa_pkg::SREG_NCTAID_Z:          special = grid[2];
-      sgpu_isa_pkg::SREG_LANEID:            special = 32'(l);
-      sgpu_isa_pkg::SREG_WARPID:            special = 32'(warp_q);
-      sgpu_isa_pkg::SREG_NWARPID:           special = nwarps_q;
-      sgpu_isa_pkg::SREG_NSMID:             special = 32'd1;
+      sgpu_isa_pkg::SREG_TID_X:       special = 32'(tid[9:0]);
+      sgpu_isa_pkg::SREG_TID_Y:       special = 32'(tid[19:10]);
+      sgpu_isa_pkg::SREG_TID_Z:       special = 32'(tid[29:20]);
+      sgpu_isa_pkg::SREG_LANEID:      special = 32'(l);
+      sgpu_isa_pkg::SREG_LANEMASK_EQ: special = bit_l;
+      sgpu_isa_pkg::SREG_LANEMASK_LT: special = bit_l - 32'd1;
+      sgpu_isa_pkg::SREG_LANEMASK_LE: special = bit_l | (bit_l - 32'd1);
+      sgpu_isa_pkg::SREG_LANEMASK_GT: special = ~(bit_l | (bit_l - 32'd1));
+      sgpu_isa_pkg::SREG_LANEMASK_GE: special = ~(bit_l - 32'd1);
+      sgpu_isa_pkg::SREG_FRAME:       special = frame;
+      default:                        special = shared;
+    endcase
+  endfunction
+
+  // The special registers every lane of the warp reads alike.
+  function automatic logic [31:0] shared_special(
+      logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s);
+    unique case (s)
+      sgpu_isa_pkg::SREG_NTID_X:            shared_special = 32'(block[0]);
+      sgpu_isa_pkg::SREG_NTID_Y:            shared_special = 32'(block[1]);
+      sgpu_isa_pkg::SREG_NTID_Z:            shared_special = 32'(block[2]);
+      sgpu_isa_pkg::SREG_CTAID_X:           shared_special = cta_q[0];
+      sgpu_isa_pkg::SREG_CTAID_Y:           shared_special = cta_q[1];
+      sgpu_isa_pkg::SREG_CTAID_Z:           shared_special = cta_q[2];
+      sgpu_isa_pkg::SREG_NCTAID_X:          shared_special = grid[0];
+      sgpu_isa_pkg::SREG_NCTAID_Y:          shared_special = grid[1];
+      sgpu_isa_pkg::SREG_NCTAID_Z:          shared_special = grid[2];
+      sgpu_isa_pkg::SREG_WARPID:            shared_special = 32'(warp_q);
+      sgpu_isa_pkg::SREG_NWARPID:           shared_special = nwarps_q;
+      sgpu_isa_pkg::SREG_NSMID:             shared_special = 32'd1;
       sgpu_isa_pkg::SREG_CLOCK,
-      sgpu_isa_pkg::SREG_CLOCK64:           special = clock_now[31:0];
-      sgpu_isa_pkg::SREG_CLOCK_HI:          special = clock_now[63:32];
-      sgpu_isa_pkg::SREG_LANEMASK_EQ:       special = bit_l;
-      sgpu_isa_pkg::SREG_LANEMASK_LT:       special = bit_l - 32'd1;
-      sgpu_isa_pkg::SREG_LANEMASK_LE:       special = bit_l | (bit_l - 32'd1);
-      sgpu_isa_pkg::SREG_LANEMASK_GT:       special = ~(bit_l | (bit_l - 32'd1));
-      sgpu_isa_pkg::SREG_LANEMASK_GE:       special = ~(bit_l - 32'd1);
-      sgpu_isa_pkg::SREG_SHARED_WINDOW:     special = 32'(sgpu_isa_pkg::SHARED_WINDOW);
-      sgpu_isa_pkg::SREG_LOCAL_WINDOW:      special = 32'(sgpu_isa_pkg::LOCAL_WINDOW);
-      sgpu_isa_pkg::SREG_CONST_WINDOW:      special = 32'(sgpu_isa_pkg::CONST_WINDOW);
-      sgpu_isa_pkg::SREG_DYNAMIC_SMEM_SIZE: special = dyn_shared_q;
-      sgpu_isa_pkg::SREG_TOTAL_SMEM_SIZE:   special = shared_q;
-      sgpu_isa_pkg::SREG_FRAME:             special = frame;
-      default:                              special = '0;  // smid, gridid
+      sgpu_isa_pkg::SREG_CLOCK64:           shared_special = clock_now[31:0];
+      sgpu_isa_pkg::SREG_CLOCK_HI:          shared_special = clock_now[63:32];
+      sgpu_isa_pkg::SREG_SHARED_WINDOW:     shared_special = 32'(sgpu_isa_pkg::SHARED_WINDOW);
+      sgpu_isa_pkg::SREG_LOCAL_WINDOW:      shared_special = 32'(sgpu_isa_pkg::LOCAL_WINDOW);
+      sgpu_isa_pkg::SREG_CONST_WINDOW:      shared_special = 32'(sgpu_isa_pkg::CONST_WINDOW);
+      sgpu_isa_pkg::SREG_DYNAMIC_SMEM_SIZE: shared_special = dyn_shared_q;
+      sgpu_isa_pkg::SREG_TOTAL_SMEM_SIZE:   shared_special = shared_q;
+      default:                              shared_special = '0;  // smid, gridid
     endcase
   endfunction
 
@@ -729,7 +747,7 @@ module sgpu_core #(
   end
 
   logic [31:0] guard;
-  assign guard = pred_of(warp_q, guard_pred) ^ {32{guard_neg}};
+  assign guard = pred_of(guard_pred) ^ {32{guard_neg}};
 
   // Operand slots to read for this instruction: counts from the ISA table's roles.
   function automatic logic [SLOTS-1:0] slots(logic [3:0] rd_n, logic [3:0] ra_n,
@@ -1045,8 +1063,8 @@ module sgpu_core #(
           kind_q      <= kind;
           beat_q      <= '0;
           tid_beat_q  <= tid0_q[warp_q];
-          pd_new_q    <= preds_q[warp_q][pd_idx];
-          pq_new_q    <= preds_q[warp_q][pq_idx];
+          pd_new_q    <= pred_of(pd_idx);
+          pq_new_q    <= pred_of(pq_idx);
           carry_new_q <= carry_q[warp_q];
           bar_have_q  <= 1'b0;
           callr_have_q   <= 1'b0;
@@ -1134,9 +1152,11 @@ module sgpu_core #(
               end
             end
             sgpu_core_pkg::KIND_S2R: begin
+              logic [31:0] shared;
+              shared = shared_special(sreg);
               for (int unsigned k = 0; k < LANES; k++) begin
                 res_q[k][0] <= special(sreg, lane_no(beat_q, k), tid_lane[30*k +: 30],
-                                       opnd_q[k][FRAME_SLOT]);
+                                       opnd_q[k][FRAME_SLOT], shared);
                 res_q[k][1] <= clock_now[63:32];
               end
             end
@@ -1737,7 +1757,7 @@ module sgpu_core #(
   assign rvfi_next_active_o = top_q.mask;
   assign rvfi_pred_we_o     = pred_we;
   assign rvfi_pred_idx_o    = '{pd_idx, pq_idx};
-  assign rvfi_pred_val_o    = '{preds_q[warp_q][pd_idx], preds_q[warp_q][pq_idx]};
+  assign rvfi_pred_val_o    = '{pred_of(pd_idx), pred_of(pq_idx)};
   assign rvfi_carry_we_o    = carry_we;
   assign rvfi_carry_o       = carry_q[warp_q];
   assign rvfi_clock_o       = clock_now[31:0];
