@@ -317,7 +317,12 @@ module sgpu_core #(
   // reads below (each a 7-way choice, rather than a 7 x WARPS-way one: in LUTs, a fifth).
   logic [32*7-1:0] wpreds;
   always_comb begin
-    for (int unsigned p = 0; p < 7; p++) wpreds[32*p +: 32] = preds_q[warp_q][p];
+    wpreds = '0;
+    for (int unsigned w = 0; w < WARPS; w++) begin
+      if (warp_q == WW'(w)) begin
+        for (int unsigned p = 0; p < 7; p++) wpreds[32*p +: 32] = preds_q[w][p];
+      end
+    end
   end
 
   // A predicate's value in every lane of the running warp: PT is true everywhere.
@@ -475,6 +480,18 @@ module sgpu_core #(
   assign div_start = (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_DIV)
                      || (state_q == S_DIV && div_done && !div_last);
 
+  logic [63:0] div_a, div_b;  // lane div_next's operand pairs
+  always_comb begin
+    div_a = '0;
+    div_b = '0;
+    for (int unsigned k = 0; k < LANES; k++) begin
+      if (div_next == KW'(k)) begin
+        div_a = {opnd_q[k][1], opnd_q[k][0]};
+        div_b = {opnd_q[k][3], opnd_q[k][2]};
+      end
+    end
+  end
+
   sgpu_int_div u_div (
     .clk_i,
     .rst_ni,
@@ -482,8 +499,8 @@ module sgpu_core #(
     .sgn_i   (word_q[sgpu_isa_pkg::SGN_LSB]),
     .rem_i   (word_q[sgpu_isa_pkg::REM_LSB]),
     .w64_i   (word_q[sgpu_isa_pkg::W64_LSB]),
-    .a_i     ({opnd_q[div_next][1], opnd_q[div_next][0]}),
-    .b_i     ({opnd_q[div_next][3], opnd_q[div_next][2]}),
+    .a_i     (div_a),
+    .b_i     (div_b),
     .busy_o  (unused_div_busy),
     .done_o  (div_done),
     .result_o(div_result)
@@ -569,12 +586,27 @@ module sgpu_core #(
   end
   assign m_lane = lane_no(beat_q, 32'(m_k));
 
+  // The operand slots of lane m_k. Chosen lane by lane, each slot with a constant index: an
+  // index computed from lane and slot together (opnd_q[m_k][s]) makes yosys choose among
+  // all LANES x SLOTS words for every slot read, which cost the default core thousands of
+  // LUT4. The same holds for the other two-dimensional arrays below (opnd_q, res_q,
+  // preds_q): they are read and written with one computed index at most.
+  logic [31:0] m_opnd [SLOTS];
+  always_comb begin
+    for (int unsigned s = 0; s < SLOTS; s++) begin
+      m_opnd[s] = '0;
+      for (int unsigned k = 0; k < LANES; k++) begin
+        if (m_k == KW'(k)) m_opnd[s] = opnd_q[k][s];
+      end
+    end
+  end
+
   sgpu_lsu_addr u_lsu_addr (
     .en_i         (state_q == S_SEND || state_q == S_MEM_REQ || state_q == S_MEM_RSP),
     .word_i       (word_q),
-    .ra_i         (opnd_q[m_k][0]),
-    .ra_hi_i      (opnd_q[m_k][1]),
-    .frame_i      (opnd_q[m_k][FRAME_SLOT]),
+    .ra_i         (m_opnd[0]),
+    .ra_hi_i      (m_opnd[1]),
+    .frame_i      (m_opnd[FRAME_SLOT]),
     .local_i      (local_q),
     .addr_o       (unused_m_addr),
     .len_o        (m_len),
@@ -588,7 +620,7 @@ module sgpu_core #(
   );
 
   logic [127:0] m_data;  // a store's bytes, from rd..rd+3
-  assign m_data = {opnd_q[m_k][9], opnd_q[m_k][8], opnd_q[m_k][7], opnd_q[m_k][6]};
+  assign m_data = {m_opnd[9], m_opnd[8], m_opnd[7], m_opnd[6]};
   logic [15:0]  m_be;
   assign m_be = 16'(((17'd1 << m_len) - 17'd1) << m_at[3:0]);
 
@@ -604,8 +636,8 @@ module sgpu_core #(
     .aty_i (aty),
     .wide_i(m_len == 5'd8),
     .old_i (amo_old_q),
-    .b_i   ({opnd_q[m_k][3], opnd_q[m_k][2]}),
-    .c_i   ({opnd_q[m_k][5], opnd_q[m_k][4]}),
+    .b_i   ({m_opnd[3], m_opnd[2]}),
+    .c_i   ({m_opnd[5], m_opnd[4]}),
     .new_o (amo_new)
   );
 
@@ -879,7 +911,12 @@ module sgpu_core #(
   always_comb begin
     rf_waddr = rf_at(warp_q, beat_q, wr_reg);
     rf_we    = '0;
-    for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = res_q[k][wr_k_q];
+    for (int unsigned k = 0; k < LANES; k++) begin
+      rf_wdata[k] = '0;
+      for (int unsigned j = 0; j < 4; j++) begin
+        if (wr_k_q == 2'(j)) rf_wdata[k] = res_q[k][j];
+      end
+    end
     if (ret_we) begin
       rf_waddr = rf_at(ret_warp, BW'(32'(ret_lane) / LANES), ret_reg);
       rf_we    = LANES'(1) << (32'(ret_lane) % LANES);
@@ -1337,11 +1374,15 @@ module sgpu_core #(
               if (bar_red_q[by] && bar_op_q[by] == sgpu_isa_pkg::BRED_POPC) begin
                 red_wb_q[w]    <= 1'b1;
                 red_value_q[w] <= bar_popc_q[by];
-              end else if (bar_red_q[by] && red_pd_q[w] != 3'd7) begin
-                preds_q[w][red_pd_q[w]] <= (preds_q[w][red_pd_q[w]] & ~red_mask_q[w])
-                    | ({32{(bar_op_q[by] == sgpu_isa_pkg::BRED_AND) ? bar_all_q[by]
-                                                                     : bar_any_q[by]}}
-                       & red_mask_q[w]);
+              end else if (bar_red_q[by]) begin
+                for (int unsigned p = 0; p < 7; p++) begin
+                  if (red_pd_q[w] == 3'(p)) begin
+                    preds_q[w][p] <= (preds_q[w][p] & ~red_mask_q[w])
+                        | ({32{(bar_op_q[by] == sgpu_isa_pkg::BRED_AND) ? bar_all_q[by]
+                                                                         : bar_any_q[by]}}
+                           & red_mask_q[w]);
+                  end
+                end
               end
             end
           end
@@ -1413,7 +1454,7 @@ module sgpu_core #(
     logic [63:0] target;
     logic        calls;
     // CALLR's first pass: the target of the first executing lane, and the lanes that share it.
-    target = callr_have_q ? callr_addr_q : {opnd_q[m_k][1], opnd_q[m_k][0]};
+    target = callr_have_q ? callr_addr_q : {m_opnd[1], m_opnd[0]};
     if (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q) begin
       callr_have_q <= 1'b1;
       callr_addr_q <= target;
@@ -1444,8 +1485,8 @@ module sgpu_core #(
     end
     if (bar_instr && !bar_have_q) begin
       bar_have_q    <= 1'b1;
-      bar_id_q      <= b_imm ? 32'(f_rb) : opnd_q[m_k][2];
-      bar_threads_q <= opnd_q[m_k][4];
+      bar_id_q      <= b_imm ? 32'(f_rb) : m_opnd[2];
+      bar_threads_q <= m_opnd[4];
     end
     wr_left_q   <= (opcode == sgpu_isa_pkg::OP_WARPSYNC || bar_instr
                     || (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q)) ? 3'd0 : 3'd1;
