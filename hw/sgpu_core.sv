@@ -403,7 +403,7 @@ module sgpu_core #(
   // instructions, whose beats leave tid_beat_q to be reloaded at the next decode).
   logic [30*LANES-1:0] tid_lane;
   logic [29:0] tid_next;
-  logic [30*LANES-1:0] unused_init_tids;
+  logic [29:0] unused_init_tid;
   logic [29:0] init_next;
 
   sgpu_tid_step #(.COUNT(LANES)) u_tid_beat (
@@ -415,12 +415,14 @@ module sgpu_core #(
     .next_o   (tid_next)
   );
 
-  sgpu_tid_step #(.COUNT(LANES)) u_tid_init (
+  // A CTA's start walks its threads one a cycle (it takes far longer to zero the registers),
+  // which a one-step chain does: a LANES-step one would cost about a thousand LUT4.
+  sgpu_tid_step #(.COUNT(1)) u_tid_init (
     .en_i     (state_q == S_INIT),
     .block_x_i(block[0]),
     .block_y_i(block[1]),
     .tid_i    (init_tid_q),
-    .tid_o    (unused_init_tids),
+    .tid_o    (unused_init_tid),
     .next_o   (init_next)
   );
 
@@ -999,12 +1001,12 @@ module sgpu_core #(
         end
 
         // A CTA starts: every register (and frame start) zero, each warp's first thread
-        // index found by walking the threads a beat a cycle.
+        // index found by walking the threads one a cycle.
         S_INIT: begin
           init_q     <= init_q + RAW'(1);
           init_tid_q <= init_next;
-          if (32'(init_q) < WARPS * BEATS && 32'(init_q) % BEATS == 0) begin
-            tid0_q[WW'(32'(init_q) / BEATS)] <= init_tid_q;
+          if (32'(init_q) < WARPS * 32 && 32'(init_q) % 32 == 0) begin
+            tid0_q[WW'(32'(init_q) / 32)] <= init_tid_q;
           end
           if (init_q == RAW'(RFN - 1)) begin
             for (int unsigned w = 0; w < WARPS; w++) begin
