@@ -433,6 +433,21 @@ module sgpu_core #(
     lane_no = 5'(32'(b) * LANES + k);
   endfunction
 
+  // The warp's lanes that the beat serves, and a warp-wide vector whose lanes of them take a
+  // beat's values `v` (the lane's bit of every beat is one of `v`, so no lane number is
+  // computed: a bit written at a computed index is a comparison a bit for each write).
+  logic [31:0] beat_sel;
+  always_comb begin
+    for (int unsigned l = 0; l < 32; l++) begin
+      beat_sel[l] = lanes_run_q[l] && 32'(beat_q) == l / LANES;
+    end
+  end
+
+  function automatic logic [31:0] beat_merge(logic [31:0] old, logic [LANES-1:0] v,
+                                             logic [31:0] sel);
+    beat_merge = (old & ~sel) | ({BEATS{v}} & sel);
+  endfunction
+
   // ---------------------------------------------------------------------------------------
   // Units
   // ---------------------------------------------------------------------------------------
@@ -1160,8 +1175,14 @@ module sgpu_core #(
 
         // One register read a cycle; its data arrives the next.
         S_READ: begin
+          // Each slot with a constant index (hw/README.md): opnd_q[k][rd_slot_q] would be a
+          // write at k * SLOTS + rd_slot_q that yosys compares with every word.
           if (rd_busy_q) begin
-            for (int unsigned k = 0; k < LANES; k++) opnd_q[k][rd_slot_q] <= rf_rdata[k];
+            for (int unsigned s = 0; s < SLOTS; s++) begin
+              if (rd_slot_q == 4'(s)) begin
+                for (int unsigned k = 0; k < LANES; k++) opnd_q[k][s] <= rf_rdata[k];
+              end
+            end
           end
           if (rd_pend_q != '0) begin
             rd_slot_q <= rd_next_slot;
@@ -1183,12 +1204,10 @@ module sgpu_core #(
               for (int unsigned k = 0; k < LANES; k++) begin
                 res_q[k][0] <= alu_d[k];
                 res_q[k][1] <= alu_d_hi[k];
-                if (beat_mask[k]) begin
-                  pd_new_q[lane_no(beat_q, k)]    <= alu_pd[k];
-                  pq_new_q[lane_no(beat_q, k)]    <= alu_pq[k];
-                  carry_new_q[lane_no(beat_q, k)] <= alu_carry[k];
-                end
               end
+              pd_new_q    <= beat_merge(pd_new_q, alu_pd, beat_sel);
+              pq_new_q    <= beat_merge(pq_new_q, alu_pq, beat_sel);
+              carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
             sgpu_core_pkg::KIND_S2R: begin
               logic [31:0] shared;
@@ -1212,9 +1231,13 @@ module sgpu_core #(
         end
 
         S_DIV: if (div_done) begin
-          res_q[div_k_q][0] <= div_result[31:0];
-          res_q[div_k_q][1] <= div_result[63:32];
-          div_k_q           <= div_next;
+          for (int unsigned k = 0; k < LANES; k++) begin
+            if (div_k_q == KW'(k)) begin
+              res_q[k][0] <= div_result[31:0];
+              res_q[k][1] <= div_result[63:32];
+            end
+          end
+          div_k_q <= div_next;
           if (div_last) state_q <= S_WRITE;
         end
 
@@ -1253,8 +1276,12 @@ module sgpu_core #(
             amo_write_q <= 1'b1;
             state_q     <= S_MEM_REQ;
           end else begin
-            res_q[m_k][0] <= amo_old_q[31:0];
-            res_q[m_k][1] <= amo_old_q[63:32];
+            for (int unsigned k = 0; k < LANES; k++) begin
+              if (m_k == KW'(k)) begin
+                res_q[k][0] <= amo_old_q[31:0];
+                res_q[k][1] <= amo_old_q[63:32];
+              end
+            end
             amo_write_q   <= 1'b0;
             mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
             state_q       <= S_MEM_REQ;
@@ -1275,8 +1302,12 @@ module sgpu_core #(
           if (kind_q == sgpu_core_pkg::KIND_CTRL) begin
             state_q <= S_POST;
           end else begin
-            if (pred_we[0]) preds_q[warp_q][pd_idx] <= pd_new_q;
-            if (pred_we[1]) preds_q[warp_q][pq_idx] <= pq_new_q;
+            for (int unsigned w = 0; w < WARPS; w++) begin
+              for (int unsigned p = 0; p < 7; p++) begin
+                if (warp_q == WW'(w) && pred_we[0] && pd_idx == 3'(p)) preds_q[w][p] <= pd_new_q;
+                if (warp_q == WW'(w) && pred_we[1] && pq_idx == 3'(p)) preds_q[w][p] <= pq_new_q;
+              end
+            end
             if (carry_we) carry_q[warp_q] <= carry_new_q;
             top_q.pc <= next_pc;
             state_q  <= S_SETTLE;
@@ -1455,16 +1486,14 @@ module sgpu_core #(
     logic [32:0] moved;
     logic [63:0] target;
     logic        calls;
+    logic [LANES-1:0] same;
     // CALLR's first pass: the target of the first executing lane, and the lanes that share it.
     target = callr_have_q ? callr_addr_q : {m_opnd[1], m_opnd[0]};
     if (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q) begin
       callr_have_q <= 1'b1;
       callr_addr_q <= target;
-      for (int unsigned k = 0; k < LANES; k++) begin
-        if (beat_mask[k] && {opnd_q[k][1], opnd_q[k][0]} == target) begin
-          callr_same_q[lane_no(beat_q, k)] <= 1'b1;
-        end
-      end
+      for (int unsigned k = 0; k < LANES; k++) same[k] = {opnd_q[k][1], opnd_q[k][0]} == target;
+      callr_same_q <= beat_merge(callr_same_q, same, beat_sel);
     end
     calls = opcode == sgpu_isa_pkg::OP_CALL
             || (opcode == sgpu_isa_pkg::OP_CALLR && callr_second_q);
