@@ -145,11 +145,11 @@ module sgpu_core #(
   // No reconvergence point: a path that ends only by exiting.
   localparam logic [31:0] NEVER = '1;
 
-  typedef enum logic [4:0] {
+  typedef enum logic [5:0] {
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q
   } state_e;
   state_e               rel_next_q;
 
@@ -244,6 +244,7 @@ module sgpu_core #(
   logic [31:0]          red_mask_q [WARPS];
   logic                 red_wb_q [WARPS];
   logic [31:0]          red_value_q [WARPS];
+  logic                 red_popc_q [WARPS];  // the result goes to rd, else to pd
   // CALLR: the first executing lane's target, the lanes that share it, and whether the
   // beats are the second pass (moving those lanes' frames).
   logic                 callr_have_q, callr_second_q;
@@ -944,10 +945,139 @@ module sgpu_core #(
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = '0;
     end else if (state_q == S_WRITE && wr_left_q != 0 && (wr_reg != 8'hff || !wr_report_q)) begin
       rf_we = beat_mask;
-    end else if (state_q == S_REDWB && red_rd_q[warp_q] != 8'hff) begin
+    end else if (state_q == S_REDWB && red_popc_q[warp_q] && red_rd_q[warp_q] != 8'hff) begin
       rf_waddr = rf_at(warp_q, beat_q, red_rd_q[warp_q]);
       rf_we    = red_mask_q[warp_q][32'(beat_q) * LANES +: LANES];
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = red_value_q[warp_q];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Arrays with one write port
+  // ---------------------------------------------------------------------------------------
+  // Each array below has a process of its own with one write (a data source and an enable
+  // per word, a clear at most), so that a word's flip-flops take the port's data directly
+  // rather than through a multiplexer a bit for every state that writes them (hw/README.md).
+  logic init_end;  // the last cycle of a CTA's start
+  assign init_end = state_q == S_INIT && init_q == RAW'(RFN - 1);
+
+  // A beat's operand slots: cleared as the beat starts (a slot not read is zero), then one
+  // slot a cycle from the register banks.
+  always_ff @(posedge clk_i) begin
+    if (state_q == S_BEAT) begin
+      for (int unsigned k = 0; k < LANES; k++) begin
+        for (int unsigned s = 0; s < SLOTS; s++) opnd_q[k][s] <= '0;
+      end
+    end else if (state_q == S_READ && rd_busy_q) begin
+      for (int unsigned s = 0; s < SLOTS; s++) begin
+        if (rd_slot_q == 4'(s)) begin
+          for (int unsigned k = 0; k < LANES; k++) opnd_q[k][s] <= rf_rdata[k];
+        end
+      end
+    end
+  end
+
+  // A beat's results, two words a lane: every lane's from the ALU, S2R or a control
+  // instruction (the frame start a call or return moves to) as it executes; one lane's at a
+  // time from the divider or an atomic's old value.
+  always_ff @(posedge clk_i) begin
+    if (state_q == S_EXEC) begin
+      unique case (kind_q)
+        sgpu_core_pkg::KIND_ALU: begin
+          for (int unsigned k = 0; k < LANES; k++) begin
+            res_q[k][0] <= alu_d[k];
+            res_q[k][1] <= alu_d_hi[k];
+          end
+        end
+        sgpu_core_pkg::KIND_S2R: begin
+          for (int unsigned k = 0; k < LANES; k++) begin
+            res_q[k][0] <= special(sreg, lane_no(beat_q, k), tid_lane[30*k +: 30],
+                                   opnd_q[k][FRAME_SLOT], shared_special(sreg));
+            res_q[k][1] <= clock_now[63:32];
+          end
+        end
+        sgpu_core_pkg::KIND_CTRL: begin
+          for (int unsigned k = 0; k < LANES; k++) begin
+            res_q[k][0] <= (opcode == sgpu_isa_pkg::OP_RET)
+                           ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q)
+                           : 32'(moved_frame(opnd_q[k][FRAME_SLOT]));
+          end
+        end
+        default: ;  // the divider's and an atomic's lanes come later
+      endcase
+    end else if (state_q == S_DIV && div_done) begin
+      for (int unsigned k = 0; k < LANES; k++) begin
+        if (div_k_q == KW'(k)) begin
+          res_q[k][0] <= div_result[31:0];
+          res_q[k][1] <= div_result[63:32];
+        end
+      end
+    end else if (state_q == S_MEM_RSP && mem_rsp_valid_i && rsp_atomic && !mem_rsp_err_i
+                 && amo_write_q) begin
+      for (int unsigned k = 0; k < LANES; k++) begin
+        if (m_k == KW'(k)) begin
+          res_q[k][0] <= amo_old_q[31:0];
+          res_q[k][1] <= amo_old_q[63:32];
+        end
+      end
+    end
+  end
+
+  // The predicates: one of the running warp's a cycle (pd after the beats, pq the cycle
+  // after, a BARRED's AND or OR into pd when its warp next issues); all cleared at a CTA's
+  // start.
+  logic        pw_we;
+  logic [2:0]  pw_idx;
+  logic [31:0] pw_data;
+  always_comb begin
+    pw_we   = 1'b0;
+    pw_idx  = pd_idx;
+    pw_data = pd_new_q;
+    unique case (state_q)
+      S_AFTER: pw_we = kind_q != sgpu_core_pkg::KIND_CTRL && pred_we[0];
+      S_AFTER_Q: begin
+        pw_we   = 1'b1;
+        pw_idx  = pq_idx;
+        pw_data = pq_new_q;
+      end
+      S_REDWB: begin
+        pw_we   = 32'(beat_q) == BEATS - 1 && !red_popc_q[warp_q] && red_pd_q[warp_q] != 3'd7;
+        pw_idx  = red_pd_q[warp_q];
+        pw_data = (pred_of(red_pd_q[warp_q]) & ~red_mask_q[warp_q])
+                  | ({32{red_value_q[warp_q][0]}} & red_mask_q[warp_q]);
+      end
+      default: ;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (init_end) begin
+      for (int unsigned w = 0; w < WARPS; w++) begin
+        for (int unsigned p = 0; p < 7; p++) preds_q[w][p] <= '0;
+      end
+    end else if (pw_we) begin
+      for (int unsigned w = 0; w < WARPS; w++) begin
+        for (int unsigned p = 0; p < 7; p++) begin
+          if (warp_q == WW'(w) && pw_idx == 3'(p)) preds_q[w][p] <= pw_data;
+        end
+      end
+    end
+  end
+
+  // Each warp's carry flags, and the threads that have exited.
+  always_ff @(posedge clk_i) begin
+    if (init_end) begin
+      for (int unsigned w = 0; w < WARPS; w++) begin
+        carry_q[w]  <= '0;
+        exited_q[w] <= '0;
+      end
+    end else begin
+      if (state_q == S_AFTER && kind_q != sgpu_core_pkg::KIND_CTRL && carry_we) begin
+        carry_q[warp_q] <= carry_new_q;
+      end
+      if (state_q == S_CTRL && opcode == sgpu_isa_pkg::OP_EXIT) begin
+        exited_q[warp_q] <= exited_q[warp_q] | mask_q;
+      end
     end
   end
 
@@ -1032,11 +1162,8 @@ module sgpu_core #(
               wstate_q[w] <= (32'(w) < nwarps_q) ? sgpu_core_pkg::WARP_RUNNING
                                                   : sgpu_core_pkg::WARP_ABSENT;
               sp_q[w]     <= (32'(w) < nwarps_q) ? SPW'(1) : '0;
-              exited_q[w] <= '0;
-              carry_q[w]  <= '0;
               pend_q[w]   <= 1'b0;
               blocked_q[w] <= 1'b0;
-              for (int unsigned p = 0; p < 7; p++) preds_q[w][p] <= '0;
             end
             rel_q <= '0;
             for (int unsigned b = 0; b < NBAR; b++) begin
@@ -1166,24 +1293,12 @@ module sgpu_core #(
             rd_pend_q <= beat_slots(kind_q, opcode, reads[0], {f_rd, f_rc, f_rb, f_ra},
                                    {rd_regs, rc_regs, rb_regs, ra_regs});
             rd_busy_q <= 1'b0;
-            for (int unsigned k = 0; k < LANES; k++) begin
-              for (int unsigned s = 0; s < SLOTS; s++) opnd_q[k][s] <= '0;
-            end
             state_q <= S_READ;
           end
         end
 
         // One register read a cycle; its data arrives the next.
         S_READ: begin
-          // Each slot with a constant index (hw/README.md): opnd_q[k][rd_slot_q] would be a
-          // write at k * SLOTS + rd_slot_q that yosys compares with every word.
-          if (rd_busy_q) begin
-            for (int unsigned s = 0; s < SLOTS; s++) begin
-              if (rd_slot_q == 4'(s)) begin
-                for (int unsigned k = 0; k < LANES; k++) opnd_q[k][s] <= rf_rdata[k];
-              end
-            end
-          end
           if (rd_pend_q != '0) begin
             rd_slot_q <= rd_next_slot;
             rd_busy_q <= 1'b1;
@@ -1201,23 +1316,11 @@ module sgpu_core #(
           state_q     <= S_WRITE;
           unique case (kind_q)
             sgpu_core_pkg::KIND_ALU: begin
-              for (int unsigned k = 0; k < LANES; k++) begin
-                res_q[k][0] <= alu_d[k];
-                res_q[k][1] <= alu_d_hi[k];
-              end
               pd_new_q    <= beat_merge(pd_new_q, alu_pd, beat_sel);
               pq_new_q    <= beat_merge(pq_new_q, alu_pq, beat_sel);
               carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
-            sgpu_core_pkg::KIND_S2R: begin
-              logic [31:0] shared;
-              shared = shared_special(sreg);
-              for (int unsigned k = 0; k < LANES; k++) begin
-                res_q[k][0] <= special(sreg, lane_no(beat_q, k), tid_lane[30*k +: 30],
-                                       opnd_q[k][FRAME_SLOT], shared);
-                res_q[k][1] <= clock_now[63:32];
-              end
-            end
+            sgpu_core_pkg::KIND_S2R: ;
             sgpu_core_pkg::KIND_DIV: begin
               div_k_q <= '0;
               state_q <= S_DIV;
@@ -1231,12 +1334,6 @@ module sgpu_core #(
         end
 
         S_DIV: if (div_done) begin
-          for (int unsigned k = 0; k < LANES; k++) begin
-            if (div_k_q == KW'(k)) begin
-              res_q[k][0] <= div_result[31:0];
-              res_q[k][1] <= div_result[63:32];
-            end
-          end
           div_k_q <= div_next;
           if (div_last) state_q <= S_WRITE;
         end
@@ -1276,12 +1373,6 @@ module sgpu_core #(
             amo_write_q <= 1'b1;
             state_q     <= S_MEM_REQ;
           end else begin
-            for (int unsigned k = 0; k < LANES; k++) begin
-              if (m_k == KW'(k)) begin
-                res_q[k][0] <= amo_old_q[31:0];
-                res_q[k][1] <= amo_old_q[63:32];
-              end
-            end
             amo_write_q   <= 1'b0;
             mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
             state_q       <= S_MEM_REQ;
@@ -1302,17 +1393,13 @@ module sgpu_core #(
           if (kind_q == sgpu_core_pkg::KIND_CTRL) begin
             state_q <= S_POST;
           end else begin
-            for (int unsigned w = 0; w < WARPS; w++) begin
-              for (int unsigned p = 0; p < 7; p++) begin
-                if (warp_q == WW'(w) && pred_we[0] && pd_idx == 3'(p)) preds_q[w][p] <= pd_new_q;
-                if (warp_q == WW'(w) && pred_we[1] && pq_idx == 3'(p)) preds_q[w][p] <= pq_new_q;
-              end
-            end
-            if (carry_we) carry_q[warp_q] <= carry_new_q;
             top_q.pc <= next_pc;
-            state_q  <= S_SETTLE;
+            state_q  <= pred_we[1] ? S_AFTER_Q : S_SETTLE;
           end
         end
+
+        // pq is written a cycle after pd, so that the predicates have one write port.
+        S_AFTER_Q: state_q <= S_SETTLE;
 
         S_CTRL: control();
         S_POST: control_post();
@@ -1369,7 +1456,8 @@ module sgpu_core #(
           end
         end
 
-        // A BARRED's POPC result into rd, a beat a cycle, before the warp's next instruction.
+        // A BARRED's result before the warp's next instruction: POPC's into rd, a beat a
+        // cycle; AND's or OR's into pd (in the last cycle, by the predicate write port).
         S_REDWB: begin
           if (32'(beat_q) == BEATS - 1) begin
             red_wb_q[warp_q] <= 1'b0;
@@ -1378,9 +1466,9 @@ module sgpu_core #(
           beat_q <= beat_q + BW'(1);
         end
 
-        // Completed barriers release their waiting warps, and a reduction's result goes to
-        // each (POPC to rd when the warp next issues, AND and OR to pd now) in the lanes that
-        // ran the BARRED.
+        // Completed barriers release their waiting warps; a reduction's result goes to each
+        // when it next issues (S_REDWB), so that only the running warp's predicates and
+        // registers are ever written.
         S_RELEASE: begin
           for (int unsigned b = 0; b < NBAR; b++) begin
             if (rel_q[b]) begin
@@ -1404,18 +1492,11 @@ module sgpu_core #(
             end
             if (freed) begin
               wstate_q[w] <= sgpu_core_pkg::WARP_RUNNING;
-              if (bar_red_q[by] && bar_op_q[by] == sgpu_isa_pkg::BRED_POPC) begin
+              if (bar_red_q[by]) begin
                 red_wb_q[w]    <= 1'b1;
-                red_value_q[w] <= bar_popc_q[by];
-              end else if (bar_red_q[by]) begin
-                for (int unsigned p = 0; p < 7; p++) begin
-                  if (red_pd_q[w] == 3'(p)) begin
-                    preds_q[w][p] <= (preds_q[w][p] & ~red_mask_q[w])
-                        | ({32{(bar_op_q[by] == sgpu_isa_pkg::BRED_AND) ? bar_all_q[by]
-                                                                         : bar_any_q[by]}}
-                           & red_mask_q[w]);
-                  end
-                end
+                red_popc_q[w]  <= bar_op_q[by] == sgpu_isa_pkg::BRED_POPC;
+                red_value_q[w] <= result_of(bar_op_q[by], bar_popc_q[by], bar_all_q[by],
+                                            bar_any_q[by]);
               end
             end
           end
@@ -1498,12 +1579,7 @@ module sgpu_core #(
     calls = opcode == sgpu_isa_pkg::OP_CALL
             || (opcode == sgpu_isa_pkg::OP_CALLR && callr_second_q);
     for (int unsigned k = 0; k < LANES; k++) begin
-      moved = {1'b0, opnd_q[k][FRAME_SLOT]}
-              + ((opcode == sgpu_isa_pkg::OP_CALLR)
-                 ? 33'(word_q[sgpu_isa_pkg::RFRAME_MSB:sgpu_isa_pkg::RFRAME_LSB])
-                 : 33'(word_q[sgpu_isa_pkg::FRAME_MSB:sgpu_isa_pkg::FRAME_LSB]));
-      res_q[k][0] <= (opcode == sgpu_isa_pkg::OP_RET)
-                     ? opnd_q[k][FRAME_SLOT] - 32'(call_frame_q) : moved[31:0];
+      moved = moved_frame(opnd_q[k][FRAME_SLOT]);
       if (beat_mask[k] && calls && moved > 33'(local_q)) begin
         trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_FRAME_OVERFLOW);
         state_q      <= S_TRAP;
@@ -1523,6 +1599,15 @@ module sgpu_core #(
                     || (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q)) ? 3'd0 : 3'd1;
     wr_report_q <= 1'b0;
   endtask
+
+  // A calling lane's frame start after CALL or CALLR: its frame start moved by the caller's
+  // frame size.
+  function automatic logic [32:0] moved_frame(logic [31:0] frame);
+    moved_frame = {1'b0, frame}
+        + ((opcode == sgpu_isa_pkg::OP_CALLR)
+           ? 33'(word_q[sgpu_isa_pkg::RFRAME_MSB:sgpu_isa_pkg::RFRAME_LSB])
+           : 33'(word_q[sgpu_isa_pkg::FRAME_MSB:sgpu_isa_pkg::FRAME_LSB]));
+  endfunction
 
   // CALLR after each pass (the golden model's `indirect_call` and `Warp::call`). After the
   // first: the target must be an instruction's address, and the stack must hold the
@@ -1611,7 +1696,6 @@ module sgpu_core #(
         state_q  <= S_SETTLE;
       end
       sgpu_isa_pkg::OP_EXIT: begin
-        exited_q[warp_q] <= exited_q[warp_q] | mask_q;
         top_q.mask <= top_q.mask & ~mask_q;
         top_q.pc   <= next_pc;
         walk_q     <= sp_q[warp_q] - SPW'(2);
