@@ -186,6 +186,7 @@ module sgpu_core #(
   logic [WARPS-1:0]     blocked_q;
 
   logic [31:0]          cta_q [3];
+  logic [31:0]          nthreads_q;  // a CTA's threads
   logic [31:0]          nwarps_q;
   logic [63:0]          clock_q;     // warp instructions retired in the launch
   logic [63:0]          order_q;
@@ -206,7 +207,7 @@ module sgpu_core #(
   logic                 rd_busy_q;
   logic [3:0]           rd_slot_q;
   logic [31:0]          opnd_q [LANES][SLOTS];
-  logic [31:0]          res_q [LANES][4];
+  logic [31:0]          res_q [LANES][2];  // a unit writes two registers at most
   logic [2:0]           wr_left_q;
   logic [1:0]           wr_k_q;
   logic                 wr_report_q;
@@ -498,17 +499,7 @@ module sgpu_core #(
   assign div_start = (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_DIV)
                      || (state_q == S_DIV && div_done && !div_last);
 
-  logic [63:0] div_a, div_b;  // lane div_next's operand pairs
-  always_comb begin
-    div_a = '0;
-    div_b = '0;
-    for (int unsigned k = 0; k < LANES; k++) begin
-      if (div_next == KW'(k)) begin
-        div_a = {opnd_q[k][1], opnd_q[k][0]};
-        div_b = {opnd_q[k][3], opnd_q[k][2]};
-      end
-    end
-  end
+  logic [63:0] div_a, div_b;  // lane div_next's operand pairs, which m_opnd holds (below)
 
   sgpu_int_div u_div (
     .clk_i,
@@ -528,25 +519,29 @@ module sgpu_core #(
   logic [63:0] clock_now;
   assign clock_now = clock_q + 64'd1;
 
-  // What S2R reads of special register `s` in lane `l` (docs/hw.md, "Special registers"):
+  // What S2R reads of special register `s` in a lane (docs/hw.md, "Special registers"):
   // the registers that differ between lanes here, the others from `shared`, which
   // shared_special gives once for all lanes (a LANES-fold choice of thirty-odd registers
   // would cost a few hundred LUT4 a lane).
+  // The lane's bit in the warp and the bits below it are shifts (by the lane number, whose
+  // low bits are the constant k, so that they reduce to a few LUTs), not a subtraction (a
+  // carry chain a lane).
   function automatic logic [31:0] special(
-      logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [4:0] l,
-      logic [29:0] tid, logic [31:0] frame, logic [31:0] shared);
-    logic [31:0] bit_l;
-    bit_l = 32'd1 << l;
+      logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [BW-1:0] b,
+      int unsigned k, logic [29:0] tid, logic [31:0] frame, logic [31:0] shared);
+    logic [31:0] eq, lt;
+    eq = 32'd1 << lane_no(b, k);
+    lt = ~(32'hffff_ffff << lane_no(b, k));
     unique case (s)
       sgpu_isa_pkg::SREG_TID_X:       special = 32'(tid[9:0]);
       sgpu_isa_pkg::SREG_TID_Y:       special = 32'(tid[19:10]);
       sgpu_isa_pkg::SREG_TID_Z:       special = 32'(tid[29:20]);
-      sgpu_isa_pkg::SREG_LANEID:      special = 32'(l);
-      sgpu_isa_pkg::SREG_LANEMASK_EQ: special = bit_l;
-      sgpu_isa_pkg::SREG_LANEMASK_LT: special = bit_l - 32'd1;
-      sgpu_isa_pkg::SREG_LANEMASK_LE: special = bit_l | (bit_l - 32'd1);
-      sgpu_isa_pkg::SREG_LANEMASK_GT: special = ~(bit_l | (bit_l - 32'd1));
-      sgpu_isa_pkg::SREG_LANEMASK_GE: special = ~(bit_l - 32'd1);
+      sgpu_isa_pkg::SREG_LANEID:      special = 32'(lane_no(b, k));
+      sgpu_isa_pkg::SREG_LANEMASK_EQ: special = eq;
+      sgpu_isa_pkg::SREG_LANEMASK_LT: special = lt;
+      sgpu_isa_pkg::SREG_LANEMASK_LE: special = lt | eq;
+      sgpu_isa_pkg::SREG_LANEMASK_GT: special = ~(lt | eq);
+      sgpu_isa_pkg::SREG_LANEMASK_GE: special = ~lt;
       sgpu_isa_pkg::SREG_FRAME:       special = frame;
       default:                        special = shared;
     endcase
@@ -604,20 +599,25 @@ module sgpu_core #(
   end
   assign m_lane = lane_no(beat_q, 32'(m_k));
 
-  // The operand slots of lane m_k. Chosen lane by lane, each slot with a constant index: an
+  // The operand slots of lane m_k, or of the lane the divider starts on. Chosen lane by lane, each slot with a constant index: an
   // index computed from lane and slot together (opnd_q[m_k][s]) makes yosys choose among
   // all LANES x SLOTS words for every slot read, which cost the default core thousands of
   // LUT4. The same holds for the other two-dimensional arrays below (opnd_q, res_q,
   // preds_q): they are read and written with one computed index at most.
   logic [31:0] m_opnd [SLOTS];
+  logic [KW-1:0] opnd_k;
+  assign opnd_k = (kind_q == sgpu_core_pkg::KIND_DIV) ? div_next : m_k;
   always_comb begin
     for (int unsigned s = 0; s < SLOTS; s++) begin
       m_opnd[s] = '0;
       for (int unsigned k = 0; k < LANES; k++) begin
-        if (m_k == KW'(k)) m_opnd[s] = opnd_q[k][s];
+        if (opnd_k == KW'(k)) m_opnd[s] = opnd_q[k][s];
       end
     end
   end
+
+  assign div_a = {m_opnd[1], m_opnd[0]};
+  assign div_b = {m_opnd[3], m_opnd[2]};
 
   sgpu_lsu_addr u_lsu_addr (
     .en_i         (state_q == S_SEND || state_q == S_MEM_REQ || state_q == S_MEM_RSP),
@@ -929,12 +929,7 @@ module sgpu_core #(
   always_comb begin
     rf_waddr = rf_at(warp_q, beat_q, wr_reg);
     rf_we    = '0;
-    for (int unsigned k = 0; k < LANES; k++) begin
-      rf_wdata[k] = '0;
-      for (int unsigned j = 0; j < 4; j++) begin
-        if (wr_k_q == 2'(j)) rf_wdata[k] = res_q[k][j];
-      end
-    end
+    for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = wr_k_q[0] ? res_q[k][1] : res_q[k][0];
     if (ret_we) begin
       rf_waddr = rf_at(ret_warp, BW'(32'(ret_lane) / LANES), ret_reg);
       rf_we    = LANES'(1) << (32'(ret_lane) % LANES);
@@ -991,7 +986,7 @@ module sgpu_core #(
         end
         sgpu_core_pkg::KIND_S2R: begin
           for (int unsigned k = 0; k < LANES; k++) begin
-            res_q[k][0] <= special(sreg, lane_no(beat_q, k), tid_lane[30*k +: 30],
+            res_q[k][0] <= special(sreg, beat_q, k, tid_lane[30*k +: 30],
                                    opnd_q[k][FRAME_SLOT], shared_special(sreg));
             res_q[k][1] <= clock_now[63:32];
           end
@@ -1131,8 +1126,7 @@ module sgpu_core #(
           clock_q      <= '0;
           order_q      <= '0;
           trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_NONE);
-          nwarps_q     <= (32'(block_i[10:0]) * 32'(block_i[21:11]) * 32'(block_i[32:22])
-                           + 32'd31) >> 5;
+          nthreads_q   <= 32'(block_i[10:0]) * 32'(block_i[21:11]) * 32'(block_i[32:22]);
           grid_q       <= grid_i;
           block_q      <= block_i;
           code_words_q <= code_words_i;
@@ -1150,15 +1144,17 @@ module sgpu_core #(
         S_INIT: begin
           init_q     <= init_q + RAW'(1);
           init_tid_q <= init_next;
+          nwarps_q   <= (nthreads_q + 32'd31) >> 5;
           if (32'(init_q) < WARPS * 32 && 32'(init_q) % 32 == 0) begin
             tid0_q[WW'(32'(init_q) / 32)] <= init_tid_q;
           end
           if (init_q == RAW'(RFN - 1)) begin
+            // Warps below nthreads / 32 are full, the one at it has the rest, if any.
+            logic [31:0] rest;
+            rest = (32'd1 << nthreads_q[4:0]) - 32'd1;
             for (int unsigned w = 0; w < WARPS; w++) begin
-              logic [31:0] count;
-              count = 32'(block[0]) * 32'(block[1]) * 32'(block[2]) - 32'(w) * 32;
-              lanes_q[w]  <= (32'(w) >= nwarps_q) ? '0
-                           : (count >= 32) ? '1 : ((32'd1 << count) - 32'd1);
+              lanes_q[w]  <= (32'(w) < nthreads_q >> 5) ? '1
+                           : (32'(w) == nthreads_q >> 5) ? rest : '0;
               wstate_q[w] <= (32'(w) < nwarps_q) ? sgpu_core_pkg::WARP_RUNNING
                                                   : sgpu_core_pkg::WARP_ABSENT;
               sp_q[w]     <= (32'(w) < nwarps_q) ? SPW'(1) : '0;
@@ -1466,42 +1462,24 @@ module sgpu_core #(
           beat_q <= beat_q + BW'(1);
         end
 
-        // Completed barriers release their waiting warps; a reduction's result goes to each
-        // when it next issues (S_REDWB), so that only the running warp's predicates and
-        // registers are ever written.
+        // Completed barriers release their waiting warps, one barrier a cycle (an exit may
+        // complete several); a reduction's result goes to each when it next issues
+        // (S_REDWB), so that only the running warp's predicates and registers are written.
         S_RELEASE: begin
-          for (int unsigned b = 0; b < NBAR; b++) begin
-            if (rel_q[b]) begin
-              bar_arrived_q[b] <= '0;
-              bar_waiting_q[b] <= '0;
-            end
-          end
-          // Each warp waits at one barrier at most: the one that frees it, if any. (One
-          // write per warp rather than per barrier and warp: fewer write sites, each of
-          // which a Verilator model commits on its own every cycle.)
+          bar_arrived_q[rel_b] <= '0;
+          bar_waiting_q[rel_b] <= '0;
           for (int unsigned w = 0; w < WARPS; w++) begin
-            logic       freed;
-            logic [3:0] by;
-            freed = 1'b0;
-            by    = '0;
-            for (int unsigned b = 0; b < NBAR; b++) begin
-              if (rel_q[b] && bar_waiting_q[b][w]) begin
-                freed = 1'b1;
-                by    = 4'(b);
-              end
-            end
-            if (freed) begin
+            if (bar_waiting_q[rel_b][w]) begin
               wstate_q[w] <= sgpu_core_pkg::WARP_RUNNING;
-              if (bar_red_q[by]) begin
+              if (bar_red_q[rel_b]) begin
                 red_wb_q[w]    <= 1'b1;
-                red_popc_q[w]  <= bar_op_q[by] == sgpu_isa_pkg::BRED_POPC;
-                red_value_q[w] <= result_of(bar_op_q[by], bar_popc_q[by], bar_all_q[by],
-                                            bar_any_q[by]);
+                red_popc_q[w]  <= bar_op_q[rel_b] == sgpu_isa_pkg::BRED_POPC;
+                red_value_q[w] <= rel_value;
               end
             end
           end
-          rel_q   <= '0;
-          state_q <= rel_next_q;
+          rel_q[rel_b] <= 1'b0;
+          if ((rel_q & ~(NBAR'(1) << rel_b)) == '0) state_q <= rel_next_q;
         end
 
         // The warp's top entry is read again after S_REDWB.
@@ -1568,6 +1546,7 @@ module sgpu_core #(
     logic [63:0] target;
     logic        calls;
     logic [LANES-1:0] same;
+    logic [31:0] absent;
     // CALLR's first pass: the target of the first executing lane, and the lanes that share it.
     target = callr_have_q ? callr_addr_q : {m_opnd[1], m_opnd[0]};
     if (opcode == sgpu_isa_pkg::OP_CALLR && !callr_second_q) begin
@@ -1576,6 +1555,8 @@ module sgpu_core #(
       for (int unsigned k = 0; k < LANES; k++) same[k] = {opnd_q[k][1], opnd_q[k][0]} == target;
       callr_same_q <= beat_merge(callr_same_q, same, beat_sel);
     end
+    // WARPSYNC's members that are neither exited nor executing.
+    absent = lanes_q[warp_q] & ~exited_q[warp_q] & ~mask_q;
     calls = opcode == sgpu_isa_pkg::OP_CALL
             || (opcode == sgpu_isa_pkg::OP_CALLR && callr_second_q);
     for (int unsigned k = 0; k < LANES; k++) begin
@@ -1585,7 +1566,7 @@ module sgpu_core #(
         state_q      <= S_TRAP;
       end
       if (beat_mask[k] && opcode == sgpu_isa_pkg::OP_WARPSYNC
-          && ((opnd_q[k][0] & lanes_q[warp_q] & ~exited_q[warp_q]) & ~mask_q) != '0) begin
+          && (opnd_q[k][0] & absent) != '0) begin
         trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_SYNC_MEMBERS);
         state_q      <= S_TRAP;
       end
@@ -1782,6 +1763,21 @@ module sgpu_core #(
     end
   end
 
+  // The barrier S_RELEASE releases (the lowest of rel_q), and its reduction's value.
+  logic [3:0]  rel_b;
+  logic [31:0] rel_value;
+  always_comb begin
+    rel_b     = '0;
+    rel_value = '0;
+    if (state_q == S_RELEASE) begin
+      for (int b = NBAR - 1; b >= 0; b--) begin
+        if (rel_q[b]) rel_b = 4'(b);
+      end
+      rel_value = result_of(bar_op_q[rel_b], bar_popc_q[rel_b], bar_all_q[rel_b],
+                            bar_any_q[rel_b]);
+    end
+  end
+
   // Barriers that the exit of the warp in flight completes, and the event of the last.
   logic [NBAR-1:0]  exit_done;
   logic [3:0]       exit_id;
@@ -1929,7 +1925,7 @@ module sgpu_core #(
   assign rvfi_rf_lane0_o    = lane_no(beat_q, 0);
   assign rvfi_rf_lanes_o    = beat_mask;
   always_comb begin
-    for (int unsigned k = 0; k < LANES; k++) rvfi_rf_data_o[k] = res_q[k][wr_k_q];
+    for (int unsigned k = 0; k < LANES; k++) rvfi_rf_data_o[k] = res_q[k][wr_k_q[0]];
   end
   assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && m_req_write;
   assign rvfi_st_lane_o     = m_lane;
