@@ -974,7 +974,15 @@ module sgpu_core #(
 
   // A beat's results, two words a lane: every lane's from the ALU, S2R or a control
   // instruction (the frame start a call or return moves to) as it executes; one lane's at a
-  // time from the divider or an atomic's old value.
+  // time from the divider or an atomic's old value, on one data path.
+  logic          one_we;
+  logic [KW-1:0] one_k;
+  logic [63:0]   one_data;
+  assign one_we   = (state_q == S_DIV && div_done)
+                    || (state_q == S_MEM_RSP && mem_rsp_valid_i && rsp_atomic && !mem_rsp_err_i
+                        && amo_write_q);
+  assign one_k    = (state_q == S_DIV) ? div_k_q : m_k;
+  assign one_data = (state_q == S_DIV) ? div_result : amo_old_q;
   always_ff @(posedge clk_i) begin
     if (state_q == S_EXEC) begin
       unique case (kind_q)
@@ -1000,19 +1008,11 @@ module sgpu_core #(
         end
         default: ;  // the divider's and an atomic's lanes come later
       endcase
-    end else if (state_q == S_DIV && div_done) begin
+    end else if (one_we) begin
       for (int unsigned k = 0; k < LANES; k++) begin
-        if (div_k_q == KW'(k)) begin
-          res_q[k][0] <= div_result[31:0];
-          res_q[k][1] <= div_result[63:32];
-        end
-      end
-    end else if (state_q == S_MEM_RSP && mem_rsp_valid_i && rsp_atomic && !mem_rsp_err_i
-                 && amo_write_q) begin
-      for (int unsigned k = 0; k < LANES; k++) begin
-        if (m_k == KW'(k)) begin
-          res_q[k][0] <= amo_old_q[31:0];
-          res_q[k][1] <= amo_old_q[63:32];
+        if (one_k == KW'(k)) begin
+          res_q[k][0] <= one_data[31:0];
+          res_q[k][1] <= one_data[63:32];
         end
       end
     end
@@ -1478,8 +1478,8 @@ module sgpu_core #(
               end
             end
           end
-          rel_q[rel_b] <= 1'b0;
-          if ((rel_q & ~(NBAR'(1) << rel_b)) == '0) state_q <= rel_next_q;
+          rel_q <= rel_q & ~rel_one;
+          if (rel_q == rel_one) state_q <= rel_next_q;
         end
 
         // The warp's top entry is read again after S_REDWB.
@@ -1763,9 +1763,12 @@ module sgpu_core #(
     end
   end
 
-  // The barrier S_RELEASE releases (the lowest of rel_q), and its reduction's value.
-  logic [3:0]  rel_b;
-  logic [31:0] rel_value;
+  // The barrier S_RELEASE releases (the lowest of rel_q, its bit rel_one), and its
+  // reduction's value.
+  logic [3:0]      rel_b;
+  logic [NBAR-1:0] rel_one;
+  logic [31:0]     rel_value;
+  assign rel_one = rel_q & ~(rel_q - NBAR'(1));
   always_comb begin
     rel_b     = '0;
     rel_value = '0;

@@ -45,13 +45,19 @@ module sgpu_int_alu (
                           instr_i[sgpu_isa_pkg::RA_MSB:sgpu_isa_pkg::RA_LSB]};
 
   // Operands: an `rb/bi` or `rc/ci` operand with its flag set is the 8-bit register field
-  // zero-extended (sgpu_isa's RegOrImm::Imm).
+  // zero-extended (sgpu_isa's RegOrImm::Imm). The 32-bit immediate of MOV32I, IADD32I,
+  // IMUL32I and LOP32I is their b, so that they share IADD's adder, IMUL's multiplier and
+  // LOP's gates.
+  logic        imm_op;
   logic [31:0] imm32, b_val, c_val;
+  assign imm_op = op == sgpu_isa_pkg::OP_MOV32I || op == sgpu_isa_pkg::OP_IADD32I
+                  || op == sgpu_isa_pkg::OP_IMUL32I || op == sgpu_isa_pkg::OP_LOP32I;
   always_comb begin
     {imm32, b_val, c_val} = '0;
     if (en_i) begin
       imm32 = instr_i[sgpu_isa_pkg::IMM32_MSB:sgpu_isa_pkg::IMM32_LSB];
-      b_val = instr_i[sgpu_isa_pkg::BI_LSB]
+      b_val = imm_op ? imm32
+            : instr_i[sgpu_isa_pkg::BI_LSB]
             ? 32'(instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB]) : b_i;
       c_val = instr_i[sgpu_isa_pkg::CI_LSB]
             ? 32'(instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB]) : c_i;
@@ -79,7 +85,6 @@ module sgpu_int_alu (
   // bit is the operand's top bit with sgn, else 0) give the whole 64-bit product, signed or
   // unsigned. IMUL32I keeps the low word only, which is the same either way, so the sgn bit
   // (part of its immediate there) needs no gating.
-  logic [31:0]        mul_b;
   logic signed [32:0] mul_a_ext, mul_b_ext;
   logic [63:0]        product;
   logic [31:0]        mul_word;  // IMUL's and IMAD's word of the product
@@ -87,11 +92,10 @@ module sgpu_int_alu (
   logic [32:0]        mad_sum;
   logic [63:0]        madw_sum;
   always_comb begin
-    {mul_b, mul_a_ext, mul_b_ext, product, mul_word, mad_cin, mad_sum, madw_sum} = '0;
+    {mul_a_ext, mul_b_ext, product, mul_word, mad_cin, mad_sum, madw_sum} = '0;
     if (en_i) begin
-      mul_b = (op == sgpu_isa_pkg::OP_IMUL32I) ? imm32 : b_val;
       mul_a_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i};
-      mul_b_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & mul_b[31], mul_b};
+      mul_b_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & b_val[31], b_val};
       product = 64'(mul_a_ext) * 64'(mul_b_ext);
 
       // IMUL's and IMAD's word of the product.
@@ -111,14 +115,20 @@ module sgpu_int_alu (
   //////////////
 
   // IADD: a + b, or with nb a + ~b + 1; with x the carry in replaces the + 0 or + 1.
+  // IADD32I adds its immediate; the comparisons (ISETP, IMNMX) subtract, a + ~b + 1. (In
+  // their words the nb and x bits are other fields'.)
+  logic        cmp_op, add_neg;
   logic [31:0] add_b;
   logic        add_cin;
   logic [32:0] add_sum;
+  assign cmp_op = op == sgpu_isa_pkg::OP_ISETP || op == sgpu_isa_pkg::OP_IMNMX;
   always_comb begin
-    {add_b, add_cin, add_sum} = '0;
+    {add_neg, add_b, add_cin, add_sum} = '0;
     if (en_i) begin
-      add_b = instr_i[sgpu_isa_pkg::NB_LSB] ? ~b_val : b_val;
-      add_cin = instr_i[sgpu_isa_pkg::X_LSB] ? carry_i : instr_i[sgpu_isa_pkg::NB_LSB];
+      add_neg = cmp_op || (op == sgpu_isa_pkg::OP_IADD && instr_i[sgpu_isa_pkg::NB_LSB]);
+      add_b = add_neg ? ~b_val : b_val;
+      add_cin = (op == sgpu_isa_pkg::OP_IADD && instr_i[sgpu_isa_pkg::X_LSB]) ? carry_i
+              : add_neg;
       add_sum = {1'b0, a_i} + {1'b0, add_b} + 33'(add_cin);
     end
   end
@@ -150,14 +160,19 @@ module sgpu_int_alu (
   // Comparison //
   ////////////////
 
-  // a against b (IMNMX, ISETP), signed with sgn.
+  // a against b (IMNMX, ISETP), signed with sgn, from a - b: unsigned, a < b when the
+  // subtraction borrows (no carry out); signed, when the signs differ a < b if a is the
+  // negative one, else (no overflow then) when the difference is negative.
   logic cmp_eq, cmp_lt;
   always_comb begin
     {cmp_eq, cmp_lt} = '0;
     if (en_i) begin
       cmp_eq = a_i == b_val;
-      cmp_lt = $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i})
-             < $signed({instr_i[sgpu_isa_pkg::SGN_LSB] & b_val[31], b_val});
+      if (!instr_i[sgpu_isa_pkg::SGN_LSB]) begin
+        cmp_lt = !add_sum[32];
+      end else begin
+        cmp_lt = (a_i[31] != b_val[31]) ? a_i[31] : add_sum[31];
+      end
     end
   end
 
@@ -341,9 +356,9 @@ module sgpu_int_alu (
     lop2 = '0;
     if (en_i) begin
       unique case (instr_i[sgpu_isa_pkg::LOP2_MSB:sgpu_isa_pkg::LOP2_LSB])
-        sgpu_isa_pkg::LOP2_AND: lop2 = a_i & imm32;
-        sgpu_isa_pkg::LOP2_OR:  lop2 = a_i | imm32;
-        sgpu_isa_pkg::LOP2_XOR: lop2 = a_i ^ imm32;
+        sgpu_isa_pkg::LOP2_AND: lop2 = a_i & b_val;
+        sgpu_isa_pkg::LOP2_OR:  lop2 = a_i | b_val;
+        sgpu_isa_pkg::LOP2_XOR: lop2 = a_i ^ b_val;
         default:  lop2 = '0;
       endcase
     end
@@ -479,14 +494,14 @@ module sgpu_int_alu (
     if (en_i) begin
       unique case (op)
         sgpu_isa_pkg::OP_MOV:    d_o = a_i;
-        sgpu_isa_pkg::OP_MOV32I: d_o = imm32;
+        sgpu_isa_pkg::OP_MOV32I: d_o = b_val;
         sgpu_isa_pkg::OP_SEL:    d_o = pc_i ? a_i : b_val;
         sgpu_isa_pkg::OP_PLOP:   pd_o = bool_op(bop, pa_i, pc_i);
         sgpu_isa_pkg::OP_IADD: begin
           d_o     = instr_i[sgpu_isa_pkg::SAT_LSB] ? sat_result : add_sum[31:0];
           carry_o = add_sum[32];
         end
-        sgpu_isa_pkg::OP_IADD32I: d_o = a_i + imm32;
+        sgpu_isa_pkg::OP_IADD32I: d_o = add_sum[31:0];
         sgpu_isa_pkg::OP_IMUL:     d_o = mul_word;
         sgpu_isa_pkg::OP_IMUL32I:  d_o = product[31:0];
         sgpu_isa_pkg::OP_IMAD: begin
