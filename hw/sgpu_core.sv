@@ -149,7 +149,7 @@ module sgpu_core #(
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED
   } state_e;
   state_e               rel_next_q;
 
@@ -466,7 +466,7 @@ module sgpu_core #(
     logic [4:0] l;
     assign l = lane_no(beat_q, k);
 
-    sgpu_int_alu u_alu (
+    sgpu_int_alu #(.SHARED_OPS(1'b0)) u_alu (
       .en_i   (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_ALU),
       .instr_i(word_q),
       .a_i    (opnd_q[k][0]),
@@ -492,6 +492,7 @@ module sgpu_core #(
   logic          div_start, div_done, unused_div_busy;
   logic [63:0]   div_result;
   logic [KW-1:0] div_k_q;   // the lane being divided
+  logic [KW-1:0] shared_k_q;  // the lane the shared ALU computes
   logic [KW-1:0] div_next;  // the lane whose division starts
   logic          div_last;
   assign div_last  = 32'(div_k_q) == LANES - 1;
@@ -599,14 +600,16 @@ module sgpu_core #(
   end
   assign m_lane = lane_no(beat_q, 32'(m_k));
 
-  // The operand slots of lane m_k, or of the lane the divider starts on. Chosen lane by lane, each slot with a constant index: an
+  // The operand slots of lane m_k, or of the lane the divider starts on or the shared ALU
+  // computes. Chosen lane by lane, each slot with a constant index: an
   // index computed from lane and slot together (opnd_q[m_k][s]) makes yosys choose among
   // all LANES x SLOTS words for every slot read, which cost the default core thousands of
   // LUT4. The same holds for the other two-dimensional arrays below (opnd_q, res_q,
   // preds_q): they are read and written with one computed index at most.
   logic [31:0] m_opnd [SLOTS];
   logic [KW-1:0] opnd_k;
-  assign opnd_k = (kind_q == sgpu_core_pkg::KIND_DIV) ? div_next : m_k;
+  assign opnd_k = (kind_q == sgpu_core_pkg::KIND_DIV) ? div_next
+                : (kind_q == sgpu_core_pkg::KIND_SHARED) ? shared_k_q : m_k;
   always_comb begin
     for (int unsigned s = 0; s < SLOTS; s++) begin
       m_opnd[s] = '0;
@@ -618,6 +621,31 @@ module sgpu_core #(
 
   assign div_a = {m_opnd[1], m_opnd[0]};
   assign div_b = {m_opnd[3], m_opnd[2]};
+
+  // The ALU the lanes share for sgpu_core_pkg::shared_op's operations: lane shared_k_q's
+  // result in S_SHARED. They write neither predicates nor carries.
+  logic [4:0]  shared_l;
+  logic [31:0] shared_d, shared_d_hi;
+  logic        unused_shared, unused_shared_carry, unused_shared_pd, unused_shared_pq;
+  assign shared_l = lane_no(beat_q, 32'(shared_k_q));
+
+  sgpu_int_alu #(.LANE_OPS(1'b0)) u_shared (
+    .en_i   (state_q == S_SHARED),
+    .instr_i(word_q),
+    .a_i    (m_opnd[0]),
+    .b_i    (m_opnd[2]),
+    .c_i    (m_opnd[4]),
+    .c_hi_i (m_opnd[5]),
+    .carry_i(carry_q[warp_q][shared_l]),
+    .pa_i   (pa_all[shared_l] ^ word_q[sgpu_isa_pkg::PAN_LSB]),
+    .pc_i   (pc_all[shared_l] ^ word_q[sgpu_isa_pkg::PCN_LSB]),
+    .d_o    (shared_d),
+    .d_hi_o (shared_d_hi),
+    .carry_o(unused_shared_carry),
+    .pd_o   (unused_shared_pd),
+    .pq_o   (unused_shared_pq)
+  );
+  assign unused_shared = ^{unused_shared_carry, unused_shared_pd, unused_shared_pq};
 
   sgpu_lsu_addr u_lsu_addr (
     .en_i         (state_q == S_SEND || state_q == S_MEM_REQ || state_q == S_MEM_RSP),
@@ -783,6 +811,7 @@ module sgpu_core #(
       sgpu_isa_pkg::UNIT_INT: begin
         if (opcode == sgpu_isa_pkg::OP_S2R) kind = sgpu_core_pkg::KIND_S2R;
         else if (opcode == sgpu_isa_pkg::OP_IDIV) kind = sgpu_core_pkg::KIND_DIV;
+        else if (sgpu_core_pkg::shared_op(opcode)) kind = sgpu_core_pkg::KIND_SHARED;
       end
       sgpu_isa_pkg::UNIT_MEM: begin
         kind = sgpu_core_pkg::KIND_MEM;
@@ -974,15 +1003,16 @@ module sgpu_core #(
 
   // A beat's results, two words a lane: every lane's from the ALU, S2R or a control
   // instruction (the frame start a call or return moves to) as it executes; one lane's at a
-  // time from the divider or an atomic's old value, on one data path.
+  // time from the divider, the shared ALU or an atomic's old value, on one data path.
   logic          one_we;
   logic [KW-1:0] one_k;
   logic [63:0]   one_data;
-  assign one_we   = (state_q == S_DIV && div_done)
+  assign one_we   = (state_q == S_DIV && div_done) || state_q == S_SHARED
                     || (state_q == S_MEM_RSP && mem_rsp_valid_i && rsp_atomic && !mem_rsp_err_i
                         && amo_write_q);
-  assign one_k    = (state_q == S_DIV) ? div_k_q : m_k;
-  assign one_data = (state_q == S_DIV) ? div_result : amo_old_q;
+  assign one_k    = (state_q == S_DIV) ? div_k_q : (state_q == S_SHARED) ? shared_k_q : m_k;
+  assign one_data = (state_q == S_DIV) ? div_result
+                  : (state_q == S_SHARED) ? {shared_d_hi, shared_d} : amo_old_q;
   always_ff @(posedge clk_i) begin
     if (state_q == S_EXEC) begin
       unique case (kind_q)
@@ -1321,12 +1351,22 @@ module sgpu_core #(
               div_k_q <= '0;
               state_q <= S_DIV;
             end
+            sgpu_core_pkg::KIND_SHARED: begin
+              shared_k_q <= '0;
+              state_q    <= S_SHARED;
+            end
             sgpu_core_pkg::KIND_MEM: begin
               mem_lane_q <= '0;
               state_q    <= posted ? S_SEND : S_MEM_REQ;
             end
             default: exec_control();
           endcase
+        end
+
+        // The shared ALU computes the beat's lanes, one a cycle.
+        S_SHARED: begin
+          shared_k_q <= shared_k_q + KW'(1);
+          if (32'(shared_k_q) == LANES - 1) state_q <= S_WRITE;
         end
 
         S_DIV: if (div_done) begin

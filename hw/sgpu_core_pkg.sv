@@ -27,8 +27,22 @@ package sgpu_core_pkg;
     KIND_S2R,      // special registers
     KIND_DIV,      // the iterative divider
     KIND_MEM,      // loads and stores through the memory port
-    KIND_CTRL      // branches, calls, exits, barriers
+    KIND_CTRL,     // branches, calls, exits, barriers
+    KIND_SHARED    // the integer unit the lanes share, one lane a cycle
   } kind_e;
+
+  // Integer operations that the lanes' ALUs leave to one ALU they share (sgpu_int_alu's
+  // SHARED_OPS), which computes a beat's lanes one a cycle: bit fields, byte permutes,
+  // integer conversions, population count, leading zeros and ones, bit reversal. They are
+  // about a third of a lane's ALU and seldom in kernels' inner loops; NVIDIA's SMs run most
+  // of them at a quarter of the rate of an add too.
+  function automatic logic shared_op(logic [7:0] op);
+    shared_op = op == sgpu_isa_pkg::OP_BFE || op == sgpu_isa_pkg::OP_BFI
+                || op == sgpu_isa_pkg::OP_PRMT || op == sgpu_isa_pkg::OP_PRMTI
+                || op == sgpu_isa_pkg::OP_I2I || op == sgpu_isa_pkg::OP_POPC
+                || op == sgpu_isa_pkg::OP_CLZ || op == sgpu_isa_pkg::OP_FLO
+                || op == sgpu_isa_pkg::OP_BREV;
+  endfunction
 
   // What a memory response answers, carried in the port's tag and echoed back: loads and
   // stores are posted (the warp goes on; the response writes the loaded registers, or only

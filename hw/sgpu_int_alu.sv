@@ -11,12 +11,21 @@
 // It slices the opcode, modifiers and immediates from the instruction word itself, at the
 // places the ISA table fixes; the word is one the decoder accepts (sgpu_predecode traps the
 // others), so an enumerated field past its values gives whatever the `default` arms say.
-// rtl-tests/tests/int_alu.rs checks it against the golden model.
+// rtl-tests/tests/int_alu.rs checks it, with both sets, against the golden model; an ALU
+// without a set gives zero for its operations, and the co-simulation checks that the core
+// never gives any to an ALU without them.
 //
 // Package names are written out in full (sgpu_isa_pkg::) rather than imported, and the enumerated
 // fields are plain bit vectors compared with the package's members rather than cast to its
 // types, so that yosys reads the module as Verilator does.
-module sgpu_int_alu (
+module sgpu_int_alu #(
+  // Whether it computes the operations sgpu_core_pkg::shared_op names (bit fields, byte
+  // permutes, I2I, POPC, CLZ, FLO, BREV), and the others: the core's lanes have ALUs
+  // without the first set, and share one with the first set alone, which computes a beat's
+  // lanes one a cycle (a lane's ALU is about a third smaller without them).
+  parameter bit LANE_OPS   = 1'b1,
+  parameter bit SHARED_OPS = 1'b1
+) (
   input  logic        en_i,     // the lane computes this cycle
   input  logic [63:0] instr_i,
   input  logic [31:0] a_i,      // ra (RZ reads 0)
@@ -239,22 +248,22 @@ module sgpu_int_alu (
       sh_in = {32'h0, a_i};
       sh_n  = (b_val > 32'd64) ? 7'd64 : b_val[6:0];
       unique case (op)
-        sgpu_isa_pkg::OP_SHR: begin
+        sgpu_isa_pkg::OP_SHR: if (LANE_OPS) begin
           sh_in    = {{32{instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31]}}, a_i};
           sh_right = 1'b1;
           sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
         end
-        sgpu_isa_pkg::OP_SHF: begin
+        sgpu_isa_pkg::OP_SHF: if (LANE_OPS) begin
           sh_in    = {c_i, a_i};
           sh_right = instr_i[sgpu_isa_pkg::SHR_LSB];
           sh_arith = instr_i[sgpu_isa_pkg::SGN_LSB];
           sh_high  = instr_i[sgpu_isa_pkg::HI_LSB];
         end
-        sgpu_isa_pkg::OP_BFE: begin
+        sgpu_isa_pkg::OP_BFE: if (SHARED_OPS) begin
           sh_n     = at_most_64(b_val[7:0]);
           sh_right = 1'b1;
         end
-        sgpu_isa_pkg::OP_BFI: sh_n = at_most_64(c_i[7:0]);
+        sgpu_isa_pkg::OP_BFI: if (SHARED_OPS) sh_n = at_most_64(c_i[7:0]);
         default: ;
       endcase
     end
@@ -286,7 +295,7 @@ module sgpu_int_alu (
   always_comb begin
     {bfe_pos, bfe_len, bfe_top, bfe_sbit, bfe_avail, bfe_keep_n, bfe_keep, bfe_result} = '0;
     {bfi_pos, bfi_len, bfi_mask, bfi_result} = '0;
-    if (en_i) begin
+    if (en_i && SHARED_OPS) begin
       bfe_pos = b_val[7:0];
       bfe_len = c_val[7:0];
       bfe_top = 9'(bfe_pos) + 9'(bfe_len) - 9'd1;
@@ -310,7 +319,7 @@ module sgpu_int_alu (
   always_comb begin
     popc = '0;
     brev = '0;
-    if (en_i) begin
+    if (en_i && SHARED_OPS) begin
       for (int i = 0; i < 32; i++) begin
         popc = popc + 32'(a_i[i]);
         brev[i] = a_i[31 - i];
@@ -322,11 +331,12 @@ module sgpu_int_alu (
   logic [31:0] lead_in;
   logic [4:0]  lead_msb, lead_zeros;
   logic        lead_none;
-  assign lead_in = (op == sgpu_isa_pkg::OP_FLO && instr_i[sgpu_isa_pkg::SGN_LSB] && a_i[31])
+  assign lead_in = !SHARED_OPS ? '0
+                 : (op == sgpu_isa_pkg::OP_FLO && instr_i[sgpu_isa_pkg::SGN_LSB] && a_i[31])
                  ? ~a_i : a_i;
   always_comb begin
     lead_msb = '0;
-    if (en_i) begin
+    if (en_i && SHARED_OPS) begin
       for (int i = 0; i < 32; i++) begin
         if (lead_in[i]) begin
           lead_msb = 5'(i);
@@ -391,7 +401,7 @@ module sgpu_int_alu (
   always_comb begin
     prmt_idx = '0;
     prmt_rep = '0;
-    if (en_i) begin
+    if (en_i && SHARED_OPS) begin
       for (int k = 0; k < 4; k++) begin
         unique case (prmt_mode)
           sgpu_isa_pkg::PMODE_DEFAULT: begin
@@ -415,7 +425,7 @@ module sgpu_int_alu (
   always_comb begin
     prmt_pick = '0;
     prmt_result = '0;
-    if (en_i) begin
+    if (en_i && SHARED_OPS) begin
       for (int k = 0; k < 4; k++) begin
         prmt_pick[8 * k +: 8]   = prmt_bytes[8 * prmt_idx[3 * k +: 3] +: 8];
         prmt_result[8 * k +: 8] = prmt_rep[k] ? {8{prmt_pick[8 * k + 7]}} : prmt_pick[8 * k +: 8];
@@ -442,7 +452,7 @@ module sgpu_int_alu (
     cvt_hi = '0;
     cvt_val = '0;
     cvt_result = '0;
-    if (en_i) begin
+    if (en_i && SHARED_OPS) begin
       unique case (cvt_from)
         sgpu_isa_pkg::ITY_U8:  cvt_in = 33'(a_i[7:0]);
         sgpu_isa_pkg::ITY_S8:  cvt_in = 33'($signed(a_i[7:0]));
@@ -485,13 +495,15 @@ module sgpu_int_alu (
   // Result //
   ////////////
 
+  // The two sets of operations, each a case of its own, so that an ALU without one has none
+  // of its logic.
   always_comb begin
     d_o = '0;
     d_hi_o = '0;
     carry_o = '0;
     pd_o = '0;
     pq_o = '0;
-    if (en_i) begin
+    if (en_i && LANE_OPS) begin
       unique case (op)
         sgpu_isa_pkg::OP_MOV:    d_o = a_i;
         sgpu_isa_pkg::OP_MOV32I: d_o = b_val;
@@ -525,6 +537,11 @@ module sgpu_int_alu (
         sgpu_isa_pkg::OP_LOP32I: d_o = lop2;
         sgpu_isa_pkg::OP_SHL, sgpu_isa_pkg::OP_SHR, sgpu_isa_pkg::OP_SHF:
           d_o = sh_high ? sh_out[63:32] : sh_out[31:0];
+        default: ;
+      endcase
+    end
+    if (en_i && SHARED_OPS) begin
+      unique case (op)
         sgpu_isa_pkg::OP_BFE:    d_o = bfe_result;
         sgpu_isa_pkg::OP_BFI:    d_o = bfi_result;
         sgpu_isa_pkg::OP_POPC:   d_o = popc;
