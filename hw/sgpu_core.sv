@@ -401,32 +401,25 @@ module sgpu_core #(
   // ---------------------------------------------------------------------------------------
   // Lanes of the beat: thread indices, and the lane numbers in the warp
   // ---------------------------------------------------------------------------------------
-  // The k-th lane's thread index at [30*k +: 30] (S2R reads them: the chain rests for other
-  // instructions, whose beats leave tid_beat_q to be reloaded at the next decode).
-  logic [30*LANES-1:0] tid_lane;
-  logic [29:0] tid_next;
-  logic [29:0] unused_init_tid;
-  logic [29:0] init_next;
+  // The thread after one, in a one-step chain that walks the threads one a cycle: a CTA's
+  // start, to find each warp's first thread index (it has far longer, zeroing the
+  // registers), and S2R, which reads special registers a lane a cycle (tid_beat_q, the
+  // thread of lane shared_k_q); a LANES-step chain would cost about a thousand LUT4.
+  logic [29:0] tid_step_in, tid_step_out, tid_after;
+  logic        tid_s2r;
+  assign tid_s2r     = state_q == S_SHARED && kind_q == sgpu_core_pkg::KIND_S2R;
+  assign tid_step_in = tid_s2r ? tid_beat_q : init_tid_q;
 
-  sgpu_tid_step #(.COUNT(LANES)) u_tid_beat (
-    .en_i     (kind_q == sgpu_core_pkg::KIND_S2R),
+  sgpu_tid_step #(.COUNT(1)) u_tid_step (
+    .en_i     (state_q == S_INIT || tid_s2r),
     .block_x_i(block[0]),
     .block_y_i(block[1]),
-    .tid_i    (tid_beat_q),
-    .tid_o    (tid_lane),
-    .next_o   (tid_next)
+    .tid_i    (tid_step_in),
+    .tid_o    (tid_step_out),
+    .next_o   (tid_after)
   );
-
-  // A CTA's start walks its threads one a cycle (it takes far longer to zero the registers),
-  // which a one-step chain does: a LANES-step one would cost about a thousand LUT4.
-  sgpu_tid_step #(.COUNT(1)) u_tid_init (
-    .en_i     (state_q == S_INIT),
-    .block_x_i(block[0]),
-    .block_y_i(block[1]),
-    .tid_i    (init_tid_q),
-    .tid_o    (unused_init_tid),
-    .next_o   (init_next)
-  );
+  logic [29:0] unused_tid_step;
+  assign unused_tid_step = tid_step_out;  // tid_step_in itself
 
   logic [LANES-1:0] beat_mask;
   assign beat_mask = lanes_run_q[32'(beat_q) * LANES +: LANES];
@@ -524,20 +517,19 @@ module sgpu_core #(
   // the registers that differ between lanes here, the others from `shared`, which
   // shared_special gives once for all lanes (a LANES-fold choice of thirty-odd registers
   // would cost a few hundred LUT4 a lane).
-  // The lane's bit in the warp and the bits below it are shifts (by the lane number, whose
-  // low bits are the constant k, so that they reduce to a few LUTs), not a subtraction (a
-  // carry chain a lane).
+  // S2R computes the lanes one a cycle (in S_SHARED, as the shared ALU does), so that these
+  // choices are made once rather than in every lane.
   function automatic logic [31:0] special(
-      logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [BW-1:0] b,
-      int unsigned k, logic [29:0] tid, logic [31:0] frame, logic [31:0] shared);
+      logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [4:0] l,
+      logic [29:0] tid, logic [31:0] frame, logic [31:0] shared);
     logic [31:0] eq, lt;
-    eq = 32'd1 << lane_no(b, k);
-    lt = ~(32'hffff_ffff << lane_no(b, k));
+    eq = 32'd1 << l;
+    lt = ~(32'hffff_ffff << l);
     unique case (s)
       sgpu_isa_pkg::SREG_TID_X:       special = 32'(tid[9:0]);
       sgpu_isa_pkg::SREG_TID_Y:       special = 32'(tid[19:10]);
       sgpu_isa_pkg::SREG_TID_Z:       special = 32'(tid[29:20]);
-      sgpu_isa_pkg::SREG_LANEID:      special = 32'(lane_no(b, k));
+      sgpu_isa_pkg::SREG_LANEID:      special = 32'(l);
       sgpu_isa_pkg::SREG_LANEMASK_EQ: special = eq;
       sgpu_isa_pkg::SREG_LANEMASK_LT: special = lt;
       sgpu_isa_pkg::SREG_LANEMASK_LE: special = lt | eq;
@@ -609,7 +601,8 @@ module sgpu_core #(
   logic [31:0] m_opnd [SLOTS];
   logic [KW-1:0] opnd_k;
   assign opnd_k = (kind_q == sgpu_core_pkg::KIND_DIV) ? div_next
-                : (kind_q == sgpu_core_pkg::KIND_SHARED) ? shared_k_q : m_k;
+                : (kind_q == sgpu_core_pkg::KIND_SHARED || kind_q == sgpu_core_pkg::KIND_S2R)
+                  ? shared_k_q : m_k;
   always_comb begin
     for (int unsigned s = 0; s < SLOTS; s++) begin
       m_opnd[s] = '0;
@@ -646,6 +639,15 @@ module sgpu_core #(
     .pq_o   (unused_shared_pq)
   );
   assign unused_shared = ^{unused_shared_carry, unused_shared_pd, unused_shared_pq};
+
+  // S2R's value in lane shared_k_q (computed in that state only).
+  logic [31:0] s2r_value;
+  always_comb begin
+    s2r_value = '0;
+    if (tid_s2r) begin
+      s2r_value = special(sreg, shared_l, tid_beat_q, m_opnd[FRAME_SLOT], shared_special(sreg));
+    end
+  end
 
   sgpu_lsu_addr u_lsu_addr (
     .en_i         (state_q == S_SEND || state_q == S_MEM_REQ || state_q == S_MEM_RSP),
@@ -1001,9 +1003,9 @@ module sgpu_core #(
     end
   end
 
-  // A beat's results, two words a lane: every lane's from the ALU, S2R or a control
-  // instruction (the frame start a call or return moves to) as it executes; one lane's at a
-  // time from the divider, the shared ALU or an atomic's old value, on one data path.
+  // A beat's results, two words a lane: every lane's from the ALU or a control instruction
+  // (the frame start a call or return moves to) as it executes; one lane's at a time from
+  // the divider, the shared ALU, S2R or an atomic's old value, on one data path.
   logic          one_we;
   logic [KW-1:0] one_k;
   logic [63:0]   one_data;
@@ -1012,6 +1014,7 @@ module sgpu_core #(
                         && amo_write_q);
   assign one_k    = (state_q == S_DIV) ? div_k_q : (state_q == S_SHARED) ? shared_k_q : m_k;
   assign one_data = (state_q == S_DIV) ? div_result
+                  : tid_s2r ? {clock_now[63:32], s2r_value}
                   : (state_q == S_SHARED) ? {shared_d_hi, shared_d} : amo_old_q;
   always_ff @(posedge clk_i) begin
     if (state_q == S_EXEC) begin
@@ -1020,13 +1023,6 @@ module sgpu_core #(
           for (int unsigned k = 0; k < LANES; k++) begin
             res_q[k][0] <= alu_d[k];
             res_q[k][1] <= alu_d_hi[k];
-          end
-        end
-        sgpu_core_pkg::KIND_S2R: begin
-          for (int unsigned k = 0; k < LANES; k++) begin
-            res_q[k][0] <= special(sreg, beat_q, k, tid_lane[30*k +: 30],
-                                   opnd_q[k][FRAME_SLOT], shared_special(sreg));
-            res_q[k][1] <= clock_now[63:32];
           end
         end
         sgpu_core_pkg::KIND_CTRL: begin
@@ -1173,7 +1169,7 @@ module sgpu_core #(
         // index found by walking the threads one a cycle.
         S_INIT: begin
           init_q     <= init_q + RAW'(1);
-          init_tid_q <= init_next;
+          init_tid_q <= tid_after;
           nwarps_q   <= (nthreads_q + 32'd31) >> 5;
           if (32'(init_q) < WARPS * 32 && 32'(init_q) % 32 == 0) begin
             tid0_q[WW'(32'(init_q) / 32)] <= init_tid_q;
@@ -1311,9 +1307,10 @@ module sgpu_core #(
           end
         end
 
-        // A beat starts: its operands are read unless none of its lanes takes part.
+        // A beat starts: its operands are read unless none of its lanes takes part (S2R's
+        // beats all run, as they walk the thread indices).
         S_BEAT: begin
-          if (beat_mask == '0) begin
+          if (beat_mask == '0 && kind_q != sgpu_core_pkg::KIND_S2R) begin
             next_beat();
           end else begin
             rd_pend_q <= beat_slots(kind_q, opcode, reads[0], {f_rd, f_rc, f_rb, f_ra},
@@ -1346,12 +1343,11 @@ module sgpu_core #(
               pq_new_q    <= beat_merge(pq_new_q, alu_pq, beat_sel);
               carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
-            sgpu_core_pkg::KIND_S2R: ;
             sgpu_core_pkg::KIND_DIV: begin
               div_k_q <= '0;
               state_q <= S_DIV;
             end
-            sgpu_core_pkg::KIND_SHARED: begin
+            sgpu_core_pkg::KIND_SHARED, sgpu_core_pkg::KIND_S2R: begin
               shared_k_q <= '0;
               state_q    <= S_SHARED;
             end
@@ -1363,9 +1359,10 @@ module sgpu_core #(
           endcase
         end
 
-        // The shared ALU computes the beat's lanes, one a cycle.
+        // The shared ALU, or S2R, computes the beat's lanes, one a cycle.
         S_SHARED: begin
           shared_k_q <= shared_k_q + KW'(1);
+          if (tid_s2r) tid_beat_q <= tid_after;
           if (32'(shared_k_q) == LANES - 1) state_q <= S_WRITE;
         end
 
@@ -1570,7 +1567,6 @@ module sgpu_core #(
 
   // The next beat, or the instruction's end.
   task automatic next_beat();
-    tid_beat_q <= tid_next;
     if (32'(beat_q) == BEATS - 1) begin
       state_q <= S_AFTER;
     end else begin
