@@ -130,6 +130,10 @@ module sgpu_core #(
 );
 
   localparam int unsigned BEATS = 32 / LANES;
+  // The lanes share one ALU for sgpu_core_pkg::shared_op's operations when there are two or
+  // more of them; a single lane's ALU has them all (a shared ALU would cost more than it
+  // saves).
+  localparam bit          SHARE = LANES > 1;
   localparam int unsigned BW    = (BEATS > 1) ? $clog2(BEATS) : 1;
   localparam int unsigned WW    = (WARPS > 1) ? $clog2(WARPS) : 1;
   localparam int unsigned DEPTH = 32'(sgpu_isa_pkg::STACK_DEPTH);
@@ -459,7 +463,7 @@ module sgpu_core #(
     logic [4:0] l;
     assign l = lane_no(beat_q, k);
 
-    sgpu_int_alu #(.SHARED_OPS(1'b0)) u_alu (
+    sgpu_int_alu #(.SHARED_OPS(!SHARE)) u_alu (
       .en_i   (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_ALU),
       .instr_i(word_q),
       .a_i    (opnd_q[k][0]),
@@ -619,26 +623,31 @@ module sgpu_core #(
   // result in S_SHARED. They write neither predicates nor carries.
   logic [4:0]  shared_l;
   logic [31:0] shared_d, shared_d_hi;
-  logic        unused_shared, unused_shared_carry, unused_shared_pd, unused_shared_pq;
   assign shared_l = lane_no(beat_q, 32'(shared_k_q));
 
-  sgpu_int_alu #(.LANE_OPS(1'b0)) u_shared (
-    .en_i   (state_q == S_SHARED),
-    .instr_i(word_q),
-    .a_i    (m_opnd[0]),
-    .b_i    (m_opnd[2]),
-    .c_i    (m_opnd[4]),
-    .c_hi_i (m_opnd[5]),
-    .carry_i(carry_q[warp_q][shared_l]),
-    .pa_i   (pa_all[shared_l] ^ word_q[sgpu_isa_pkg::PAN_LSB]),
-    .pc_i   (pc_all[shared_l] ^ word_q[sgpu_isa_pkg::PCN_LSB]),
-    .d_o    (shared_d),
-    .d_hi_o (shared_d_hi),
-    .carry_o(unused_shared_carry),
-    .pd_o   (unused_shared_pd),
-    .pq_o   (unused_shared_pq)
-  );
-  assign unused_shared = ^{unused_shared_carry, unused_shared_pd, unused_shared_pq};
+  if (SHARE) begin : gen_shared
+    logic unused_shared, unused_carry, unused_pd, unused_pq;
+    sgpu_int_alu #(.LANE_OPS(1'b0)) u_shared (
+      .en_i   (state_q == S_SHARED),
+      .instr_i(word_q),
+      .a_i    (m_opnd[0]),
+      .b_i    (m_opnd[2]),
+      .c_i    (m_opnd[4]),
+      .c_hi_i (m_opnd[5]),
+      .carry_i(carry_q[warp_q][shared_l]),
+      .pa_i   (pa_all[shared_l] ^ word_q[sgpu_isa_pkg::PAN_LSB]),
+      .pc_i   (pc_all[shared_l] ^ word_q[sgpu_isa_pkg::PCN_LSB]),
+      .d_o    (shared_d),
+      .d_hi_o (shared_d_hi),
+      .carry_o(unused_carry),
+      .pd_o   (unused_pd),
+      .pq_o   (unused_pq)
+    );
+    assign unused_shared = ^{unused_carry, unused_pd, unused_pq};
+  end else begin : gen_no_shared
+    assign shared_d    = '0;
+    assign shared_d_hi = '0;
+  end
 
   // S2R's value in lane shared_k_q (computed in that state only).
   logic [31:0] s2r_value;
@@ -813,7 +822,7 @@ module sgpu_core #(
       sgpu_isa_pkg::UNIT_INT: begin
         if (opcode == sgpu_isa_pkg::OP_S2R) kind = sgpu_core_pkg::KIND_S2R;
         else if (opcode == sgpu_isa_pkg::OP_IDIV) kind = sgpu_core_pkg::KIND_DIV;
-        else if (sgpu_core_pkg::shared_op(opcode)) kind = sgpu_core_pkg::KIND_SHARED;
+        else if (SHARE && sgpu_core_pkg::shared_op(opcode)) kind = sgpu_core_pkg::KIND_SHARED;
       end
       sgpu_isa_pkg::UNIT_MEM: begin
         kind = sgpu_core_pkg::KIND_MEM;
