@@ -79,13 +79,7 @@ for f in "${!unreadable[@]}"; do
     echo "area: left out $f, which yosys cannot read: ${unreadable[$f]}" >&2
 done
 
-# The design, elaborated from the top. Parameters are set with chparam before hierarchy, and
-# the top is named back afterwards: yosys 0.23 elaborates a module again once the modules of
-# its instances are derived when an instance connects an element of an unpacked array (the
-# core does), and `hierarchy -chparam` then fails an assertion, while a top given its
-# parameters by chparam comes back under its derived name ($paramod...).
-elaborate="hierarchy -check -top $top"
-[ -z "$setparams" ] || elaborate="chparam$setparams $top; $elaborate; rename -top $top"
+elaborate=$(elaborate_cmd "$top" "$setparams")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -54,3 +54,17 @@ since() {
     local us=$(( ${EPOCHREALTIME/./} - ${1/./} ))
     printf '%d.%d' $((us / 1000000)) $((us / 100000 % 10))
 }
+
+# The yosys commands that elaborate the design from top $1 with chparam's options $2 (" -set
+# NAME VALUE" each). Parameters are set with chparam before hierarchy, and the top is named
+# back afterwards: yosys 0.23 elaborates a module again once the modules of its instances
+# are derived when an instance connects an element of an unpacked array (the core does), and
+# `hierarchy -chparam` then fails an assertion, while a top given its parameters by chparam
+# comes back under its derived name ($paramod...).
+elaborate_cmd() {
+    if [ -z "$2" ]; then
+        echo "hierarchy -check -top $1"
+    else
+        echo "chparam$2 $1; hierarchy -check -top $1; rename -top $1"
+    fi
+}
