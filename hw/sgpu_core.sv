@@ -6,9 +6,11 @@
 // executed by the unit its opcode names and written back; control instructions then move
 // the warp's reconvergence stack as docs/golden-model.md defines.
 //
-// Units: the integer ALU (sgpu_int_alu, one per lane), the divider (sgpu_int_div, one for
-// the lanes, which divides a beat's lanes one after another), special registers, loads and
-// stores through the memory port, and the control unit.
+// Units: the integer ALU (sgpu_int_alu, one per lane without the operations of
+// sgpu_core_pkg::shared_op, and one with them alone that the lanes share, which computes a
+// beat's lanes one a cycle, as S2R does), the divider (sgpu_int_div, one for the lanes,
+// which divides a beat's lanes one after another), special registers, loads and stores
+// through the memory port, and the control unit.
 // Every other instruction traps with TRAP_UNIMPLEMENTED; the video ALU, the surface unit, the
 // f32 unit and warp operations come as their own modules.
 //
@@ -517,12 +519,10 @@ module sgpu_core #(
   logic [63:0] clock_now;
   assign clock_now = clock_q + 64'd1;
 
-  // What S2R reads of special register `s` in a lane (docs/hw.md, "Special registers"):
+  // What S2R reads of special register `s` in lane `l` (docs/hw.md, "Special registers"):
   // the registers that differ between lanes here, the others from `shared`, which
-  // shared_special gives once for all lanes (a LANES-fold choice of thirty-odd registers
-  // would cost a few hundred LUT4 a lane).
-  // S2R computes the lanes one a cycle (in S_SHARED, as the shared ALU does), so that these
-  // choices are made once rather than in every lane.
+  // shared_special gives. S2R computes a beat's lanes one a cycle (in S_SHARED, as the
+  // shared ALU does), so that these choices are made once rather than in every lane.
   function automatic logic [31:0] special(
       logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] s, logic [4:0] l,
       logic [29:0] tid, logic [31:0] frame, logic [31:0] shared);
