@@ -193,7 +193,8 @@ module sgpu_core #(
 
   logic [31:0]          cta_q [3];
   logic [31:0]          nthreads_q;  // a CTA's threads
-  logic [31:0]          nwarps_q;
+  logic [31:0]          nwarps;      // and its warps
+  assign nwarps = (nthreads_q + 32'd31) >> 5;
   logic [63:0]          clock_q;     // warp instructions retired in the launch
   logic [63:0]          order_q;
   logic [RAW-1:0]       init_q;
@@ -558,7 +559,7 @@ module sgpu_core #(
       sgpu_isa_pkg::SREG_NCTAID_Y:          shared_special = grid[1];
       sgpu_isa_pkg::SREG_NCTAID_Z:          shared_special = grid[2];
       sgpu_isa_pkg::SREG_WARPID:            shared_special = 32'(warp_q);
-      sgpu_isa_pkg::SREG_NWARPID:           shared_special = nwarps_q;
+      sgpu_isa_pkg::SREG_NWARPID:           shared_special = nwarps;
       sgpu_isa_pkg::SREG_NSMID:             shared_special = 32'd1;
       sgpu_isa_pkg::SREG_CLOCK,
       sgpu_isa_pkg::SREG_CLOCK64:           shared_special = clock_now[31:0];
@@ -634,9 +635,9 @@ module sgpu_core #(
       .b_i    (m_opnd[2]),
       .c_i    (m_opnd[4]),
       .c_hi_i (m_opnd[5]),
-      .carry_i(carry_q[warp_q][shared_l]),
-      .pa_i   (pa_all[shared_l] ^ word_q[sgpu_isa_pkg::PAN_LSB]),
-      .pc_i   (pc_all[shared_l] ^ word_q[sgpu_isa_pkg::PCN_LSB]),
+      .carry_i(1'b0),  // the shared operations read no carry and no predicate
+      .pa_i   (1'b0),
+      .pc_i   (1'b0),
       .d_o    (shared_d),
       .d_hi_o (shared_d_hi),
       .carry_o(unused_carry),
@@ -1179,20 +1180,19 @@ module sgpu_core #(
         S_INIT: begin
           init_q     <= init_q + RAW'(1);
           init_tid_q <= tid_after;
-          nwarps_q   <= (nthreads_q + 32'd31) >> 5;
           if (32'(init_q) < WARPS * 32 && 32'(init_q) % 32 == 0) begin
             tid0_q[WW'(32'(init_q) / 32)] <= init_tid_q;
           end
-          if (init_q == RAW'(RFN - 1)) begin
+          if (init_end) begin
             // Warps below nthreads / 32 are full, the one at it has the rest, if any.
             logic [31:0] rest;
             rest = (32'd1 << nthreads_q[4:0]) - 32'd1;
             for (int unsigned w = 0; w < WARPS; w++) begin
               lanes_q[w]  <= (32'(w) < nthreads_q >> 5) ? '1
                            : (32'(w) == nthreads_q >> 5) ? rest : '0;
-              wstate_q[w] <= (32'(w) < nwarps_q) ? sgpu_core_pkg::WARP_RUNNING
+              wstate_q[w] <= (32'(w) < nwarps) ? sgpu_core_pkg::WARP_RUNNING
                                                   : sgpu_core_pkg::WARP_ABSENT;
-              sp_q[w]     <= (32'(w) < nwarps_q) ? SPW'(1) : '0;
+              sp_q[w]     <= (32'(w) < nwarps) ? SPW'(1) : '0;
               pend_q[w]   <= 1'b0;
               blocked_q[w] <= 1'b0;
             end
