@@ -5,6 +5,7 @@ sgpu_core_pkg.sv
 sgpu_ram.sv
 sgpu_predecode.sv
 sgpu_int_alu.sv
+sgpu_video_alu.sv
 sgpu_int_div.sv
 sgpu_tid_step.sv
 sgpu_lsu_addr.sv

@@ -8,11 +8,11 @@
 //
 // Units: the integer ALU (sgpu_int_alu, one per lane without the operations of
 // sgpu_core_pkg::shared_op, and one with them alone that the lanes share, which computes a
-// beat's lanes one a cycle, as S2R does), the divider (sgpu_int_div, one for the lanes,
-// which divides a beat's lanes one after another), special registers, loads and stores
-// through the memory port, and the control unit.
-// Every other instruction traps with TRAP_UNIMPLEMENTED; the video ALU, the surface unit, the
-// f32 unit and warp operations come as their own modules.
+// beat's lanes one a cycle, as S2R does), the video ALU (sgpu_video_alu, one per lane), the
+// divider (sgpu_int_div, one for the lanes, which divides a beat's lanes one after
+// another), special registers, loads and stores through the memory port, and the control
+// unit. Every other instruction traps with TRAP_UNIMPLEMENTED; the surface unit, the f32
+// unit and warp operations come as their own modules.
 //
 // Memories: instructions, registers (a bank per lane, of every warp's registers for the
 // threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
@@ -155,7 +155,7 @@ module sgpu_core #(
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_VIDEO
   } state_e;
   state_e               rel_next_q;
 
@@ -455,6 +455,7 @@ module sgpu_core #(
   // ---------------------------------------------------------------------------------------
   logic [31:0] alu_d [LANES];
   logic [31:0] alu_d_hi [LANES];
+  logic [31:0] video_d [LANES];
   logic [LANES-1:0] alu_carry, alu_pd, alu_pq;
   logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] sreg;  // S2R's register
   assign sreg = word_q[sgpu_isa_pkg::SREG_MSB:sgpu_isa_pkg::SREG_LSB];
@@ -481,6 +482,18 @@ module sgpu_core #(
       .carry_o(alu_carry[k]),
       .pd_o   (alu_pd[k]),
       .pq_o   (alu_pq[k])
+    );
+
+    // Two stages: the result of S_EXEC's instruction comes in S_VIDEO, the cycle after.
+    sgpu_video_alu u_video (
+      .clk_i,
+      .rst_ni,
+      .en_i   (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_VIDEO),
+      .instr_i(word_q),
+      .a_i    (opnd_q[k][0]),
+      .b_i    (opnd_q[k][2]),
+      .c_i    (opnd_q[k][4]),
+      .d_o    (video_d[k])
     );
 
   end
@@ -833,6 +846,9 @@ module sgpu_core #(
       sgpu_isa_pkg::UNIT_CONTROL: begin
         kind = sgpu_core_pkg::KIND_CTRL;
       end
+      sgpu_isa_pkg::UNIT_VIDEO: begin
+        kind = sgpu_core_pkg::KIND_VIDEO;
+      end
       default: unimplemented = 1'b1;
     endcase
   end
@@ -1013,7 +1029,8 @@ module sgpu_core #(
     end
   end
 
-  // A beat's results, two words a lane: every lane's from the ALU or a control instruction
+  // A beat's results, two words a lane: every lane's from the integer or video ALU or a
+  // control instruction
   // (the frame start a call or return moves to) as it executes; one lane's at a time from
   // the divider, the shared ALU, S2R or an atomic's old value, on one data path.
   logic          one_we;
@@ -1027,11 +1044,13 @@ module sgpu_core #(
                   : tid_s2r ? {clock_now[63:32], s2r_value}
                   : (state_q == S_SHARED) ? {shared_d_hi, shared_d} : amo_old_q;
   always_ff @(posedge clk_i) begin
-    if (state_q == S_EXEC) begin
+    if (state_q == S_EXEC || state_q == S_VIDEO) begin
       unique case (kind_q)
-        sgpu_core_pkg::KIND_ALU: begin
+        // The lanes' integer and video ALUs: the one not computing gives zeros (the video
+        // ALU's result comes in S_VIDEO, after S_EXEC has written zeros).
+        sgpu_core_pkg::KIND_ALU, sgpu_core_pkg::KIND_VIDEO: begin
           for (int unsigned k = 0; k < LANES; k++) begin
-            res_q[k][0] <= alu_d[k];
+            res_q[k][0] <= alu_d[k] | video_d[k];
             res_q[k][1] <= alu_d_hi[k];
           end
         end
@@ -1352,6 +1371,7 @@ module sgpu_core #(
               pq_new_q    <= beat_merge(pq_new_q, alu_pq, beat_sel);
               carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
+            sgpu_core_pkg::KIND_VIDEO: state_q <= S_VIDEO;
             sgpu_core_pkg::KIND_DIV: begin
               div_k_q <= '0;
               state_q <= S_DIV;
@@ -1367,6 +1387,9 @@ module sgpu_core #(
             default: exec_control();
           endcase
         end
+
+        // The video ALU's second stage: its results are written to res_q.
+        S_VIDEO: state_q <= S_WRITE;
 
         // The shared ALU, or S2R, computes the beat's lanes, one a cycle.
         S_SHARED: begin

@@ -28,7 +28,8 @@ package sgpu_core_pkg;
     KIND_DIV,      // the iterative divider
     KIND_MEM,      // loads and stores through the memory port
     KIND_CTRL,     // branches, calls, exits, barriers
-    KIND_SHARED    // the integer unit the lanes share, one lane a cycle
+    KIND_SHARED,   // the integer unit the lanes share, one lane a cycle
+    KIND_VIDEO     // the video unit (sgpu_video_alu), one result per lane
   } kind_e;
 
   // Integer operations that the lanes' ALUs leave to one ALU they share (sgpu_int_alu's

@@ -23,6 +23,11 @@ const CONFIGS: [(u32, u32); 8] = [
     (8, 4),
 ];
 
+/// Units linked into the tests' own process beside the golden model (src/units.rs): the
+/// module and the C shim around it. Each is built from the ISA package, its own source and
+/// its shim, so that a change to the core does not rebuild it.
+const UNITS: [(&str, &str); 1] = [("sgpu_video_alu", "csrc/video_alu.cpp")];
+
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -62,6 +67,9 @@ fn main() {
     }
     std::fs::write(out.join("models.rs"), items).unwrap();
     std::fs::write(out.join("configs.rs"), list + "]").unwrap();
+    for (top, shim) in UNITS {
+        unit(&root, top, shim, &include, &out);
+    }
     // After the models, which need it: a static library resolves only what came before it.
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=verilated_rt");
@@ -116,28 +124,69 @@ fn runtime(include: &Path, out: &Path) {
 
 /// One configuration: Verilated into its own directory, compiled with the shim.
 fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, out: &Path) {
+    let prefix = format!("V{name}");
+    let args = [
+        "--trace".to_string(),
+        "--top-module".to_string(),
+        "sgpu_core".to_string(),
+        "-DSGPU_COSIM".to_string(),
+        format!("-GLANES={lanes}"),
+        format!("-GWARPS={warps}"),
+    ];
+    let mut build = verilate(name, &args, files, include, out);
+    build
+        .define("SGPU_TOP", prefix.as_str())
+        .define("SGPU_HEADER", format!("\"{prefix}.h\"").as_str())
+        .define("SGPU_NAME", format!("{name}_").as_str())
+        .define("SGPU_LANES", lanes.to_string().as_str())
+        .file("csrc/shim.cpp");
+    build.cpp_link_stdlib(None).compile(name);
+}
+
+/// A unit of hw/ as its own library with its shim, built again only when the package, the
+/// module or the shim changes.
+fn unit(root: &Path, top: &str, shim: &str, include: &Path, out: &Path) {
+    let files = [
+        root.join("hw/sgpu_isa_pkg.sv"),
+        root.join(format!("hw/{top}.sv")),
+    ];
+    for f in &files {
+        println!("cargo:rerun-if-changed={}", f.display());
+    }
+    println!("cargo:rerun-if-changed={shim}");
+    let sources: String = files
+        .iter()
+        .chain([&PathBuf::from(shim), &PathBuf::from("build.rs")])
+        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect();
+    let stamp = out.join(format!("{top}.stamp"));
+    if out.join(format!("lib{top}.a")).exists()
+        && std::fs::read_to_string(&stamp).is_ok_and(|s| s == sources)
+    {
+        println!("cargo:rustc-link-lib=static={top}");
+        return;
+    }
+    let args = ["--top-module".to_string(), top.to_string()];
+    let mut build = verilate(top, &args, &files, include, out);
+    build.file(shim).cpp_link_stdlib(None).compile(top);
+    std::fs::write(&stamp, &sources).expect("write the unit's stamp");
+}
+
+/// Runs `verilator --cc` on `files` into OUT_DIR/`name` with the class V`name`, and returns a
+/// C++ build of the generated files for the caller to add its shim to.
+fn verilate(
+    name: &str,
+    args: &[String],
+    files: &[PathBuf],
+    include: &Path,
+    out: &Path,
+) -> cc::Build {
     let dir = out.join(name);
     let _ = std::fs::remove_dir_all(&dir);
-    let prefix = format!("V{name}");
     let status = Command::new("verilator")
-        .args([
-            "--cc",
-            "--trace",
-            "-O3",
-            "--x-assign",
-            "fast",
-            "--x-initial",
-            "fast",
-        ])
-        .args([
-            "--top-module",
-            "sgpu_core",
-            "--prefix",
-            &prefix,
-            "-DSGPU_COSIM",
-        ])
-        .arg(format!("-GLANES={lanes}"))
-        .arg(format!("-GWARPS={warps}"))
+        .args(["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+        .args(["--prefix", &format!("V{name}")])
+        .args(args)
         .arg("--Mdir")
         .arg(&dir)
         .args(files)
@@ -153,12 +202,7 @@ fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, 
         .warnings(false)
         .include(&dir)
         .include(include)
-        .include(include.join("vltstd"))
-        .define("SGPU_TOP", prefix.as_str())
-        .define("SGPU_HEADER", format!("\"{prefix}.h\"").as_str())
-        .define("SGPU_NAME", format!("{name}_").as_str())
-        .define("SGPU_LANES", lanes.to_string().as_str())
-        .file("csrc/shim.cpp");
+        .include(include.join("vltstd"));
     let mut generated: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("read the Verilator output")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -166,5 +210,5 @@ fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, 
         .collect();
     generated.sort();
     build.files(generated);
-    build.cpp_link_stdlib(None).compile(name);
+    build
 }

@@ -1,6 +1,6 @@
 //! Random but valid sgpu programs for the co-simulation (in the manner of riscv-dv and
 //! Nyuzi's generator): a kernel of random instructions from a chosen mix (integer ALU,
-//! multiply and divide, loads and stores of every space and width, atomics, branches that
+//! video ALU, multiply and divide, loads and stores of every space and width, atomics, branches that
 //! diverge and reconverge, nested, loops of per-lane trip counts, calls, barriers), run on
 //! the core and the golden model in lock-step. A seed gives the same program every time;
 //! every failure found is kept as a regression seed in tests/cosim_random.rs.
@@ -25,6 +25,7 @@ use sgpu_sim::program::{decode_all, Function, Program};
 #[derive(Clone, Copy, Debug)]
 pub struct Mix {
     pub alu: u32,
+    pub video: u32,
     pub divide: u32,
     pub memory: u32,
     pub atomic: u32,
@@ -37,6 +38,7 @@ impl Mix {
     /// A bit of everything.
     pub const ALL: Mix = Mix {
         alu: 40,
+        video: 8,
         divide: 3,
         memory: 15,
         atomic: 5,
@@ -283,7 +285,7 @@ fn epilogue(b: &mut Builder) {
 /// the return.
 fn function(b: &mut Builder, rng: &mut Rng) {
     for _ in 0..4 {
-        let i = alu(rng);
+        let i = compute(rng, Unit::Int);
         b.code.push(i);
     }
     let k = rng.below(16);
@@ -354,14 +356,15 @@ fn launch(code: Vec<u64>, threads: u32) -> Generated {
     Generated { program, prepared }
 }
 
-/// A random integer instruction on R0 to R15 and P0 to P3: random bits in every field it
-/// uses, then its registers and predicates moved into the data ones.
-fn alu(rng: &mut Rng) -> Instruction {
+/// A random instruction of the integer ALU (`unit` Int) or the video ALU (Video) on R0 to
+/// R15 and P0 to P3: random bits in every field it uses, then its registers and predicates
+/// moved into the data ones.
+fn compute(rng: &mut Rng, unit: Unit) -> Instruction {
     let ops: Vec<(u8, u64)> = INSTRUCTIONS
         .iter()
         .filter_map(|&(_, op, used)| {
             let i = decode(u64::from(op) | 0x0000_0000_0000_0700).ok()?;
-            (i.op.unit() == Unit::Int && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. }))
+            (i.op.unit() == unit && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. }))
                 .then_some((op, used))
         })
         .collect();
@@ -423,6 +426,7 @@ impl Gen<'_> {
         let m = self.mix;
         let weights = [
             m.alu,
+            m.video,
             m.divide,
             m.memory,
             m.atomic,
@@ -441,21 +445,22 @@ impl Gen<'_> {
             })
             .unwrap_or(0);
         match kind {
-            0 => {
-                let i = alu(self.rng);
+            0 | 1 => {
+                let unit = if kind == 0 { Unit::Int } else { Unit::Video };
+                let i = compute(self.rng, unit);
                 self.b.code.push(i);
             }
-            1 => self.divide(),
-            2 => self.memory(),
-            3 => self.atomic(),
-            4 => {
+            2 => self.divide(),
+            3 => self.memory(),
+            4 => self.atomic(),
+            5 => {
                 if self.rng.chance(50) {
                     self.if_else()
                 } else {
                     self.r#loop()
                 }
             }
-            5 => self.call(),
+            6 => self.call(),
             _ => self.barrier(),
         }
     }

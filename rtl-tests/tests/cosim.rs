@@ -68,10 +68,11 @@ fn manifest(kernel: &str, with_input: bool) -> String {
 /// with local pointers and `.param` variables, indirect calls to several targets in a warp,
 /// 64-bit arithmetic and high products, wide (up to 256-bit) and small vector accesses, module
 /// variables and initialisers holding addresses, named barriers with thread counts, barrier
-/// reductions over a partial last warp, bit-field masks, cache hints, odd local frames.
-/// (The other kernels there use units the core has not got yet: f32, half precision, video,
-/// warp shuffles, votes and reductions, special functions.)
-const KERNELS: [(&str, bool, u32); 25] = [
+/// reductions over a partial last warp, bit-field masks, cache hints, odd local frames, SIMD
+/// video with masks and dot products on the video ALU.
+/// (The other kernels there use units the core has not got yet: f32, half precision, warp
+/// shuffles, votes and reductions, special functions.)
+const KERNELS: [(&str, bool, u32); 27] = [
     ("divergent", false, 64),
     ("guarded", false, 64),
     ("specials", false, 64),
@@ -97,6 +98,8 @@ const KERNELS: [(&str, bool, u32); 25] = [
     ("vecmov", true, 64),
     ("wholevec", true, 64),
     ("wide256", true, 64),
+    ("simdmask", true, 64),
+    ("dot", true, 64),
 ];
 
 /// Corpus kernels with their manifests in bench/launch/: shared memory, barriers, atomics.
@@ -105,6 +108,32 @@ const CORPUS: [(&str, &str); 3] = [
     ("histogram.sm80.O2", "histogram256"),
     ("reduction.sm80.O2", "reduce_int_dynamic_smem"),
 ];
+
+/// The corpus's video kernels agree at `lanes`: LLVM's video_ops (312 inline-assembly
+/// scalar and SIMD video instructions of every modifier, summed) on edge operands, and
+/// ZLUDA's vshr_clamp.
+fn video_corpus_agrees(lanes: u32) {
+    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
+    let corpus = workspace().join(shared).join("corpus");
+    let ptx = corpus.join("generated/llc16_ll/video_inline_asm.sm80.ptx");
+    for [a, b, c] in [
+        [0x80ff_7f01u32, 0x7f80_ff00, 0x1234_5678],
+        [0xffff_ffff, 0x8000_0000, 0x7fff_ffff],
+        [0x0000_8000, 0xffff_7fff, 0x0000_0000],
+    ] {
+        let m = format!(
+            "kernel = \"video_ops\"\nblock = [40]\nparams = [{{ buffer = \"in\" }}, \
+             {{ buffer = \"out\" }}]\n[buffers.in]\nu32 = [{a}, {b}, {c}]\n[buffers.out]\nsize = 4\n"
+        );
+        cosim(&ptx.to_string_lossy(), &m, lanes, None)
+            .unwrap_or_else(|f| panic!("video_ops {a:#x} {b:#x} {c:#x} at {lanes} lanes: {f:?}"));
+    }
+    let ptx = corpus.join("zluda/spirv_run/vshr_clamp.ptx");
+    let m = "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n\
+             [buffers.in]\nu32 = [0x80000000, 33, 7]\n[buffers.out]\nsize = 8\n";
+    cosim(&ptx.to_string_lossy(), m, lanes, None)
+        .unwrap_or_else(|f| panic!("vshr_clamp at {lanes} lanes: {f:?}"));
+}
 
 /// Kernels of tests/kernels/ (name, whether they take input, CTA size) agree at `lanes`.
 fn kernels_agree(kernels: &[(&str, bool, u32)], lanes: u32) {
@@ -145,6 +174,7 @@ fn agree_at(lanes: u32) {
             .unwrap_or_else(|f| panic!("{file} {kernel} at {lanes} lanes: {f:?}"));
     }
     example_agrees(lanes);
+    video_corpus_agrees(lanes);
     // tests/kernels/histogram.ptx: global atomics from eight CTAs of 128 threads.
     let data: Vec<String> = (0..1000u32)
         .map(|i| ((i.wrapping_mul(2_654_435_761) >> 24) as u8).to_string())

@@ -62,7 +62,7 @@ fn random_programs_agree_at_other_lane_counts() {
 #[test]
 fn the_generator_covers_its_mix() {
     use sgpu_isa::Op;
-    let mut seen = [false; 8];
+    let mut seen = [false; 9];
     for seed in 0..20 {
         let g = generate(seed, Mix::ALL, 60, 4);
         for d in g.program.decoded.iter().flatten() {
@@ -75,11 +75,12 @@ fn the_generator_covers_its_mix() {
                 Op::Bar { .. } | Op::Barred { .. } => 6,
                 Op::Callr { .. } => 7,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
+                _ if d.unit == sgpu_isa::Unit::Video => 8,
                 _ => continue,
             };
             seen[k] = true;
         }
         assert_eq!(g.program.decoded.iter().filter(|d| d.is_none()).count(), 0);
     }
-    assert_eq!(seen, [true; 8]);
+    assert_eq!(seen, [true; 9]);
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Writes a timing wrapper around a combinational module, for synth/fmax.sh.
+
+    fmax_wrap.py PORTS.json MODULE > wrapper.sv
+
+PORTS.json is yosys's `write_json` of the elaborated module. The wrapper, `fmax_top`, has
+one clock and one pin in and out: its inputs come from a shift register fed by the input
+pin (a flip-flop per input bit), and its outputs go to flip-flops whose exclusive-or is
+registered to the output pin, so that every path through the module runs from a flip-flop
+to a flip-flop and none of its logic can be optimised away. nextpnr's maximum frequency for
+the clock is then that of the module between registers, as it would sit in a pipeline.
+"""
+import json
+import sys
+
+
+def main():
+    path, module = sys.argv[1], sys.argv[2]
+    with open(path) as f:
+        netlist = json.load(f)
+    mod = next(m for name, m in netlist["modules"].items()
+               if name == module or name.endswith("\\" + module) or module in name)
+    ins, outs = [], []
+    for name, port in mod["ports"].items():
+        width = len(port["bits"])
+        (ins if port["direction"] == "input" else outs).append((name, width))
+    n_in = sum(w for _, w in ins)
+    n_out = sum(w for _, w in outs)
+    lines = [
+        "module fmax_top (",
+        "  input  logic clk_i,",
+        "  input  logic d_i,",
+        "  output logic q_o",
+        ");",
+        f"  logic [{n_in - 1}:0] in_q;",
+        f"  logic [{n_out - 1}:0] out_d, out_q;",
+        "  always_ff @(posedge clk_i) begin",
+        f"    in_q  <= {{in_q[{n_in - 2}:0], d_i}};" if n_in > 1 else "    in_q <= d_i;",
+        "    out_q <= out_d;",
+        "    q_o   <= ^out_q;",
+        "  end",
+        f"  {module} u_dut (",
+    ]
+    at_in = at_out = 0
+    conns = []
+    for name, width in ins:
+        if name == "clk_i":
+            conns.append(f"    .{name}(clk_i)")
+            continue
+        conns.append(f"    .{name}(in_q[{at_in + width - 1}:{at_in}])")
+        at_in += width
+    for name, width in outs:
+        conns.append(f"    .{name}(out_d[{at_out + width - 1}:{at_out}])")
+        at_out += width
+    lines.append(",\n".join(conns))
+    lines += ["  );", "endmodule"]
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

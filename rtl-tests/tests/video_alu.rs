@@ -1,0 +1,357 @@
+//! `hw/sgpu_video_alu.sv`, Verilated and linked into this process (`rtl_tests::units`),
+//! computes what the golden model computes: its reference is `sgpu_sim::exec::evaluate`,
+//! which runs the simulator's own video functions (sim/src/video.rs), not a copy of them.
+//!
+//! - Every modifier combination the ISA encodes, of each of the 13 video opcodes: every word
+//!   the decoder accepts with its modifier bits enumerated (so a modifier the ISA table
+//!   gains is covered without a change here), each on edge operands: 0, 1, 0x7f, 0x80, 0xff,
+//!   0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff and their neighbours, at the
+//!   byte, half-word or word the selectors pick (the other bits vary, to show they are
+//!   ignored), shift counts around 0, 8, 16, 32 and 64 for vshl and vshr, every pair of edges
+//!   in every element of the SIMD instructions, and c through its edges.
+//! - Random legal words of every video opcode on random operands biased to the edges: 10
+//!   million by default; `VIDEO_ALU_VECTORS=N` runs N.
+//! - The unit is a two-stage pipeline: an instruction every cycle, its result compared in
+//!   the next while the following instruction is on the inputs; after a cycle with its
+//!   enable low, the output is zero.
+//!
+//! Both print how many cases they ran and how long it took. Verilator (5.006 or later) and
+//! g++ must be installed: without them the build of this crate fails and says so.
+
+mod common;
+
+use common::Rng;
+use rtl_tests::units::VideoAlu;
+use sgpu_isa::{decode, field, fields, Field, Reg, Vsel, INSTRUCTIONS};
+use sgpu_sim::exec::evaluate;
+use std::time::Instant;
+
+const OPS: [&str; 13] = [
+    "VADD", "VSUB", "VABSDIFF", "VMIN", "VMAX", "VSHL", "VSHR", "VMAD", "VSET", "VOP2", "VOP4",
+    "VSET2", "VSET4",
+];
+
+/// The registers every case reads and writes: distinct, so that no operand aliases another.
+const RD: u8 = 4;
+const RA: u8 = 1;
+const RB: u8 = 2;
+const RC: u8 = 3;
+
+const EDGES8: [u32; 9] = [0, 1, 2, 0x7e, 0x7f, 0x80, 0x81, 0xfe, 0xff];
+const EDGES16: [u32; 12] = [
+    0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7ffe, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff,
+];
+const EDGES32: [u32; 16] = [
+    0,
+    1,
+    0x7f,
+    0x80,
+    0xff,
+    0x7fff,
+    0x8000,
+    0xffff,
+    0x1_0000,
+    0x7fff_fffe,
+    0x7fff_ffff,
+    0x8000_0000,
+    0x8000_0001,
+    0xffff_fffe,
+    0xffff_ffff,
+    0x1234_5678,
+];
+/// Shift counts: each side of 0, a byte, a half-word, a word and 64, and huge ones.
+const COUNTS: [u32; 16] = [
+    0,
+    1,
+    2,
+    7,
+    8,
+    9,
+    15,
+    16,
+    17,
+    31,
+    32,
+    33,
+    63,
+    64,
+    0x7fff_ffff,
+    0xffff_ffff,
+];
+/// What the bits a selector leaves out hold, in turn.
+const FILLERS: [u32; 4] = [0, 0xffff_ffff, 0x5a5a_5a5a, 0xa5c3_3c5a];
+
+fn mask(f: Field) -> u64 {
+    (u64::MAX >> (64 - f.width())) << f.lsb
+}
+
+/// The (opcode, used bits) of each video instruction.
+fn video_ops() -> Vec<(&'static str, u8, u64)> {
+    OPS.iter()
+        .map(|name| {
+            *INSTRUCTIONS
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .unwrap_or_else(|| panic!("no instruction {name}"))
+        })
+        .collect()
+}
+
+/// The word of `op` with `modifiers` in its modifier bits, the registers above and the guard
+/// PT.
+fn word_of(op: u8, modifiers: u64) -> u64 {
+    modifiers
+        | u64::from(op)
+        | u64::from(sgpu_isa::Pred::PT.0) << fields::PG.lsb
+        | u64::from(RD) << fields::RD.lsb
+        | u64::from(RA) << fields::RA.lsb
+        | u64::from(RB) << fields::RB.lsb
+        | u64::from(RC) << fields::RC.lsb
+}
+
+/// The bits of an instruction that are modifiers: all it uses but the opcode, guard and
+/// registers.
+fn modifier_bits(used: u64) -> u64 {
+    let fixed = [
+        fields::OP,
+        fields::PG,
+        fields::PGN,
+        fields::RD,
+        fields::RA,
+        fields::RB,
+        fields::RC,
+    ];
+    fixed.iter().fold(used, |m, &f| m & !mask(f))
+}
+
+/// Every word of `op` the decoder accepts, one per modifier combination.
+fn combinations(op: u8, used: u64) -> Vec<u64> {
+    let bits: Vec<u32> = (0..64)
+        .filter(|b| modifier_bits(used) >> b & 1 != 0)
+        .collect();
+    assert!(bits.len() <= 20, "{} modifier bits of {op:#x}", bits.len());
+    (0u64..1 << bits.len())
+        .map(|n| {
+            let m = bits
+                .iter()
+                .enumerate()
+                .fold(0, |m, (i, &b)| m | (n >> i & 1) << b);
+            word_of(op, m)
+        })
+        .filter(|&w| decode(w).is_ok())
+        .collect()
+}
+
+/// x with `e` in the byte, half-word or word `sel` names, and `filler`'s bits elsewhere.
+fn place(sel: Vsel, e: u32, filler: u32) -> u32 {
+    let (shift, bits) = match sel {
+        Vsel::B32 => (0, 32),
+        Vsel::B0 => (0, 8),
+        Vsel::B1 => (8, 8),
+        Vsel::B2 => (16, 8),
+        Vsel::B3 => (24, 8),
+        Vsel::H0 => (0, 16),
+        Vsel::H1 => (16, 16),
+    };
+    let m = (u32::MAX >> (32 - bits)) << shift;
+    filler & !m | (e << shift & m)
+}
+
+/// The edges of the field `sel` names.
+fn edges(sel: Vsel) -> &'static [u32] {
+    match sel {
+        Vsel::B32 => &EDGES32,
+        Vsel::H0 | Vsel::H1 => &EDGES16,
+        _ => &EDGES8,
+    }
+}
+
+/// The unit and the model side by side: one instruction a cycle, each result compared in the
+/// cycle after (while the next instruction is on the unit's inputs, which its second stage
+/// must not read), and now and then a cycle without an instruction, after which the output
+/// must be zero.
+struct Check {
+    alu: VideoAlu,
+    cases: u64,
+    /// The instruction in the unit's second stage (word, a, b, c), and what the model says
+    /// it gives.
+    pending: Option<([u64; 4], u32)>,
+    mismatches: Vec<String>,
+    wrong: u64,
+}
+
+impl Check {
+    fn new() -> Check {
+        Check {
+            alu: VideoAlu::new(),
+            cases: 0,
+            pending: None,
+            mismatches: Vec::new(),
+            wrong: 0,
+        }
+    }
+
+    fn case(&mut self, word: u64, a: u32, b: u32, c: u32) {
+        let insn = decode(word).expect("a legal word");
+        let regs = [(Reg(RA), a), (Reg(RB), b), (Reg(RC), c)];
+        let want = evaluate(insn, &regs, &[], false)
+            .and_then(|e| e.regs.first().map(|&(_, v)| v))
+            .unwrap_or_else(|| panic!("the model cannot evaluate {insn}"));
+        let got = self.alu.step(word, a, b, c, true);
+        self.compare(got);
+        self.cases += 1;
+        self.pending = Some(([word, a.into(), b.into(), c.into()], want));
+        // A cycle without an instruction (other values on the inputs): the result still
+        // comes, then zero.
+        if self.cases % 61 == 0 {
+            let got = self.alu.step(!word, !a, !b, !c, false);
+            self.compare(got);
+            self.pending = None;
+        }
+    }
+
+    /// The unit's output in a cycle against the pending instruction's result, or zero.
+    fn compare(&mut self, got: u32) {
+        let pending = self.pending.take();
+        let want = pending.map_or(0, |(_, want)| want);
+        if got != want {
+            self.wrong += 1;
+            if self.mismatches.len() < 20 {
+                let what = match pending {
+                    Some(([word, a, b, c], _)) => format!(
+                        "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
+                        decode(word).expect("a legal word")
+                    ),
+                    None => "no instruction (a cycle with en_i low)".to_string(),
+                };
+                self.mismatches
+                    .push(format!("{what}: model {want:#x}, RTL {got:#x}"));
+            }
+        }
+    }
+
+    fn finish(mut self, what: &str, start: Instant) -> u64 {
+        let got = self.alu.step(0, 0, 0, 0, false);
+        self.compare(got);
+        println!(
+            "video ALU, {what}: {} cases in {:.1} s",
+            self.cases,
+            start.elapsed().as_secs_f64()
+        );
+        assert!(
+            self.mismatches.is_empty(),
+            "{} mismatches of {} cases, the first:\n{}",
+            self.wrong,
+            self.cases,
+            self.mismatches.join("\n")
+        );
+        self.cases
+    }
+}
+
+/// A scalar instruction (or VMAD) on every pair of edges at its selectors, c through its
+/// edges.
+fn scalar_edges(check: &mut Check, word: u64, shift: bool, n: &mut usize) {
+    let sel = |f: Field| Vsel::from_bits(field(word, f)).expect("a selector");
+    let (asel, bsel) = (sel(fields::ASEL), sel(fields::BSEL));
+    let b_values: Vec<u32> = if shift {
+        // vshl's and vshr's count, placed at b's selector (cut to its size).
+        let mut v = edges(bsel).to_vec();
+        v.extend(COUNTS);
+        v
+    } else {
+        edges(bsel).to_vec()
+    };
+    for &ea in edges(asel) {
+        for &eb in &b_values {
+            *n += 1;
+            let a = place(asel, ea, FILLERS[*n % 4]);
+            let b = place(bsel, eb, FILLERS[(*n / 4) % 4]);
+            let c = EDGES32[*n % EDGES32.len()];
+            check.case(word, a, b, c);
+        }
+    }
+}
+
+/// A SIMD instruction: element i of a and b takes edge (p + i) and (q + i) of the element
+/// size's edges, for every p and q, so that every pair of edges meets in every element.
+fn simd_edges(check: &mut Check, word: u64, two: bool, n: &mut usize) {
+    let (list, bits): (&[u32], u32) = if two { (&EDGES16, 16) } else { (&EDGES8, 8) };
+    let elements = 32 / bits;
+    let pattern = |p: usize| {
+        (0..elements).fold(0u32, |x, i| {
+            x | list[(p + i as usize) % list.len()] << (i * bits)
+        })
+    };
+    for p in 0..list.len() {
+        for q in 0..list.len() {
+            *n += 1;
+            let c = if *n % 2 == 0 {
+                EDGES32[*n % EDGES32.len()]
+            } else {
+                pattern(p + q)
+            };
+            check.case(word, pattern(p), pattern(q), c);
+        }
+    }
+}
+
+#[test]
+fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
+    let start = Instant::now();
+    let mut check = Check::new();
+    let (mut n, mut combinations_seen) = (0, 0);
+    for (name, op, used) in video_ops() {
+        let words = combinations(op, used);
+        assert!(!words.is_empty(), "{name}: no legal word");
+        combinations_seen += words.len();
+        for word in words {
+            match name {
+                "VOP2" | "VSET2" => simd_edges(&mut check, word, true, &mut n),
+                "VOP4" | "VSET4" => simd_edges(&mut check, word, false, &mut n),
+                _ => scalar_edges(&mut check, word, name == "VSHL" || name == "VSHR", &mut n),
+            }
+        }
+    }
+    let what = format!("{combinations_seen} modifier combinations on edge operands");
+    let cases = check.finish(&what, start);
+    assert!(cases > 1_000_000, "only {cases} cases");
+}
+
+/// An operand value: often an edge in some byte, half-word or word, else random.
+fn value(rng: &mut Rng) -> u32 {
+    let pick = |rng: &mut Rng, list: &[u32]| list[(rng.word() % list.len() as u64) as usize];
+    match rng.word() % 8 {
+        0 => pick(rng, &EDGES32),
+        1 => place(
+            Vsel::ALL[(rng.word() % 7) as usize],
+            pick(rng, &EDGES8),
+            rng.word() as u32,
+        ),
+        2 => place(Vsel::H1, pick(rng, &EDGES16), rng.word() as u32),
+        3 => pick(rng, &COUNTS),
+        _ => rng.word() as u32,
+    }
+}
+
+#[test]
+fn random_words_agree_with_the_model() {
+    let vectors: u64 = std::env::var("VIDEO_ALU_VECTORS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000_000);
+    let start = Instant::now();
+    let ops = video_ops();
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut check = Check::new();
+    while check.cases < vectors {
+        let (_, op, used) = ops[(rng.word() % ops.len() as u64) as usize];
+        let word = word_of(op, rng.word() & modifier_bits(used));
+        if decode(word).is_err() {
+            continue;
+        }
+        let (a, b, c) = (value(&mut rng), value(&mut rng), value(&mut rng));
+        check.case(word, a, b, c);
+    }
+    check.finish("random words", start);
+}
