@@ -52,8 +52,7 @@ module sgpu_video_alu (
                           instr_i[sgpu_isa_pkg::RD_MSB:sgpu_isa_pkg::RD_LSB],
                           instr_i[sgpu_isa_pkg::RA_MSB:sgpu_isa_pkg::RA_LSB],
                           instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB],
-                          instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB],
-                          instr_i[63]};
+                          instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB]};
 
   localparam int unsigned SELW = sgpu_isa_pkg::ASEL_MSB - sgpu_isa_pkg::ASEL_LSB + 1;
   localparam int unsigned CMPW = sgpu_isa_pkg::VCMP_MSB - sgpu_isa_pkg::VCMP_LSB + 1;
