@@ -236,26 +236,28 @@ module sgpu_video_alu (
   assign prim_q = s1_q[33:0];
   always_comb begin
     {tsat, cx, c_lt, scalar_d} = '0;
-    tsat = s2_sat ? saturate(prim_q, s2_dsgn, dsel) : prim_q;
-    cx   = {{2{s2_dsgn & c_q[31]}}, c_q};
-    c_lt = $signed(tsat) < $signed(cx);
-    unique case (word_q[sgpu_isa_pkg::VSEC_MSB:sgpu_isa_pkg::VSEC_LSB])
-      sgpu_isa_pkg::VSEC_ADD: scalar_d = tsat[31:0] + c_q;
-      sgpu_isa_pkg::VSEC_MIN: scalar_d = c_lt ? tsat[31:0] : c_q;
-      sgpu_isa_pkg::VSEC_MAX: scalar_d = c_lt ? c_q : tsat[31:0];
-      sgpu_isa_pkg::VSEC_MERGE: begin
-        unique case (dsel)
-          sgpu_isa_pkg::VSEL_B0: scalar_d = {c_q[31:8], tsat[7:0]};
-          sgpu_isa_pkg::VSEL_B1: scalar_d = {c_q[31:16], tsat[7:0], c_q[7:0]};
-          sgpu_isa_pkg::VSEL_B2: scalar_d = {c_q[31:24], tsat[7:0], c_q[15:0]};
-          sgpu_isa_pkg::VSEL_B3: scalar_d = {tsat[7:0], c_q[23:0]};
-          sgpu_isa_pkg::VSEL_H0: scalar_d = {c_q[31:16], tsat[15:0]};
-          sgpu_isa_pkg::VSEL_H1: scalar_d = {tsat[15:0], c_q[15:0]};
-          default:               scalar_d = tsat[31:0];  // VSEL_B32
-        endcase
-      end
-      default: scalar_d = tsat[31:0];  // VSEC_NONE
-    endcase
+    if (scalar_q) begin
+      tsat = s2_sat ? saturate(prim_q, s2_dsgn, dsel) : prim_q;
+      cx   = {{2{s2_dsgn & c_q[31]}}, c_q};
+      c_lt = $signed(tsat) < $signed(cx);
+      unique case (word_q[sgpu_isa_pkg::VSEC_MSB:sgpu_isa_pkg::VSEC_LSB])
+        sgpu_isa_pkg::VSEC_ADD: scalar_d = tsat[31:0] + c_q;
+        sgpu_isa_pkg::VSEC_MIN: scalar_d = c_lt ? tsat[31:0] : c_q;
+        sgpu_isa_pkg::VSEC_MAX: scalar_d = c_lt ? c_q : tsat[31:0];
+        sgpu_isa_pkg::VSEC_MERGE: begin
+          unique case (dsel)
+            sgpu_isa_pkg::VSEL_B0: scalar_d = {c_q[31:8], tsat[7:0]};
+            sgpu_isa_pkg::VSEL_B1: scalar_d = {c_q[31:16], tsat[7:0], c_q[7:0]};
+            sgpu_isa_pkg::VSEL_B2: scalar_d = {c_q[31:24], tsat[7:0], c_q[15:0]};
+            sgpu_isa_pkg::VSEL_B3: scalar_d = {tsat[7:0], c_q[23:0]};
+            sgpu_isa_pkg::VSEL_H0: scalar_d = {c_q[31:16], tsat[15:0]};
+            sgpu_isa_pkg::VSEL_H1: scalar_d = {tsat[15:0], c_q[15:0]};
+            default:               scalar_d = tsat[31:0];  // VSEL_B32
+          endcase
+        end
+        default: scalar_d = tsat[31:0];  // VSEC_NONE
+      endcase
+    end
   end
 
   //////////
@@ -292,29 +294,31 @@ module sgpu_video_alu (
   assign po      = word_q[sgpu_isa_pkg::PO_LSB];
   always_comb begin
     {mad_t, mad_s, mad_c, mad_d, signed_final, neg_ab, neg_c, mad_fits} = '0;
-    signed_final = s2_asgn || s2_bsgn || vneg != sgpu_isa_pkg::VNEG_NONE;
-    neg_ab = !po && vneg == sgpu_isa_pkg::VNEG_NEG_AB;
-    neg_c  = !po && vneg == sgpu_isa_pkg::VNEG_NEG_C;
-    mad_c  = neg_c ? ~c_q : c_q;
-    mad_t  = (neg_ab ? ~mad_p_q : mad_p_q)
-             + {{(MW - 32){signed_final & mad_c[31]}}, mad_c}
-             + MW'(po || neg_ab || neg_c);
-    unique case (vscale)
-      sgpu_isa_pkg::VSCALE_SHR7:  mad_s = MW'($signed(mad_t) >>> 7);
-      sgpu_isa_pkg::VSCALE_SHR15: mad_s = MW'($signed(mad_t) >>> 15);
-      default:                    mad_s = mad_t;
-    endcase
-    if (!s2_sat) begin
-      mad_d = mad_s[31:0];
-    end else begin
-      mad_fits = signed_final ? (mad_s[MW-1:31] == '0 || mad_s[MW-1:31] == '1)
-                              : mad_s[MW-1:32] == '0;
-      if (mad_fits) begin
+    if (mad_q) begin
+      signed_final = s2_asgn || s2_bsgn || vneg != sgpu_isa_pkg::VNEG_NONE;
+      neg_ab = !po && vneg == sgpu_isa_pkg::VNEG_NEG_AB;
+      neg_c  = !po && vneg == sgpu_isa_pkg::VNEG_NEG_C;
+      mad_c  = neg_c ? ~c_q : c_q;
+      mad_t  = (neg_ab ? ~mad_p_q : mad_p_q)
+               + {{(MW - 32){signed_final & mad_c[31]}}, mad_c}
+               + MW'(po || neg_ab || neg_c);
+      unique case (vscale)
+        sgpu_isa_pkg::VSCALE_SHR7:  mad_s = MW'($signed(mad_t) >>> 7);
+        sgpu_isa_pkg::VSCALE_SHR15: mad_s = MW'($signed(mad_t) >>> 15);
+        default:                    mad_s = mad_t;
+      endcase
+      if (!s2_sat) begin
         mad_d = mad_s[31:0];
-      end else if (mad_s[MW-1]) begin
-        mad_d = signed_final ? 32'h8000_0000 : 32'h0;
       end else begin
-        mad_d = signed_final ? 32'h7fff_ffff : 32'hffff_ffff;
+        mad_fits = signed_final ? (mad_s[MW-1:31] == '0 || mad_s[MW-1:31] == '1)
+                                : mad_s[MW-1:32] == '0;
+        if (mad_fits) begin
+          mad_d = mad_s[31:0];
+        end else if (mad_s[MW-1]) begin
+          mad_d = signed_final ? 32'h8000_0000 : 32'h0;
+        end else begin
+          mad_d = signed_final ? 32'h7fff_ffff : 32'hffff_ffff;
+        end
       end
     end
   end
@@ -409,25 +413,27 @@ module sgpu_video_alu (
   assign elems_q = s1_q[4*18-1:0];
   always_comb begin
     {two_q, acc, emask, taken, simd_d, simd_sum} = '0;
-    two_q = two_way(word_q[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB]);
-    acc   = word_q[sgpu_isa_pkg::VACC_LSB];
-    emask = two_q ? {2'b00, ~word_q[sgpu_isa_pkg::VM2_MSB:sgpu_isa_pkg::VM2_LSB]}
-                  : ~word_q[sgpu_isa_pkg::VM4_MSB:sgpu_isa_pkg::VM4_LSB];
-    for (int unsigned i = 0; i < 4; i++) begin
-      if (emask[two_q ? i / 2 : i] && (!two_q || i % 2 == 0)) begin
-        taken[20*i +: 20] = 20'($signed(elems_q[18*i +: 18]));
-      end
-    end
-    simd_sum = c_q + 32'($signed((taken[0 +: 20] + taken[20 +: 20])
-                                 + (taken[40 +: 20] + taken[60 +: 20])));
-    if (acc) begin
-      simd_d = simd_sum;
-    end else if (two_q) begin
-      simd_d[15:0]  = emask[0] ? elems_q[15:0] : c_q[15:0];
-      simd_d[31:16] = emask[1] ? elems_q[36 +: 16] : c_q[31:16];
-    end else begin
+    if (simd_q) begin
+      two_q = two_way(word_q[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB]);
+      acc   = word_q[sgpu_isa_pkg::VACC_LSB];
+      emask = two_q ? {2'b00, ~word_q[sgpu_isa_pkg::VM2_MSB:sgpu_isa_pkg::VM2_LSB]}
+                    : ~word_q[sgpu_isa_pkg::VM4_MSB:sgpu_isa_pkg::VM4_LSB];
       for (int unsigned i = 0; i < 4; i++) begin
-        simd_d[8*i +: 8] = emask[i] ? elems_q[18*i +: 8] : c_q[8*i +: 8];
+        if (emask[two_q ? i / 2 : i] && (!two_q || i % 2 == 0)) begin
+          taken[20*i +: 20] = 20'($signed(elems_q[18*i +: 18]));
+        end
+      end
+      simd_sum = c_q + 32'($signed((taken[0 +: 20] + taken[20 +: 20])
+                                   + (taken[40 +: 20] + taken[60 +: 20])));
+      if (acc) begin
+        simd_d = simd_sum;
+      end else if (two_q) begin
+        simd_d[15:0]  = emask[0] ? elems_q[15:0] : c_q[15:0];
+        simd_d[31:16] = emask[1] ? elems_q[36 +: 16] : c_q[31:16];
+      end else begin
+        for (int unsigned i = 0; i < 4; i++) begin
+          simd_d[8*i +: 8] = emask[i] ? elems_q[18*i +: 8] : c_q[8*i +: 8];
+        end
       end
     end
   end
@@ -439,11 +445,7 @@ module sgpu_video_alu (
   // The first stage's value, of the family the instruction is (the others rest at zero).
   assign s1_d = SW'(prim) | SW'(mad_p) | elems;
 
-  always_comb begin
-    d_o = '0;
-    if (scalar_q) d_o = scalar_d;
-    if (mad_q) d_o = mad_d;
-    if (simd_q) d_o = simd_d;
-  end
+  // The family the instruction is gives its result; the others rest at zero.
+  assign d_o = scalar_d | mad_d | simd_d;
 
 endmodule

@@ -30,29 +30,15 @@ usage() {
 target=$1
 shift
 top=sgpu_core
-setparams=""
-given=""
 hier=""
-while [ $# -gt 0 ]; do
-    case $1 in
-        --top)
-            [ $# -ge 2 ] || usage
-            top=$2
-            shift 2
-            ;;
-        --hier)
-            hier=1
-            given+=" $1"
-            shift
-            ;;
-        *=*)
-            setparams+=" -set ${1%%=*} ${1#*=}"
-            given+=" $1"
-            shift
-            ;;
+top_and_params "$@" || usage
+for arg in "${rest[@]}"; do
+    case $arg in
+        --hier) hier=1 ;;
         *) usage ;;
     esac
 done
+given="${hier:+ --hier}$given"
 
 # The synthesis command, and the cell types of each row of the table (shell patterns).
 case $target in

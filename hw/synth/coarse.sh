@@ -14,15 +14,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source synth/common.sh
 
+usage() {
+    echo "usage: $0 [--top MODULE] [--rows N] [PARAMETER=VALUE ...]" >&2
+    exit 2
+}
+
 top=sgpu_core
 rows=25
-setparams=""
+top_and_params "$@" || usage
+set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
     case $1 in
-        --top) top=$2; shift 2 ;;
-        --rows) rows=$2; shift 2 ;;
-        *=*) setparams+=" -set ${1%%=*} ${1#*=}"; shift ;;
-        *) echo "usage: $0 [--top MODULE] [--rows N] [PARAMETER=VALUE ...]" >&2; exit 2 ;;
+        --rows)
+            [ $# -ge 2 ] || usage
+            rows=$2
+            shift 2
+            ;;
+        *) usage ;;
     esac
 done
 

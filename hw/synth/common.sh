@@ -68,3 +68,30 @@ elaborate_cmd() {
         echo "chparam$2 $1; hierarchy -check -top $1; rename -top $1"
     fi
 }
+
+# The arguments every script takes: `--top MODULE` into $top (set a default first) and
+# `PARAMETER=VALUE` into $setparams (" -set NAME VALUE" each) and $given (as written); the
+# script's own options stay in the array `rest`, in order. Fails on a --top without a name.
+top_and_params() {
+    setparams=""
+    given=""
+    rest=()
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --top)
+                [ $# -ge 2 ] || return 1
+                top=$2
+                shift 2
+                ;;
+            *=*)
+                setparams+=" -set ${1%%=*} ${1#*=}"
+                given+=" $1"
+                shift
+                ;;
+            *)
+                rest+=("$1")
+                shift
+                ;;
+        esac
+    done
+}

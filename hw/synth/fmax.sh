@@ -23,22 +23,14 @@ usage() {
 
 top=sgpu_video_alu
 seed=1
-setparams=""
+top_and_params "$@" || usage
+set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
     case $1 in
-        --top)
-            [ $# -ge 2 ] || usage
-            top=$2
-            shift 2
-            ;;
         --seed)
             [ $# -ge 2 ] || usage
             seed=$2
             shift 2
-            ;;
-        *=*)
-            setparams+=" -set ${1%%=*} ${1#*=}"
-            shift
             ;;
         *) usage ;;
     esac

@@ -283,6 +283,11 @@ impl Field {
         (self.msb - self.lsb) as u32 + 1
     }
 
+    /// Its bits in a word.
+    pub const fn mask(self) -> u64 {
+        (u64::MAX >> (64 - self.width())) << self.lsb
+    }
+
     /// The least value it holds.
     pub const fn min(self) -> i64 {
         if self.signed {

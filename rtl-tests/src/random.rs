@@ -373,10 +373,7 @@ fn compute(rng: &mut Rng, unit: Unit) -> Instruction {
         let mut word = rng.word() & used & !0xff | u64::from(op);
         let regs: [Field; 4] = [fields::RD, fields::RA, fields::RB, fields::RC];
         let preds: [Field; 4] = [fields::PD, fields::PQ, fields::PA, fields::PC];
-        let in_use = |f: Field| {
-            let mask = ((1u64 << f.width()) - 1) << f.lsb;
-            used & mask == mask
-        };
+        let in_use = |f: Field| used & f.mask() == f.mask();
         for f in regs {
             if in_use(f) {
                 let v = if rng.chance(5) { 255 } else { rng.below(16) };

@@ -83,10 +83,6 @@ impl Case {
     }
 }
 
-fn mask(f: Field) -> u64 {
-    (u64::MAX >> (64 - f.width())) << f.lsb
-}
-
 /// An operand value, often an edge.
 fn value(rng: &mut Rng) -> u32 {
     match rng.word() % 8 {
@@ -104,17 +100,17 @@ fn value(rng: &mut Rng) -> u32 {
 /// guarded by PT; register fields are often RZ or R254 (whose pair's second is RZ), a
 /// 32-bit immediate often an edge.
 fn word(rng: &mut Rng, op: u8, used: u64) -> (u64, Instruction) {
-    let fixed = mask(fields::OP) | mask(fields::PG) | mask(fields::PGN);
+    let fixed = fields::OP.mask() | fields::PG.mask() | fields::PGN.mask();
     loop {
         let mut word =
             rng.word() & used & !fixed | u64::from(op) | u64::from(Pred::PT.0) << fields::PG.lsb;
         for f in [fields::RA, fields::RB, fields::RC] {
-            if used & mask(f) == mask(f) && rng.word() % 8 == 0 {
+            if used & f.mask() == f.mask() && rng.word() % 8 == 0 {
                 let r = if rng.word() % 4 == 0 { 254 } else { Reg::RZ.0 };
-                word = word & !mask(f) | u64::from(r) << f.lsb;
+                word = word & !f.mask() | u64::from(r) << f.lsb;
             }
         }
-        let imm = mask(fields::IMM32);
+        let imm = fields::IMM32.mask();
         if used & imm == imm && rng.word() % 4 == 0 {
             word = word & !imm | u64::from(value(rng)) << fields::IMM32.lsb;
         }

@@ -55,7 +55,7 @@ fn words() -> Vec<u64> {
             .iter()
             .filter(|f| f.name != "op" && f.width() <= 6)
         {
-            let mask = (u64::MAX >> (64 - f.width())) << f.lsb;
+            let mask = f.mask();
             if used & mask != mask {
                 continue;
             }

@@ -24,6 +24,7 @@ use common::Rng;
 use rtl_tests::units::VideoAlu;
 use sgpu_isa::{decode, field, fields, Field, Reg, Vsel, INSTRUCTIONS};
 use sgpu_sim::exec::evaluate;
+use sgpu_sim::video::position;
 use std::time::Instant;
 
 const OPS: [&str; 13] = [
@@ -81,10 +82,6 @@ const COUNTS: [u32; 16] = [
 /// What the bits a selector leaves out hold, in turn.
 const FILLERS: [u32; 4] = [0, 0xffff_ffff, 0x5a5a_5a5a, 0xa5c3_3c5a];
 
-fn mask(f: Field) -> u64 {
-    (u64::MAX >> (64 - f.width())) << f.lsb
-}
-
 /// The (opcode, used bits) of each video instruction.
 fn video_ops() -> Vec<(&'static str, u8, u64)> {
     OPS.iter()
@@ -121,7 +118,7 @@ fn modifier_bits(used: u64) -> u64 {
         fields::RB,
         fields::RC,
     ];
-    fixed.iter().fold(used, |m, &f| m & !mask(f))
+    fixed.iter().fold(used, |m, &f| m & !f.mask())
 }
 
 /// Every word of `op` the decoder accepts, one per modifier combination.
@@ -144,24 +141,16 @@ fn combinations(op: u8, used: u64) -> Vec<u64> {
 
 /// x with `e` in the byte, half-word or word `sel` names, and `filler`'s bits elsewhere.
 fn place(sel: Vsel, e: u32, filler: u32) -> u32 {
-    let (shift, bits) = match sel {
-        Vsel::B32 => (0, 32),
-        Vsel::B0 => (0, 8),
-        Vsel::B1 => (8, 8),
-        Vsel::B2 => (16, 8),
-        Vsel::B3 => (24, 8),
-        Vsel::H0 => (0, 16),
-        Vsel::H1 => (16, 16),
-    };
+    let (shift, bits) = position(sel);
     let m = (u32::MAX >> (32 - bits)) << shift;
     filler & !m | (e << shift & m)
 }
 
 /// The edges of the field `sel` names.
 fn edges(sel: Vsel) -> &'static [u32] {
-    match sel {
-        Vsel::B32 => &EDGES32,
-        Vsel::H0 | Vsel::H1 => &EDGES16,
+    match position(sel).1 {
+        32 => &EDGES32,
+        16 => &EDGES16,
         _ => &EDGES8,
     }
 }

@@ -13,10 +13,10 @@
 
 use sgpu_isa::{Icmp, Vneg, Vop, Vscale, Vsec, Vsel};
 
-/// `partSelectSignExtend(x, type, sel)`: the selected byte, half-word or word of `x`,
-/// sign-extended when `signed`, as an s33 value.
-pub fn select(x: u32, signed: bool, sel: Vsel) -> i64 {
-    let (shift, bits) = match sel {
+/// Where the byte, half-word or word `sel` names lies in a register: its lowest bit and its
+/// size in bits.
+pub fn position(sel: Vsel) -> (u32, u32) {
+    match sel {
         Vsel::B32 => (0, 32),
         Vsel::B0 => (0, 8),
         Vsel::B1 => (8, 8),
@@ -24,7 +24,13 @@ pub fn select(x: u32, signed: bool, sel: Vsel) -> i64 {
         Vsel::B3 => (24, 8),
         Vsel::H0 => (0, 16),
         Vsel::H1 => (16, 16),
-    };
+    }
+}
+
+/// `partSelectSignExtend(x, type, sel)`: the selected byte, half-word or word of `x`,
+/// sign-extended when `signed`, as an s33 value.
+pub fn select(x: u32, signed: bool, sel: Vsel) -> i64 {
+    let (shift, bits) = position(sel);
     let field = (u64::from(x) >> shift) & ((1u64 << bits) - 1);
     if signed && field >> (bits - 1) != 0 {
         field as i64 - (1i64 << bits)
