@@ -3,8 +3,8 @@
 # corpus, snapshot, generated-form, robustness and CLI tests, and a build of the fuzz target.
 # Needs Rust (rustup's stable toolchain with rustfmt and clippy), the reference material in
 # ../shared, Verilator, g++ and make (for the RTL tests), yosys (which must read the RTL too)
-# with python3 (its area report), and clang-16 (for `ptxas-rs cuda`), which it installs with
-# apt-get when they are missing.
+# with python3 (its area report) and nextpnr-ice40 (the clock estimate), and clang-16 (for
+# `ptxas-rs cuda`), which it installs with apt-get when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -20,10 +20,11 @@ for component in rustfmt clippy; do
 done
 
 # The RTL tests build with Verilator, which compiles its C++ with g++ and make; yosys reads
-# the same RTL (and python3 reports its coarse netlist); tests/cuda.rs compiles CUDA C with
-# Debian's clang-16.
+# the same RTL (python3 reports its coarse netlist, and nextpnr-ice40 places and routes a
+# unit for its clock); tests/cuda.rs compiles CUDA C with Debian's clang-16.
 missing=()
-for tool in verilator:verilator g++:g++ make:make yosys:yosys python3:python3 clang-16:clang-16; do
+for tool in verilator:verilator g++:g++ make:make yosys:yosys python3:python3 \
+    nextpnr-ice40:nextpnr-ice40 clang-16:clang-16; do
     command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -44,8 +45,10 @@ cargo xtask codegen --check
 # by yosys alike.
 hw/lint.sh
 hw/synth/yosys_check.sh
-# The area tools keep working (the whole core's area takes minutes: by hand).
+# The area and clock tools keep working (the whole core's area takes minutes, a unit's
+# clock most of one: by hand).
 hw/synth/coarse.sh --top sgpu_atom_alu --rows 3 > /dev/null
+hw/synth/fmax.sh --top sgpu_tid_step > /dev/null
 # The fuzz target is built by cargo-fuzz, outside the workspace; keep it compiling.
 cargo check --manifest-path fuzz/Cargo.toml
 

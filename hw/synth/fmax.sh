@@ -47,13 +47,13 @@ if [ -n "${FMAX_KEEP:-}" ]; then echo "fmax: keeping $work" >&2; else trap 'rm -
 readable_sources
 # The module's ports, elaborated with the parameters given, for the wrapper.
 yosys -q -l "$work/ports.log" -p "$read ${packages[*]} ${readable[*]}; \
-    $(elaborate_cmd "$top" "$setparams"); proc; write_json $work/ports.json" >/dev/null \
+    $(elaborate_cmd "$top" "$setparams"); proc; write_json $work/ports.json" >/dev/null 2>&1 \
     || { first_error "$work/ports.log" >&2; exit 1; }
 python3 synth/fmax_wrap.py "$work/ports.json" "$top" > "$work/fmax_top.sv"
 start=$EPOCHREALTIME
 yosys -q -l "$work/synth.log" -p "$read ${packages[*]} ${readable[*]} $work/fmax_top.sv; \
     ${setparams:+chparam$setparams $top;} synth_ice40 -dsp -top fmax_top -json $work/top.json" \
-    >/dev/null \
+    >/dev/null 2>&1 \
     || { first_error "$work/synth.log" >&2; exit 1; }
 nextpnr-ice40 --up5k --package sg48 --json "$work/top.json" --seed "$seed" --freq 12 \
     --timing-allow-fail -l "$work/pnr.log" >/dev/null 2>&1 \
