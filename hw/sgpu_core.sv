@@ -1030,9 +1030,9 @@ module sgpu_core #(
   end
 
   // A beat's results, two words a lane: every lane's from the integer or video ALU or a
-  // control instruction
-  // (the frame start a call or return moves to) as it executes; one lane's at a time from
-  // the divider, the shared ALU, S2R or an atomic's old value, on one data path.
+  // control instruction (the frame start a call or return moves to) as it executes; one
+  // lane's at a time from the divider, the shared ALU, S2R or an atomic's old value, on one
+  // data path.
   logic          one_we;
   logic [KW-1:0] one_k;
   logic [63:0]   one_data;

@@ -65,7 +65,6 @@ python3 - "$work/pnr.log" "$top" "$seed" "$(since "$start")" <<'PY'
 import re, sys
 log, top, seed, secs = sys.argv[1:]
 text = open(log).read()
-final = text[text.rfind("Info: Max frequency for clock"):] if "Max frequency" in text else ""
 def last(pattern):
     found = re.findall(pattern, text)
     return float(found[-1]) if found else None

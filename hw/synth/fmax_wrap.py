@@ -18,12 +18,14 @@ def main():
     path, module = sys.argv[1], sys.argv[2]
     with open(path) as f:
         netlist = json.load(f)
-    mod = next(m for name, m in netlist["modules"].items()
-               if name == module or name.endswith("\\" + module) or module in name)
+    # The clock is the wrapper's; every other input comes from the shift register.
     ins, outs = [], []
-    for name, port in mod["ports"].items():
+    for name, port in netlist["modules"][module]["ports"].items():
         width = len(port["bits"])
-        (ins if port["direction"] == "input" else outs).append((name, width))
+        if port["direction"] == "output":
+            outs.append((name, width))
+        elif name != "clk_i":
+            ins.append((name, width))
     n_in = sum(w for _, w in ins)
     n_out = sum(w for _, w in outs)
     lines = [
@@ -42,11 +44,8 @@ def main():
         f"  {module} u_dut (",
     ]
     at_in = at_out = 0
-    conns = []
+    conns = ["    .clk_i(clk_i)"] if "clk_i" in netlist["modules"][module]["ports"] else []
     for name, width in ins:
-        if name == "clk_i":
-            conns.append(f"    .{name}(clk_i)")
-            continue
         conns.append(f"    .{name}(in_q[{at_in + width - 1}:{at_in}])")
         at_in += width
     for name, width in outs:

@@ -1,8 +1,8 @@
 //! Random but valid sgpu programs for the co-simulation (in the manner of riscv-dv and
 //! Nyuzi's generator): a kernel of random instructions from a chosen mix (integer ALU,
-//! video ALU, multiply and divide, loads and stores of every space and width, atomics, branches that
-//! diverge and reconverge, nested, loops of per-lane trip counts, calls, barriers), run on
-//! the core and the golden model in lock-step. A seed gives the same program every time;
+//! video ALU, multiply and divide, loads and stores of every space and width, atomics,
+//! branches that diverge and reconverge, nested, loops of per-lane trip counts, calls,
+//! barriers), run on the core and the golden model in lock-step. A seed gives the same program every time;
 //! every failure found is kept as a regression seed in tests/cosim_random.rs.
 //!
 //! Registers: R0 to R15 hold data (every ALU operand and result), R20 the thread index,
