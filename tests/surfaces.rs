@@ -12,8 +12,9 @@ use sgpu_sim::{Cause, Trap};
 
 const GEOMS: [&str; 5] = ["1d", "2d", "3d", "a1d", "a2d"];
 const CLAMPS: [&str; 3] = ["trap", "clamp", "zero"];
-// The surface: 6 x 3 x 2 elements, 2 layers, 4 bytes an element.
-const W: i64 = 6;
+// The surface: 8 x 3 x 2 elements, 2 layers, 4 bytes an element: 32-byte rows, so that
+// every access the tests place at a multiple of its size is aligned (a misaligned one traps).
+const W: i64 = 8;
 const H: i64 = 3;
 const D: i64 = 2;
 const L: i64 = 2;
@@ -229,6 +230,54 @@ fn suld_b_every_geometry_clamp_vector_and_size() {
         }
     }
     assert!(checked > 700, "{checked}");
+}
+
+/// An access whose address is not a multiple of its size traps as misaligned (docs/hw.md);
+/// one that is aligned runs, clamped or not.
+#[test]
+fn misaligned_surface_accesses_trap() {
+    // 1d surface of 8 rgba8 elements (32 bytes); one thread's suld.b.v2.b32 at x.
+    let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
+               .visible .entry k (.param .u32 x, .param .u64 out)\n{\n\
+               \t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\
+               \tld.param.u32 %r1, [x];\n\tld.param.u64 %rd1, [out];\n\
+               \tsuld.b.1d.v2.b32.clamp {%r2, %r3}, [s, {%r1}];\n\
+               \tst.global.v2.u32 [%rd1], {%r2, %r3};\n\tret;\n}\n";
+    let data = pattern(32);
+    let run = |x: i32| {
+        let manifest = format!(
+            "block = [1]\nparams = [{{ u32 = {} }}, {{ buffer = \"out\" }}]\n\
+             [buffers.out]\nsize = 8\n\
+             [surfaces.s]\ngeometry = \"1d\"\nwidth = 8\nformat = \"rgba8_uint\"\nu8 = [{}]\n",
+            x as u32,
+            data.iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        assemble_and_run(ptx, &manifest)
+    };
+    for (x, at) in [
+        (0, Some(0)),
+        (8, Some(8)),
+        (24, Some(24)),
+        (100, Some(24)),
+        (4, None),
+        (-3, Some(0)),
+        (12, None),
+    ] {
+        match (run(x), at) {
+            (Ok(p), Some(at)) => {
+                assert_eq!(launch::dump(&p, "out").unwrap(), &data[at..at + 8], "x {x}")
+            }
+            (Err(t), None) => assert!(
+                matches!(t.cause, Cause::Misaligned { size: 8, address } if address % 8 == 4),
+                "x {x}: {t}"
+            ),
+            (Ok(_), None) => panic!("x {x}: no trap"),
+            (Err(t), Some(_)) => panic!("x {x}: {t}"),
+        }
+    }
 }
 
 #[test]

@@ -309,10 +309,109 @@ fn dsize_bytes(d: Dsize) -> u32 {
     }
 }
 
-/// Where an access lands (a byte offset from the surface's base), or that `.zero` drops it.
-enum Place {
-    At(u64),
-    Dropped,
+/// One lane's access as the surface unit sees it once it holds the descriptor: the
+/// instruction's geometry, addressing and clamp mode, the coordinate registers from `ra` in
+/// PTX's order (1d {x}, 2d {x, y}, 3d {x, y, z, w}, a1d {layer, x}, a2d {layer, x, y, z};
+/// those the geometry has not are ignored) and the bytes it reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub geom: Geom,
+    /// `.p`: x counts elements; else (`.b`) bytes.
+    pub elements: bool,
+    pub coords: [u32; 4],
+    /// Bytes the access reads or writes: the vector's bytes for `.b`, the element for
+    /// `sust.p`, 4 or 8 for `sured`. Always a power of two.
+    pub size: u32,
+    pub clamp: Sclamp,
+}
+
+impl Descriptor {
+    /// The global address of an access, or `None` where `.zero` drops it. The checks, in the
+    /// order the unit makes them (docs/hw.md, "Surfaces"): the geometry, each coordinate's
+    /// bounds (x, y, z, layer), the access's end within the surface's bytes, the address's
+    /// 64 bits, and its alignment to the access size.
+    pub fn locate(&self, handle: u64, r: &Request) -> Result<Option<u64>, Cause> {
+        let fault = |f: Fault| Err(Cause::Surface(f));
+        if r.geom != self.geom {
+            return fault(Fault::Geometry {
+                handle,
+                access: r.geom,
+                surface: self.geom,
+            });
+        }
+        let c = |i: usize| r.coords[i] as i32 as i64;
+        let (layer, x, y, z) = match r.geom {
+            Geom::D1 => (0, c(0), 0, 0),
+            Geom::D2 => (0, c(0), c(1), 0),
+            Geom::D3 => (0, c(0), c(1), c(2)),
+            Geom::A1d => (c(0), c(1), 0, 0),
+            Geom::A2d => (c(0), c(1), c(2), 0),
+        };
+        let esize = i64::from(self.format.esize());
+        // x's range: bytes 0..=width*esize-size for .b, elements 0..width for .p.
+        let x_max = if r.elements {
+            i64::from(self.width) - 1
+        } else {
+            i64::from(self.width) * esize - i64::from(r.size)
+        };
+        let coords = [
+            (x, x_max, "x"),
+            (y, i64::from(self.height) - 1, "y"),
+            (z, i64::from(self.depth) - 1, "z"),
+            (layer, i64::from(self.layers) - 1, "layer"),
+        ];
+        let mut fixed = [0u64; 4];
+        for (k, (v, max, name)) in coords.into_iter().enumerate() {
+            let inside = (0..=max).contains(&v);
+            fixed[k] = match r.clamp {
+                _ if inside => v as u64,
+                Sclamp::Trap => {
+                    return fault(Fault::OutOfBounds {
+                        handle,
+                        coordinate: name,
+                        value: v,
+                        max,
+                    })
+                }
+                Sclamp::Zero => return Ok(None),
+                // A .b access wider than the row clamps to x 0 (max is negative).
+                Sclamp::Clamp => v.clamp(0, max.max(0)) as u64,
+            };
+        }
+        // Every coordinate is now in 0..=max, so the sum is far below 2^64: slices and rows
+        // are under 2^16 and pitches under 2^32.
+        let [x, y, z, layer] = fixed;
+        let x_bytes = if r.elements { x * esize as u64 } else { x };
+        let offset = (layer + z) * u64::from(self.slice) + y * u64::from(self.pitch) + x_bytes;
+        if offset + u64::from(r.size) > self.bytes() {
+            return fault(Fault::PastEnd { handle });
+        }
+        let Some(address) = self.base.checked_add(offset) else {
+            return fault(Fault::AddressOverflow { handle });
+        };
+        if address % u64::from(r.size) != 0 {
+            return Err(Cause::Misaligned {
+                address,
+                size: r.size as u8,
+            });
+        }
+        Ok(Some(address))
+    }
+
+    /// What `suq` answers.
+    pub fn query(&self, q: Query) -> u32 {
+        let arrayed = matches!(self.geom, Geom::A1d | Geom::A2d);
+        match q {
+            Query::Width => self.width,
+            Query::Height => self.height,
+            Query::Depth => self.depth,
+            Query::ChannelDataType => self.format.cl_data_type(),
+            Query::ChannelOrder => self.format.cl_order(),
+            Query::ArraySize if arrayed => self.layers,
+            Query::ArraySize => 0,
+            Query::MemoryLayout => 1,
+        }
+    }
 }
 
 /// A surface unit access to global memory (descriptors and data).
@@ -324,46 +423,26 @@ fn global(address: u64) -> Access {
     }
 }
 
-/// The surface an access found: its descriptor and handle.
-struct Found {
-    d: Descriptor,
-    handle: u64,
-}
-
-impl Found {
-    /// The global address of byte `offset` of the surface.
-    fn address(&self, offset: u64) -> Result<u64, Cause> {
-        self.d
-            .base
-            .checked_add(offset)
-            .ok_or(Cause::Surface(Fault::AddressOverflow {
-                handle: self.handle,
-            }))
-    }
-
-    fn read(&self, mem: &mut dyn Memory, offset: u64, out: &mut [u8]) -> Result<(), Cause> {
-        mem.read(global(self.address(offset)?), out)
-    }
-
-    /// Writes the bytes of one lane's access and notes the store in the record.
-    fn write(
-        &self,
-        mem: &mut dyn Memory,
-        out: &mut Retired,
-        lane: usize,
-        offset: u64,
-        data: &[u8],
-    ) -> Result<(), Cause> {
-        let address = self.address(offset)?;
-        mem.write(global(address), data)?;
-        out.store(lane, Space::Global, address, data);
-        Ok(())
-    }
+/// The coordinate registers of a lane's access, from `ra` (those past the geometry's count
+/// read as 0: the instruction does not name them).
+fn coords(w: &Warp, lane: usize, ra: Reg, geom: Geom) -> [u32; 4] {
+    let n = match geom {
+        Geom::D1 => 1,
+        Geom::D2 | Geom::A1d => 2,
+        Geom::D3 | Geom::A2d => 4,
+    };
+    std::array::from_fn(|i| {
+        if i < n {
+            w.r(crate::warp::reg_at(ra, i as u8), lane)
+        } else {
+            0
+        }
+    })
 }
 
 impl Surfaces {
     /// Reads handle `handle`'s descriptor from the table, as the surface unit does.
-    fn find(&self, mem: &mut dyn Memory, handle: u64) -> Result<Found, Cause> {
+    fn find(&self, mem: &mut dyn Memory, handle: u64) -> Result<Descriptor, Cause> {
         let unbound = || Cause::Surface(Fault::Unbound { handle });
         // A handle past the table's end is not bound (the table's length is in the launch
         // record).
@@ -376,81 +455,35 @@ impl Surfaces {
         let words = std::array::from_fn(|i| {
             u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().expect("four bytes"))
         });
-        let d = Descriptor::decode(&words)
+        Descriptor::decode(&words)
             .map_err(|why| Cause::Surface(Fault::BadDescriptor { handle, why }))?
-            .ok_or_else(unbound)?;
-        Ok(Found { d, handle })
+            .ok_or_else(unbound)
     }
 
-    /// The byte offset of an access of `size` bytes at the coordinates in registers from
-    /// `ra`, in PTX's order: 1d {x}, 2d {x, y}, 3d {x, y, z, w}, a1d {layer, x},
-    /// a2d {layer, x, y, z}.
+    /// Finds the surface and places a lane's access on it: its global address, or `None`
+    /// where `.zero` drops it.
     #[allow(clippy::too_many_arguments)]
-    fn place(
-        s: &Found,
+    fn locate(
+        &self,
+        mem: &mut dyn Memory,
         w: &Warp,
         lane: usize,
+        handle: u64,
         ra: Reg,
         geom: Geom,
-        bytes_x: bool,
-        size: u32,
+        elements: bool,
+        size: impl FnOnce(&Descriptor) -> u32,
         clamp: Sclamp,
-    ) -> Result<Place, Cause> {
-        let d = &s.d;
-        if geom != d.geom {
-            return Err(Cause::Surface(Fault::Geometry {
-                handle: s.handle,
-                access: geom,
-                surface: d.geom,
-            }));
-        }
-        let c = |i: u8| w.r(crate::warp::reg_at(ra, i), lane) as i32 as i64;
-        let (layer, x, y, z) = match geom {
-            Geom::D1 => (0, c(0), 0, 0),
-            Geom::D2 => (0, c(0), c(1), 0),
-            Geom::D3 => (0, c(0), c(1), c(2)),
-            Geom::A1d => (c(0), c(1), 0, 0),
-            Geom::A2d => (c(0), c(1), c(2), 0),
+    ) -> Result<(Descriptor, Option<u64>), Cause> {
+        let d = self.find(mem, handle)?;
+        let r = Request {
+            geom,
+            elements,
+            coords: coords(w, lane, ra, geom),
+            size: size(&d),
+            clamp,
         };
-        let esize = i64::from(d.format.esize());
-        // x's range: bytes 0..=width*esize-size for .b, elements 0..width for .p.
-        let x_max = if bytes_x {
-            i64::from(d.width) * esize - i64::from(size)
-        } else {
-            i64::from(d.width) - 1
-        };
-        let coords = [
-            (x, x_max, "x"),
-            (y, i64::from(d.height) - 1, "y"),
-            (z, i64::from(d.depth) - 1, "z"),
-            (layer, i64::from(d.layers) - 1, "layer"),
-        ];
-        let mut fixed = [0i64; 4];
-        for (k, (v, max, name)) in coords.into_iter().enumerate() {
-            if v < 0 || v > max {
-                match clamp {
-                    Sclamp::Trap => {
-                        return Err(Cause::Surface(Fault::OutOfBounds {
-                            handle: s.handle,
-                            coordinate: name,
-                            value: v,
-                            max,
-                        }))
-                    }
-                    Sclamp::Zero => return Ok(Place::Dropped),
-                    Sclamp::Clamp => fixed[k] = v.clamp(0, max.max(0)),
-                }
-            } else {
-                fixed[k] = v;
-            }
-        }
-        // Every coordinate is now in 0..=max, so none is negative and the sum is far below
-        // 2^64: slices and rows are under 2^16 and pitches under 2^32.
-        let [x, y, z, layer] = fixed.map(|v| v as u64);
-        let x_bytes = if bytes_x { x } else { x * esize as u64 };
-        Ok(Place::At(
-            (layer + z) * u64::from(d.slice) + y * u64::from(d.pitch) + x_bytes,
-        ))
+        Ok((d, d.locate(handle, &r)?))
     }
 
     /// suld: `.b` reads raw bytes into one register per element (a pair for `.b64`).
@@ -472,15 +505,16 @@ impl Surfaces {
         if p {
             return Err(Cause::Surface(Fault::FormattedLoad));
         }
-        let n = elements(vec);
-        let eb = dsize_bytes(dsize);
-        let s = self.find(mem, handle)?;
-        let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
-        for i in 0..n {
+        let (n, eb) = (elements(vec), dsize_bytes(dsize));
+        let (_, at) = self.locate(mem, w, lane, handle, ra, geom, false, |_| n * eb, clamp)?;
+        let mut data = [0u8; MAX_STORE_BYTES];
+        let bytes = &mut data[..(n * eb) as usize];
+        if let Some(at) = at {
+            mem.read(global(at), bytes)?;
+        }
+        for (i, element) in bytes.chunks(eb as usize).enumerate() {
             let mut buf = [0u8; 8];
-            if let Place::At(at) = place {
-                s.read(mem, at + u64::from(i * eb), &mut buf[..eb as usize])?;
-            }
+            buf[..element.len()].copy_from_slice(element);
             let value = u64::from_le_bytes(buf);
             let r = crate::warp::reg_at(rd, (i * if eb == 8 { 2 } else { 1 }) as u8);
             if eb == 8 {
@@ -509,41 +543,38 @@ impl Surfaces {
         dsize: Dsize,
         clamp: Sclamp,
     ) -> Result<(), Cause> {
-        let n = elements(vec);
-        let s = self.find(mem, handle)?;
-        if p {
-            let place = Self::place(&s, w, lane, ra, geom, false, 0, clamp)?;
-            let Place::At(at) = place else { return Ok(()) };
-            let f = s.d.format;
-            let mut element = [0u8; MAX_STORE_BYTES];
-            for ch in 0..f.channels {
+        let (n, eb) = (elements(vec), dsize_bytes(dsize));
+        let size = |d: &Descriptor| if p { d.format.esize() } else { n * eb };
+        let (d, at) = self.locate(mem, w, lane, handle, ra, geom, p, size, clamp)?;
+        let Some(at) = at else { return Ok(()) };
+        let data = if p {
+            let components = std::array::from_fn(|ch| {
                 // Components the vector lacks are written as 0.
-                let v = if ch < n {
+                if (ch as u32) < n {
                     w.r(crate::warp::reg_at(rc, ch as u8), lane)
                 } else {
                     0
+                }
+            });
+            pack(components, d.format)
+        } else {
+            let mut data = [0u8; MAX_STORE_BYTES];
+            for i in 0..n {
+                let r = crate::warp::reg_at(rc, (i * if eb == 8 { 2 } else { 1 }) as u8);
+                let v = if eb == 8 {
+                    w.r64(r, lane)
+                } else {
+                    u64::from(w.r(r, lane))
                 };
-                let from = (ch * f.bytes) as usize;
-                element[from..from + f.bytes as usize]
-                    .copy_from_slice(&encode(v, f)[..f.bytes as usize]);
+                let from = (i * eb) as usize;
+                data[from..from + eb as usize].copy_from_slice(&v.to_le_bytes()[..eb as usize]);
             }
-            return s.write(mem, out, lane, at, &element[..f.esize() as usize]);
-        }
-        let eb = dsize_bytes(dsize);
-        let place = Self::place(&s, w, lane, ra, geom, true, n * eb, clamp)?;
-        let Place::At(at) = place else { return Ok(()) };
-        let mut data = [0u8; MAX_STORE_BYTES];
-        for i in 0..n {
-            let r = crate::warp::reg_at(rc, (i * if eb == 8 { 2 } else { 1 }) as u8);
-            let v = if eb == 8 {
-                w.r64(r, lane)
-            } else {
-                u64::from(w.r(r, lane))
-            };
-            let from = (i * eb) as usize;
-            data[from..from + eb as usize].copy_from_slice(&v.to_le_bytes()[..eb as usize]);
-        }
-        s.write(mem, out, lane, at, &data[..(n * eb) as usize])
+            data
+        };
+        let data = &data[..size(&d) as usize];
+        mem.write(global(at), data)?;
+        out.store(lane, Space::Global, at, data);
+        Ok(())
     }
 
     /// sured: an atomic reduction (the model runs one lane at a time, so each is atomic).
@@ -563,82 +594,73 @@ impl Surfaces {
         ty: Sty,
         clamp: Sclamp,
     ) -> Result<(), Cause> {
-        let s = self.find(mem, handle)?;
         let wide = matches!(ty, Sty::U64 | Sty::S64 | Sty::B64);
         let n = if wide { 8 } else { 4 };
+        let (d, at) = self.locate(mem, w, lane, handle, ra, geom, p, |_| n, clamp)?;
+        let Some(at) = at else { return Ok(()) };
         // .b32/.b64 take their signedness from the format.
         let signed = match ty {
             Sty::S32 | Sty::S64 => true,
-            Sty::B32 | Sty::B64 => s.d.format.kind == Kind::Sint,
+            Sty::B32 | Sty::B64 => d.format.kind == Kind::Sint,
             _ => false,
         };
-        let place = if p {
-            Self::place(&s, w, lane, ra, geom, false, 0, clamp)?
-        } else {
-            Self::place(&s, w, lane, ra, geom, true, n, clamp)?
-        };
-        let Place::At(at) = place else { return Ok(()) };
-        if at + u64::from(n) > s.d.bytes() {
-            return Err(Cause::Surface(Fault::PastEnd { handle: s.handle }));
-        }
         let mut buf = [0u8; 8];
-        s.read(mem, at, &mut buf[..n as usize])?;
-        let old = u64::from_le_bytes(buf);
+        mem.read(global(at), &mut buf[..n as usize])?;
         let b = if wide {
             w.r64(rc, lane)
         } else {
             u64::from(w.r(rc, lane))
         };
-        let sx = |v: u64| {
-            if wide {
-                v as i64
-            } else {
-                v as u32 as i32 as i64
-            }
-        };
-        let new = match op {
-            Sop::Add => old.wrapping_add(b),
-            Sop::Min if signed => {
-                if sx(b) < sx(old) {
-                    b
-                } else {
-                    old
-                }
-            }
-            Sop::Max if signed => {
-                if sx(b) > sx(old) {
-                    b
-                } else {
-                    old
-                }
-            }
-            Sop::Min => old.min(b),
-            Sop::Max => old.max(b),
-            Sop::And => old & b,
-            Sop::Or => old | b,
-        };
-        s.write(mem, out, lane, at, &new.to_le_bytes()[..n as usize])
+        let new = combine(op, signed, wide, u64::from_le_bytes(buf), b);
+        let data = &new.to_le_bytes()[..n as usize];
+        mem.write(global(at), data)?;
+        out.store(lane, Space::Global, at, data);
+        Ok(())
     }
 
     pub fn query(&self, mem: &mut dyn Memory, handle: u64, q: Query) -> Result<u32, Cause> {
-        let d = self.find(mem, handle)?.d;
-        let arrayed = matches!(d.geom, Geom::A1d | Geom::A2d);
-        Ok(match q {
-            Query::Width => d.width,
-            Query::Height => d.height,
-            Query::Depth => d.depth,
-            Query::ChannelDataType => d.format.cl_data_type(),
-            Query::ChannelOrder => d.format.cl_order(),
-            Query::ArraySize => {
-                if arrayed {
-                    d.layers
-                } else {
-                    0
-                }
-            }
-            Query::MemoryLayout => 1,
-        })
+        Ok(self.find(mem, handle)?.query(q))
     }
+}
+
+/// sured's new value from the old one in memory and the operand `b`, on 4 or 8 bytes
+/// (`wide`); min and max compare as signed where `signed`.
+pub fn combine(op: Sop, signed: bool, wide: bool, old: u64, b: u64) -> u64 {
+    let sx = |v: u64| {
+        if wide {
+            v as i64
+        } else {
+            v as u32 as i32 as i64
+        }
+    };
+    let new = match op {
+        Sop::Add => old.wrapping_add(b),
+        Sop::Min if signed => std::cmp::min_by_key(old, b, |&v| sx(v)),
+        Sop::Max if signed => std::cmp::max_by_key(b, old, |&v| sx(v)),
+        Sop::Min => old.min(b),
+        Sop::Max => old.max(b),
+        Sop::And => old & b,
+        Sop::Or => old | b,
+    };
+    if wide {
+        new
+    } else {
+        new & 0xffff_ffff
+    }
+}
+
+/// `sust.p`'s element: each channel's component in the format's encoding, little-endian,
+/// channel 0 first (bytes past the element's are 0).
+pub fn pack(components: [u32; 4], f: Format) -> [u8; MAX_STORE_BYTES] {
+    let mut element = [0u8; MAX_STORE_BYTES];
+    let b = f.bytes as usize;
+    for (slot, &v) in element
+        .chunks_mut(b)
+        .zip(&components[..f.channels as usize])
+    {
+        slot.copy_from_slice(&encode(v, f)[..b]);
+    }
+    element
 }
 
 /// A `sust.p` component in the format's channel encoding (little-endian bytes).

@@ -142,7 +142,9 @@ pub enum Fault {
         value: i64,
         max: i64,
     },
-    /// A reduction whose element runs past the surface's data.
+    /// An access that ends past the surface's data (slice x depth x layers bytes): a
+    /// `.p` reduction wider than the element at the last one, or a descriptor whose pitch
+    /// or slice is too small for its width or height.
     PastEnd { handle: u64 },
     /// The surface's base plus an offset passes 2^64.
     AddressOverflow { handle: u64 },
@@ -174,7 +176,7 @@ impl fmt::Display for Fault {
                 f,
                 "surface {handle}: {coordinate} = {value} is out of bounds (0..={max})"
             ),
-            Fault::PastEnd { handle } => write!(f, "surface {handle}: reduction past its end"),
+            Fault::PastEnd { handle } => write!(f, "surface {handle}: an access past its end"),
             Fault::AddressOverflow { handle } => {
                 write!(f, "surface {handle}: its address overflows")
             }
