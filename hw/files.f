@@ -6,6 +6,8 @@ sgpu_ram.sv
 sgpu_predecode.sv
 sgpu_int_alu.sv
 sgpu_video_alu.sv
+sgpu_surface_pack.sv
+sgpu_surface_unit.sv
 sgpu_int_div.sv
 sgpu_tid_step.sv
 sgpu_lsu_addr.sv

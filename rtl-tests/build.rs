@@ -24,9 +24,16 @@ const CONFIGS: [(u32, u32); 8] = [
 ];
 
 /// Units linked into the tests' own process beside the golden model (src/units.rs): the
-/// module and the C shim around it. Each is built from the ISA package, its own source and
-/// its shim, so that a change to the core does not rebuild it.
-const UNITS: [(&str, &str); 1] = [("sgpu_video_alu", "csrc/video_alu.cpp")];
+/// module, the modules under it, and the C shim around it. Each is built from the ISA
+/// package, its own sources and its shim, so that a change to the core does not rebuild it.
+const UNITS: [(&str, &[&str], &str); 2] = [
+    ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
+    (
+        "sgpu_surface_unit",
+        &["sgpu_surface_pack"],
+        "csrc/surface_unit.cpp",
+    ),
+];
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -67,8 +74,8 @@ fn main() {
     }
     std::fs::write(out.join("models.rs"), items).unwrap();
     std::fs::write(out.join("configs.rs"), list + "]").unwrap();
-    for (top, shim) in UNITS {
-        unit(&root, top, shim, &include, &out);
+    for (top, under, shim) in UNITS {
+        unit(&root, top, under, shim, &include, &out);
     }
     // After the models, which need it: a static library resolves only what came before it.
     println!("cargo:rustc-link-search=native={}", out.display());
@@ -145,11 +152,13 @@ fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, 
 
 /// A unit of hw/ as its own library with its shim, built again only when the package, the
 /// module or the shim changes.
-fn unit(root: &Path, top: &str, shim: &str, include: &Path, out: &Path) {
-    let files = [
-        root.join("hw/sgpu_isa_pkg.sv"),
-        root.join(format!("hw/{top}.sv")),
-    ];
+fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, out: &Path) {
+    let files: Vec<PathBuf> = ["sgpu_isa_pkg"]
+        .iter()
+        .chain(under)
+        .chain([&top])
+        .map(|m| root.join(format!("hw/{m}.sv")))
+        .collect();
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }

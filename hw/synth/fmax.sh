@@ -4,9 +4,17 @@
 # `synth_ice40 -dsp` and nextpnr-ice40's place and route, with the module between registers
 # (fmax_wrap.py writes the wrapper), and prints nextpnr's figure.
 #
-#   synth/fmax.sh [--top MODULE] [--seed N] [PARAMETER=VALUE ...]
+#   synth/fmax.sh [--top MODULE] [--seed N] [--no-dsp] [--tie PORT]... [PARAMETER=VALUE ...]
 #   synth/fmax.sh --top sgpu_video_alu
 #   synth/fmax.sh --top sgpu_int_alu SHARED_OPS=0
+#   synth/fmax.sh --top sgpu_surface_unit --tie comp_i
+#
+# The up5k has 5,280 logic cells and 8 DSP blocks. A module too large for it with the
+# wrapper (a flip-flop per input and output bit) is measured in parts: --tie PORT ties an
+# input port to zero, which leaves out the logic only it drives (the surface unit without
+# sust.p's formats, whose sgpu_surface_pack is then measured as a module of its own).
+# --no-dsp measures on the larger hx8k (7,680 cells, no DSP blocks, multipliers built of
+# LUTs and carry chains), whose figures compare only with other hx8k figures.
 #
 # MODULE is sgpu_video_alu unless given. The figure moves by a few percent with the placer's
 # seed (--seed, 1 unless given): compare modules at the same seed, or over several. Needs
@@ -17,12 +25,15 @@ cd "$(dirname "$0")/.."
 source synth/common.sh
 
 usage() {
-    echo "usage: $0 [--top MODULE] [--seed N] [PARAMETER=VALUE ...]" >&2
+    echo "usage: $0 [--top MODULE] [--seed N] [--no-dsp] [--tie PORT]... [PARAMETER=VALUE ...]" >&2
     exit 2
 }
 
 top=sgpu_video_alu
 seed=1
+dsp=-dsp
+device=(--up5k --package sg48)
+tied=()
 top_and_params "$@" || usage
 set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
@@ -31,6 +42,16 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || usage
             seed=$2
             shift 2
+            ;;
+        --tie)
+            [ $# -ge 2 ] || usage
+            tied+=("$2")
+            shift 2
+            ;;
+        --no-dsp)
+            dsp=
+            device=(--hx8k --package ct256)
+            shift
             ;;
         *) usage ;;
     esac
@@ -49,13 +70,13 @@ readable_sources
 yosys -q -l "$work/ports.log" -p "$read ${packages[*]} ${readable[*]}; \
     $(elaborate_cmd "$top" "$setparams"); proc; write_json $work/ports.json" >/dev/null 2>&1 \
     || { first_error "$work/ports.log" >&2; exit 1; }
-python3 synth/fmax_wrap.py "$work/ports.json" "$top" > "$work/fmax_top.sv"
+python3 synth/fmax_wrap.py "$work/ports.json" "$top" "${tied[@]}" > "$work/fmax_top.sv"
 start=$EPOCHREALTIME
 yosys -q -l "$work/synth.log" -p "$read ${packages[*]} ${readable[*]} $work/fmax_top.sv; \
-    ${setparams:+chparam$setparams $top;} synth_ice40 -dsp -top fmax_top -json $work/top.json" \
+    ${setparams:+chparam$setparams $top;} synth_ice40 $dsp -top fmax_top -json $work/top.json" \
     >/dev/null 2>&1 \
     || { first_error "$work/synth.log" >&2; exit 1; }
-nextpnr-ice40 --up5k --package sg48 --json "$work/top.json" --seed "$seed" --freq 12 \
+nextpnr-ice40 "${device[@]}" --json "$work/top.json" --seed "$seed" --freq 12 \
     --timing-allow-fail -l "$work/pnr.log" >/dev/null 2>&1 \
     || { tail -5 "$work/pnr.log" >&2; exit 1; }
 # nextpnr 0.4 times a combinational SB_MAC16 as a register clocked by its grounded clock pin

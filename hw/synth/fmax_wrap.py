@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a timing wrapper around a combinational module, for synth/fmax.sh.
 
-    fmax_wrap.py PORTS.json MODULE > wrapper.sv
+    fmax_wrap.py PORTS.json MODULE [TIED ...] > wrapper.sv
 
 PORTS.json is yosys's `write_json` of the elaborated module. The wrapper, `fmax_top`, has
 one clock and one pin in and out: its inputs come from a shift register fed by the input
@@ -9,13 +9,15 @@ pin (a flip-flop per input bit), and its outputs go to flip-flops whose exclusiv
 registered to the output pin, so that every path through the module runs from a flip-flop
 to a flip-flop and none of its logic can be optimised away. nextpnr's maximum frequency for
 the clock is then that of the module between registers, as it would sit in a pipeline.
+Input ports named TIED are tied to zero instead, so that the logic only they drive is left
+out (to be measured on its own).
 """
 import json
 import sys
 
 
 def main():
-    path, module = sys.argv[1], sys.argv[2]
+    path, module, tied = sys.argv[1], sys.argv[2], set(sys.argv[3:])
     with open(path) as f:
         netlist = json.load(f)
     # The clock is the wrapper's; every other input comes from the shift register.
@@ -24,7 +26,7 @@ def main():
         width = len(port["bits"])
         if port["direction"] == "output":
             outs.append((name, width))
-        elif name != "clk_i":
+        elif name not in tied and name != "clk_i":
             ins.append((name, width))
     n_in = sum(w for _, w in ins)
     n_out = sum(w for _, w in outs)
@@ -51,6 +53,7 @@ def main():
     for name, width in outs:
         conns.append(f"    .{name}(out_d[{at_out + width - 1}:{at_out}])")
         at_out += width
+    conns += [f"    .{name}('0)" for name in sorted(tied)]
     lines.append(",\n".join(conns))
     lines += ["  );", "endmodule"]
     print("\n".join(lines))

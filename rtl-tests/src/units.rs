@@ -9,6 +9,17 @@ extern "C" {
     fn sgpu_video_alu_new() -> *mut c_void;
     fn sgpu_video_alu_free(m: *mut c_void);
     fn sgpu_video_alu_step(m: *mut c_void, word: u64, a: u32, b: u32, c: u32, en: u8) -> u32;
+    fn sgpu_surface_unit_new() -> *mut c_void;
+    fn sgpu_surface_unit_free(m: *mut c_void);
+    fn sgpu_surface_unit_step(
+        m: *mut c_void,
+        word: u64,
+        desc: *const u32,
+        coord: *const u32,
+        comp: *const u32,
+        en: u8,
+        out: *mut SurfaceOut,
+    );
 }
 
 /// hw/sgpu_video_alu.sv: one lane of the video unit, a two-stage pipeline.
@@ -41,5 +52,75 @@ impl Drop for VideoAlu {
     fn drop(&mut self) {
         // SAFETY: self.0 came from sgpu_video_alu_new and is freed once.
         unsafe { sgpu_video_alu_free(self.0) }
+    }
+}
+
+/// What hw/sgpu_surface_unit.sv gives in a cycle, for the access of the cycle before
+/// (csrc/surface_unit.cpp has the same layout).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SurfaceOut {
+    pub addr: u64,
+    pub pdata: [u32; 4],
+    pub query: u32,
+    pub valid: u8,
+    pub trap: u8,
+    pub cause: u8,
+    pub drop: u8,
+    /// log2 of the access's bytes.
+    pub size: u8,
+    pub is_signed: u8,
+}
+
+/// hw/sgpu_surface_unit.sv: the surface unit's arithmetic for one access, two stages.
+pub struct SurfaceUnit(*mut c_void);
+
+impl SurfaceUnit {
+    /// A unit out of reset.
+    pub fn new() -> SurfaceUnit {
+        // SAFETY: the shim allocates a model and returns it, never null.
+        SurfaceUnit(unsafe { sgpu_surface_unit_new() })
+    }
+
+    /// One clock cycle with the instruction `word`, a descriptor's words, the coordinate
+    /// registers and SUST.P's components on the inputs (given to the unit when `en`):
+    /// returns the unit's outputs in that cycle, the results of the access of the cycle
+    /// before.
+    pub fn step(
+        &mut self,
+        word: u64,
+        desc: &[u32; 8],
+        coord: &[u32; 3],
+        comp: &[u32; 4],
+        en: bool,
+    ) -> SurfaceOut {
+        let mut out = SurfaceOut::default();
+        // SAFETY: self.0 is a live model from sgpu_surface_unit_new, used by one thread
+        // (&mut self); the arrays are as long as the shim reads, and `out` is written once.
+        unsafe {
+            sgpu_surface_unit_step(
+                self.0,
+                word,
+                desc.as_ptr(),
+                coord.as_ptr(),
+                comp.as_ptr(),
+                u8::from(en),
+                &mut out,
+            )
+        };
+        out
+    }
+}
+
+impl Default for SurfaceUnit {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for SurfaceUnit {
+    fn drop(&mut self) {
+        // SAFETY: self.0 came from sgpu_surface_unit_new and is freed once.
+        unsafe { sgpu_surface_unit_free(self.0) }
     }
 }

@@ -20,9 +20,9 @@
 
 mod common;
 
-use common::Rng;
+use common::{combinations, instructions, modifier_bits, word_of, Rng, Tally};
 use rtl_tests::units::VideoAlu;
-use sgpu_isa::{decode, field, fields, Field, Reg, Vsel, INSTRUCTIONS};
+use sgpu_isa::{decode, field, fields, Field, Reg, Vsel};
 use sgpu_sim::exec::evaluate;
 use sgpu_sim::video::position;
 use std::time::Instant;
@@ -32,11 +32,9 @@ const OPS: [&str; 13] = [
     "VSET2", "VSET4",
 ];
 
-/// The registers every case reads and writes: distinct, so that no operand aliases another.
-const RD: u8 = 4;
-const RA: u8 = 1;
-const RB: u8 = 2;
-const RC: u8 = 3;
+/// The registers every case reads and writes (rd, ra, rb, rc): distinct, so that no operand
+/// aliases another.
+const REGS: [u8; 4] = [4, 1, 2, 3];
 
 const EDGES8: [u32; 9] = [0, 1, 2, 0x7e, 0x7f, 0x80, 0x81, 0xfe, 0xff];
 const EDGES16: [u32; 12] = [
@@ -82,63 +80,6 @@ const COUNTS: [u32; 16] = [
 /// What the bits a selector leaves out hold, in turn.
 const FILLERS: [u32; 4] = [0, 0xffff_ffff, 0x5a5a_5a5a, 0xa5c3_3c5a];
 
-/// The (opcode, used bits) of each video instruction.
-fn video_ops() -> Vec<(&'static str, u8, u64)> {
-    OPS.iter()
-        .map(|name| {
-            *INSTRUCTIONS
-                .iter()
-                .find(|(n, _, _)| n == name)
-                .unwrap_or_else(|| panic!("no instruction {name}"))
-        })
-        .collect()
-}
-
-/// The word of `op` with `modifiers` in its modifier bits, the registers above and the guard
-/// PT.
-fn word_of(op: u8, modifiers: u64) -> u64 {
-    modifiers
-        | u64::from(op)
-        | u64::from(sgpu_isa::Pred::PT.0) << fields::PG.lsb
-        | u64::from(RD) << fields::RD.lsb
-        | u64::from(RA) << fields::RA.lsb
-        | u64::from(RB) << fields::RB.lsb
-        | u64::from(RC) << fields::RC.lsb
-}
-
-/// The bits of an instruction that are modifiers: all it uses but the opcode, guard and
-/// registers.
-fn modifier_bits(used: u64) -> u64 {
-    let fixed = [
-        fields::OP,
-        fields::PG,
-        fields::PGN,
-        fields::RD,
-        fields::RA,
-        fields::RB,
-        fields::RC,
-    ];
-    fixed.iter().fold(used, |m, &f| m & !f.mask())
-}
-
-/// Every word of `op` the decoder accepts, one per modifier combination.
-fn combinations(op: u8, used: u64) -> Vec<u64> {
-    let bits: Vec<u32> = (0..64)
-        .filter(|b| modifier_bits(used) >> b & 1 != 0)
-        .collect();
-    assert!(bits.len() <= 20, "{} modifier bits of {op:#x}", bits.len());
-    (0u64..1 << bits.len())
-        .map(|n| {
-            let m = bits
-                .iter()
-                .enumerate()
-                .fold(0, |m, (i, &b)| m | (n >> i & 1) << b);
-            word_of(op, m)
-        })
-        .filter(|&w| decode(w).is_ok())
-        .collect()
-}
-
 /// x with `e` in the byte, half-word or word `sel` names, and `filler`'s bits elsewhere.
 fn place(sel: Vsel, e: u32, filler: u32) -> u32 {
     let (shift, bits) = position(sel);
@@ -161,38 +102,35 @@ fn edges(sel: Vsel) -> &'static [u32] {
 /// must be zero.
 struct Check {
     alu: VideoAlu,
-    cases: u64,
+    tally: Tally,
     /// The instruction in the unit's second stage (word, a, b, c), and what the model says
     /// it gives.
     pending: Option<([u64; 4], u32)>,
-    mismatches: Vec<String>,
-    wrong: u64,
 }
 
 impl Check {
     fn new() -> Check {
         Check {
             alu: VideoAlu::new(),
-            cases: 0,
+            tally: Tally::default(),
             pending: None,
-            mismatches: Vec::new(),
-            wrong: 0,
         }
     }
 
     fn case(&mut self, word: u64, a: u32, b: u32, c: u32) {
         let insn = decode(word).expect("a legal word");
-        let regs = [(Reg(RA), a), (Reg(RB), b), (Reg(RC), c)];
+        let [_, ra, rb, rc] = REGS.map(Reg);
+        let regs = [(ra, a), (rb, b), (rc, c)];
         let want = evaluate(insn, &regs, &[], false)
             .and_then(|e| e.regs.first().map(|&(_, v)| v))
             .unwrap_or_else(|| panic!("the model cannot evaluate {insn}"));
         let got = self.alu.step(word, a, b, c, true);
         self.compare(got);
-        self.cases += 1;
+        self.tally.cases += 1;
         self.pending = Some(([word, a.into(), b.into(), c.into()], want));
         // A cycle without an instruction (other values on the inputs): the result still
         // comes, then zero.
-        if self.cases % 61 == 0 {
+        if self.tally.cases % 61 == 0 {
             let got = self.alu.step(!word, !a, !b, !c, false);
             self.compare(got);
             self.pending = None;
@@ -204,8 +142,7 @@ impl Check {
         let pending = self.pending.take();
         let want = pending.map_or(0, |(_, want)| want);
         if got != want {
-            self.wrong += 1;
-            if self.mismatches.len() < 20 {
+            self.tally.mismatch(|| {
                 let what = match pending {
                     Some(([word, a, b, c], _)) => format!(
                         "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
@@ -213,28 +150,15 @@ impl Check {
                     ),
                     None => "no instruction (a cycle with en_i low)".to_string(),
                 };
-                self.mismatches
-                    .push(format!("{what}: model {want:#x}, RTL {got:#x}"));
-            }
+                format!("{what}: model {want:#x}, RTL {got:#x}")
+            });
         }
     }
 
     fn finish(mut self, what: &str, start: Instant) -> u64 {
         let got = self.alu.step(0, 0, 0, 0, false);
         self.compare(got);
-        println!(
-            "video ALU, {what}: {} cases in {:.1} s",
-            self.cases,
-            start.elapsed().as_secs_f64()
-        );
-        assert!(
-            self.mismatches.is_empty(),
-            "{} mismatches of {} cases, the first:\n{}",
-            self.wrong,
-            self.cases,
-            self.mismatches.join("\n")
-        );
-        self.cases
+        self.tally.report("video ALU", what, start)
     }
 }
 
@@ -290,8 +214,8 @@ fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
     let start = Instant::now();
     let mut check = Check::new();
     let (mut n, mut combinations_seen) = (0, 0);
-    for (name, op, used) in video_ops() {
-        let words = combinations(op, used);
+    for (name, op, used) in instructions(&OPS) {
+        let words = combinations(op, used, REGS);
         assert!(!words.is_empty(), "{name}: no legal word");
         combinations_seen += words.len();
         for word in words {
@@ -330,12 +254,12 @@ fn random_words_agree_with_the_model() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(10_000_000);
     let start = Instant::now();
-    let ops = video_ops();
+    let ops = instructions(&OPS);
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut check = Check::new();
-    while check.cases < vectors {
+    while check.tally.cases < vectors {
         let (_, op, used) = ops[(rng.word() % ops.len() as u64) as usize];
-        let word = word_of(op, rng.word() & modifier_bits(used));
+        let word = word_of(op, used, rng.word() & modifier_bits(used), REGS);
         if decode(word).is_err() {
             continue;
         }

@@ -225,7 +225,10 @@ impl Descriptor {
     }
 
     /// Reads descriptor words: `None` for a descriptor not marked valid, an error for one
-    /// that names no geometry or format sgpu has, or a zero dimension.
+    /// that names no geometry or format sgpu has, a zero dimension, or a dimension its
+    /// geometry has not (height, depth or layers) other than 1. So a surface has depth or
+    /// layers, never both, and its bytes are slice x (depth or layers): the surface unit
+    /// needs no multiplier for them.
     pub fn decode(w: &[u32; abi::SURF_WORDS]) -> Result<Option<Descriptor>, &'static str> {
         if abi::SURF_VALID.get(w) == 0 {
             return Ok(None);
@@ -255,6 +258,21 @@ impl Descriptor {
         };
         if [d.width, d.height, d.depth, d.layers].contains(&0) {
             return Err(bad("a zero dimension"));
+        }
+        let (has_height, has_depth, has_layers) = match geom {
+            Geom::D1 => (false, false, false),
+            Geom::D2 => (true, false, false),
+            Geom::D3 => (true, true, false),
+            Geom::A1d => (false, false, true),
+            Geom::A2d => (true, false, true),
+        };
+        let absent = [
+            (has_height, d.height),
+            (has_depth, d.depth),
+            (has_layers, d.layers),
+        ];
+        if absent.iter().any(|&(has, n)| !has && n != 1) {
+            return Err(bad("a dimension its geometry has not"));
         }
         Ok(Some(d))
     }
@@ -292,7 +310,32 @@ pub fn data_registers(vec: Vwidth, dsize: Dsize) -> u8 {
     elements(vec) as u8 * if dsize == Dsize::B64 { 2 } else { 1 }
 }
 
-fn elements(vec: Vwidth) -> u32 {
+/// Bytes a `.b` load or store of `vec` elements of `dsize` moves.
+pub fn vector_bytes(vec: Vwidth, dsize: Dsize) -> u32 {
+    elements(vec) * dsize_bytes(dsize)
+}
+
+/// Bytes a reduction of type `ty` reads and writes: 8 for the 64-bit types, else 4.
+pub fn reduce_bytes(ty: Sty) -> u32 {
+    if matches!(ty, Sty::U64 | Sty::S64 | Sty::B64) {
+        8
+    } else {
+        4
+    }
+}
+
+/// Whether a reduction's min and max compare as signed: `.s32` and `.s64`, and `.b32` and
+/// `.b64` on a surface of sint channels.
+pub fn reduce_signed(ty: Sty, f: Format) -> bool {
+    match ty {
+        Sty::S32 | Sty::S64 => true,
+        Sty::B32 | Sty::B64 => f.kind == Kind::Sint,
+        _ => false,
+    }
+}
+
+/// Elements of a vector access: 1, 2 or 4.
+pub fn elements(vec: Vwidth) -> u32 {
     match vec {
         Vwidth::V1 => 1,
         Vwidth::V2 => 2,
@@ -506,7 +549,8 @@ impl Surfaces {
             return Err(Cause::Surface(Fault::FormattedLoad));
         }
         let (n, eb) = (elements(vec), dsize_bytes(dsize));
-        let (_, at) = self.locate(mem, w, lane, handle, ra, geom, false, |_| n * eb, clamp)?;
+        let size = |_: &Descriptor| vector_bytes(vec, dsize);
+        let (_, at) = self.locate(mem, w, lane, handle, ra, geom, false, size, clamp)?;
         let mut data = [0u8; MAX_STORE_BYTES];
         let bytes = &mut data[..(n * eb) as usize];
         if let Some(at) = at {
@@ -544,19 +588,26 @@ impl Surfaces {
         clamp: Sclamp,
     ) -> Result<(), Cause> {
         let (n, eb) = (elements(vec), dsize_bytes(dsize));
-        let size = |d: &Descriptor| if p { d.format.esize() } else { n * eb };
+        let size = |d: &Descriptor| {
+            if p {
+                d.format.esize()
+            } else {
+                vector_bytes(vec, dsize)
+            }
+        };
         let (d, at) = self.locate(mem, w, lane, handle, ra, geom, p, size, clamp)?;
         let Some(at) = at else { return Ok(()) };
         let data = if p {
+            // Only the registers the vector names are read.
             let components = std::array::from_fn(|ch| {
-                // Components the vector lacks are written as 0.
-                if (ch as u32) < n {
-                    w.r(crate::warp::reg_at(rc, ch as u8), lane)
+                let ch = ch as u8;
+                if u32::from(ch) < n {
+                    w.r(crate::warp::reg_at(rc, ch), lane)
                 } else {
                     0
                 }
             });
-            pack(components, d.format)
+            pack(components, n, d.format)
         } else {
             let mut data = [0u8; MAX_STORE_BYTES];
             for i in 0..n {
@@ -594,16 +645,11 @@ impl Surfaces {
         ty: Sty,
         clamp: Sclamp,
     ) -> Result<(), Cause> {
-        let wide = matches!(ty, Sty::U64 | Sty::S64 | Sty::B64);
-        let n = if wide { 8 } else { 4 };
+        let n = reduce_bytes(ty);
+        let wide = n == 8;
         let (d, at) = self.locate(mem, w, lane, handle, ra, geom, p, |_| n, clamp)?;
         let Some(at) = at else { return Ok(()) };
-        // .b32/.b64 take their signedness from the format.
-        let signed = match ty {
-            Sty::S32 | Sty::S64 => true,
-            Sty::B32 | Sty::B64 => d.format.kind == Kind::Sint,
-            _ => false,
-        };
+        let signed = reduce_signed(ty, d.format);
         let mut buf = [0u8; 8];
         mem.read(global(at), &mut buf[..n as usize])?;
         let b = if wide {
@@ -650,9 +696,17 @@ pub fn combine(op: Sop, signed: bool, wide: bool, old: u64, b: u64) -> u64 {
 }
 
 /// `sust.p`'s element: each channel's component in the format's encoding, little-endian,
-/// channel 0 first (bytes past the element's are 0).
-pub fn pack(components: [u32; 4], f: Format) -> [u8; MAX_STORE_BYTES] {
+/// channel 0 first; a channel past the `given` components the vector has is written as 0,
+/// and bytes past the element's are 0.
+pub fn pack(components: [u32; 4], given: u32, f: Format) -> [u8; MAX_STORE_BYTES] {
     let mut element = [0u8; MAX_STORE_BYTES];
+    let components: [u32; 4] = std::array::from_fn(|ch| {
+        if (ch as u32) < given {
+            components[ch]
+        } else {
+            0
+        }
+    });
     let b = f.bytes as usize;
     for (slot, &v) in element
         .chunks_mut(b)
@@ -740,6 +794,12 @@ mod tests {
         // 32-bit unorm channels do not exist.
         assert_eq!(with(abi::SURF_BYTES, 2), "no format sgpu has");
         assert_eq!(with(abi::SURF_HEIGHT, 0), "a zero dimension");
+        // A 2d surface has neither depth nor layers.
+        assert_eq!(with(abi::SURF_DEPTH, 2), "a dimension its geometry has not");
+        assert_eq!(
+            with(abi::SURF_LAYERS, 3),
+            "a dimension its geometry has not"
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! What the tests share: building a testbench with Verilator (kept between runs), running it
-//! on a file of inputs, and random numbers.
+//! on a file of inputs, instruction words of every modifier combination, and random numbers.
 // Each test binary compiles this module and uses only some of it.
 #![allow(dead_code)]
 
@@ -91,3 +91,99 @@ pub fn hex_values(line: &str) -> Vec<u64> {
 
 /// Reproducible random numbers: the random program generator's.
 pub use rtl_tests::random::Rng;
+
+/// The word of `op` (whose word uses the bits `used`) with `modifiers` in its modifier bits,
+/// the registers `regs` (rd, ra, rb, rc) in the register fields it has, and the guard PT.
+pub fn word_of(op: u8, used: u64, modifiers: u64, [rd, ra, rb, rc]: [u8; 4]) -> u64 {
+    use sgpu_isa::fields;
+    let registers = u64::from(rd) << fields::RD.lsb
+        | u64::from(ra) << fields::RA.lsb
+        | u64::from(rb) << fields::RB.lsb
+        | u64::from(rc) << fields::RC.lsb;
+    modifiers | u64::from(op) | u64::from(sgpu_isa::Pred::PT.0) << fields::PG.lsb | registers & used
+}
+
+/// The bits of an instruction that are modifiers: all it uses but the opcode, guard and
+/// registers.
+pub fn modifier_bits(used: u64) -> u64 {
+    use sgpu_isa::fields;
+    let fixed = [
+        fields::OP,
+        fields::PG,
+        fields::PGN,
+        fields::RD,
+        fields::RA,
+        fields::RB,
+        fields::RC,
+    ];
+    fixed.iter().fold(used, |m, &f| m & !f.mask())
+}
+
+/// Every word of `op` the decoder accepts, one per modifier combination, with the registers
+/// `regs`.
+pub fn combinations(op: u8, used: u64, regs: [u8; 4]) -> Vec<u64> {
+    let bits: Vec<u32> = (0..64)
+        .filter(|b| modifier_bits(used) >> b & 1 != 0)
+        .collect();
+    assert!(bits.len() <= 20, "{} modifier bits of {op:#x}", bits.len());
+    (0u64..1 << bits.len())
+        .map(|n| {
+            let m = bits
+                .iter()
+                .enumerate()
+                .fold(0, |m, (i, &b)| m | (n >> i & 1) << b);
+            word_of(op, used, m, regs)
+        })
+        .filter(|&w| sgpu_isa::decode(w).is_ok())
+        .collect()
+}
+
+/// The (name, opcode, used bits) of each instruction named.
+pub fn instructions(names: &[&str]) -> Vec<(&'static str, u8, u64)> {
+    names
+        .iter()
+        .map(|name| {
+            *sgpu_isa::INSTRUCTIONS
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .unwrap_or_else(|| panic!("no instruction {name}"))
+        })
+        .collect()
+}
+
+/// Cases run and mismatches found by a unit test that compares a Verilated unit with the
+/// golden model, with the first mismatches' descriptions.
+#[derive(Default)]
+pub struct Tally {
+    pub cases: u64,
+    wrong: u64,
+    first: Vec<String>,
+}
+
+impl Tally {
+    /// A mismatch: `describe` is called only for the first 20, which the report shows.
+    pub fn mismatch(&mut self, describe: impl FnOnce() -> String) {
+        self.wrong += 1;
+        if self.first.len() < 20 {
+            self.first.push(describe());
+        }
+    }
+
+    /// Prints how many cases ran in how long, fails with the first mismatches if there were
+    /// any, and returns the count.
+    pub fn report(&self, unit: &str, what: &str, start: std::time::Instant) -> u64 {
+        println!(
+            "{unit}, {what}: {} cases in {:.1} s",
+            self.cases,
+            start.elapsed().as_secs_f64()
+        );
+        assert!(
+            self.first.is_empty(),
+            "{} mismatches of {} cases, the first:\n{}",
+            self.wrong,
+            self.cases,
+            self.first.join("\n")
+        );
+        self.cases
+    }
+}
