@@ -24,8 +24,9 @@ const CONFIGS: [(u32, u32); 8] = [
 ];
 
 /// Units linked into the tests' own process beside the golden model (src/units.rs): the
-/// module, the modules under it, and the C shim around it. Each is built from the ISA
-/// package, its own sources and its shim, so that a change to the core does not rebuild it.
+/// module, the modules under it, and the C shim around it (which includes UNIT_HEADER).
+/// Each is built from the ISA package, its own sources and its shim, so that a change to
+/// the core does not rebuild it.
 const UNITS: [(&str, &[&str], &str); 2] = [
     ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
     (
@@ -152,6 +153,9 @@ fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, 
 
 /// A unit of hw/ as its own library with its shim, built again only when the package, the
 /// module or the shim changes.
+/// What every unit's shim includes.
+const UNIT_HEADER: &str = "csrc/unit.h";
+
 fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, out: &Path) {
     let files: Vec<PathBuf> = ["sgpu_isa_pkg"]
         .iter()
@@ -163,9 +167,14 @@ fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, out:
         println!("cargo:rerun-if-changed={}", f.display());
     }
     println!("cargo:rerun-if-changed={shim}");
+    println!("cargo:rerun-if-changed={UNIT_HEADER}");
     let sources: String = files
         .iter()
-        .chain([&PathBuf::from(shim), &PathBuf::from("build.rs")])
+        .chain([
+            &PathBuf::from(shim),
+            &PathBuf::from(UNIT_HEADER),
+            &PathBuf::from("build.rs"),
+        ])
         .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
         .collect();
     let stamp = out.join(format!("{top}.stamp"));

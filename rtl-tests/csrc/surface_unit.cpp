@@ -3,12 +3,9 @@
 #include <cstdint>
 
 #include "Vsgpu_surface_unit.h"
-#include "verilated.h"
+#include "unit.h"
 
-struct SurfaceUnit {
-    VerilatedContext context;
-    Vsgpu_surface_unit top{&context};
-};
+using SurfaceUnit = Unit<Vsgpu_surface_unit>;
 
 // The unit's outputs in one cycle; src/units.rs has the same layout (repr(C)).
 struct SurfaceOut {
@@ -25,20 +22,9 @@ struct SurfaceOut {
 
 extern "C" {
 
-SurfaceUnit* sgpu_surface_unit_new() {
-    auto* m = new SurfaceUnit;
-    m->top.clk_i = 0;
-    m->top.rst_ni = 0;
-    m->top.eval();
-    m->top.rst_ni = 1;
-    m->top.eval();
-    return m;
-}
+SurfaceUnit* sgpu_surface_unit_new() { return unit_new<Vsgpu_surface_unit>(); }
 
-void sgpu_surface_unit_free(SurfaceUnit* m) {
-    m->top.final();
-    delete m;
-}
+void sgpu_surface_unit_free(SurfaceUnit* m) { unit_free(m); }
 
 // One cycle with these inputs (desc: 8 words, coord: 3, comp: 4): `out` takes the outputs
 // as they are before the cycle's rising edge (the results of the access of the cycle

@@ -4,29 +4,15 @@
 #include <cstdint>
 
 #include "Vsgpu_video_alu.h"
-#include "verilated.h"
+#include "unit.h"
 
-struct VideoAlu {
-    VerilatedContext context;
-    Vsgpu_video_alu top{&context};
-};
+using VideoAlu = Unit<Vsgpu_video_alu>;
 
 extern "C" {
 
-VideoAlu* sgpu_video_alu_new() {
-    auto* m = new VideoAlu;
-    m->top.clk_i = 0;
-    m->top.rst_ni = 0;
-    m->top.eval();
-    m->top.rst_ni = 1;
-    m->top.eval();
-    return m;
-}
+VideoAlu* sgpu_video_alu_new() { return unit_new<Vsgpu_video_alu>(); }
 
-void sgpu_video_alu_free(VideoAlu* m) {
-    m->top.final();
-    delete m;
-}
+void sgpu_video_alu_free(VideoAlu* m) { unit_free(m); }
 
 // One cycle with these inputs: returns d_o as it is before the cycle's rising edge (the
 // result of the instruction of the cycle before, or zero), which then takes the inputs.
