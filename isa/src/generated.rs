@@ -10318,6 +10318,22 @@ pub mod abi {
         lsb: 31,
         bits: 1,
     };
+    /// Every member of a surface descriptor, in the descriptor table at handle x 32 bytes, in the table's order.
+    pub const SURF_MEMBERS: [Member; 13] = [
+        SURF_BASE_LO,
+        SURF_BASE_HI,
+        SURF_PITCH,
+        SURF_SLICE,
+        SURF_WIDTH,
+        SURF_HEIGHT,
+        SURF_DEPTH,
+        SURF_LAYERS,
+        SURF_GEOM,
+        SURF_CHANNELS,
+        SURF_BYTES,
+        SURF_KIND,
+        SURF_VALID,
+    ];
     /// Words of the launch record the host writes before starting a kernel.
     pub const LAUNCH_WORDS: usize = 16;
     /// word index of the kernel's first instruction
@@ -10425,4 +10441,22 @@ pub mod abi {
         lsb: 0,
         bits: 32,
     };
+    /// Every member of the launch record the host writes before starting a kernel, in the table's order.
+    pub const LAUNCH_MEMBERS: [Member; 15] = [
+        LAUNCH_ENTRY,
+        LAUNCH_GRID_X,
+        LAUNCH_GRID_Y,
+        LAUNCH_GRID_Z,
+        LAUNCH_BLOCK_X,
+        LAUNCH_BLOCK_Y,
+        LAUNCH_BLOCK_Z,
+        LAUNCH_SHARED,
+        LAUNCH_PARAMS_LO,
+        LAUNCH_PARAMS_HI,
+        LAUNCH_PARAM_BYTES,
+        LAUNCH_SURF_LO,
+        LAUNCH_SURF_HI,
+        LAUNCH_SURF_COUNT,
+        LAUNCH_LOCAL,
+    ];
 }

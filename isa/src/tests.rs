@@ -282,3 +282,46 @@ fn record_members_hold_what_fits_and_refuse_the_rest() {
         "a refused value leaves the word alone"
     );
 }
+
+/// The member names of the table after `heading` in docs/hw.md: the backquoted names of
+/// each row's first cell, `x_lo/hi` standing for `x_lo` and `x_hi`.
+fn documented_members(heading: &str) -> BTreeSet<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/hw.md");
+    let text = std::fs::read_to_string(path).expect("docs/hw.md");
+    let section = text
+        .split("\n## ")
+        .find(|s| s.starts_with(heading))
+        .unwrap_or_else(|| panic!("docs/hw.md has no section {heading}"));
+    let mut names = BTreeSet::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let first = row.split('|').nth(1).expect("a cell");
+        for name in first.split('`').skip(1).step_by(2) {
+            match name.rsplit_once('_') {
+                Some((stem, tail)) if tail.contains('/') => {
+                    names.extend(tail.split('/').map(|t| format!("{stem}_{t}")))
+                }
+                _ => {
+                    names.insert(name.to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// docs/hw.md explains every member of the descriptor and the launch record, and no other:
+/// the records are written once, in isa/sgpu.isa, and the golden model (`abi`), the RTL
+/// (`sgpu_isa_pkg`) and the co-simulation harness take them from there.
+#[test]
+fn docs_hw_md_names_every_record_member() {
+    for (heading, members) in [
+        ("Surfaces", &abi::SURF_MEMBERS[..]),
+        ("The launch record", &abi::LAUNCH_MEMBERS[..]),
+    ] {
+        let want: BTreeSet<String> = members
+            .iter()
+            .map(|m| m.name.split_once('.').expect("record.member").1.to_string())
+            .collect();
+        assert_eq!(documented_members(heading), want, "docs/hw.md, {heading}");
+    }
+}

@@ -196,6 +196,26 @@ fn abi(w: &mut String, t: &Table) {
             )
             .unwrap();
         }
+        let members: Vec<String> = t
+            .members
+            .iter()
+            .filter(|m| m.record == r.name)
+            .map(|m| m.upper())
+            .collect();
+        writeln!(
+            w,
+            "    /// Every member of {}, in the table's order.",
+            r.doc
+        )
+        .unwrap();
+        writeln!(
+            w,
+            "    pub const {}_MEMBERS: [Member; {}] = [{}];",
+            r.name.to_uppercase(),
+            members.len(),
+            members.join(", ")
+        )
+        .unwrap();
     }
     writeln!(w, "}}").unwrap();
 }
