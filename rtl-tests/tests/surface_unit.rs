@@ -25,7 +25,7 @@ mod common;
 
 use common::{combinations, instructions, modifier_bits, word_of, Rng, Tally};
 use rtl_tests::units::{SurfaceOut, SurfaceUnit};
-use sgpu_isa::{abi, decode, Geom, Op};
+use sgpu_isa::{abi, decode, Geom, Op, Sclamp};
 use sgpu_sim::surface::{
     elements, pack, reduce_bytes, reduce_signed, vector_bytes, Descriptor, Format, Request,
 };
@@ -162,7 +162,44 @@ fn code(cause: Cause) -> u8 {
     }
 }
 
-/// The access's request, the model's way: the size each form reads or writes.
+/// The access `op` makes on a surface of format `f`, as the model's surface unit sizes it:
+/// its geometry, whether x counts elements (`.p`), its bytes (the vector's for `.b`, the
+/// element's for SUST.P, 4 or 8 for SURED) and its clamp mode; `None` for SUQ.
+fn access(op: Op, f: Format) -> Option<(Geom, bool, u32, Sclamp)> {
+    match op {
+        Op::Suld {
+            geom,
+            vec,
+            dsize,
+            sclamp,
+            ..
+        }
+        | Op::Sust {
+            sfmt: false,
+            geom,
+            vec,
+            dsize,
+            sclamp,
+            ..
+        } => Some((geom, false, vector_bytes(vec, dsize), sclamp)),
+        Op::Sust {
+            sfmt: true,
+            geom,
+            sclamp,
+            ..
+        } => Some((geom, true, f.esize(), sclamp)),
+        Op::Sured {
+            sfmt,
+            geom,
+            sty,
+            sclamp,
+            ..
+        } => Some((geom, sfmt, reduce_bytes(sty), sclamp)),
+        _ => None,
+    }
+}
+
+/// What the model says the unit gives for an access.
 fn model(word: u64, desc: &[u32; 8], coord: [u32; 3], comp: [u32; 4]) -> Want {
     let surface = abi::TRAP_SURFACE as u8;
     let op = decode(word).expect("a legal word").op;
@@ -173,78 +210,38 @@ fn model(word: u64, desc: &[u32; 8], coord: [u32; 3], comp: [u32; 4]) -> Want {
         Ok(Some(d)) => d,
         _ => return Want::Trap(surface),
     };
-    let coords = [coord[0], coord[1], coord[2], 0];
-    let (request, element, signed) = match op {
-        Op::Suq { query, .. } => return Want::Query(d.query(query)),
-        Op::Suld {
-            geom,
-            vec,
-            dsize,
-            sclamp,
-            ..
-        } => (
-            Request {
-                geom,
-                elements: false,
-                coords,
-                size: vector_bytes(vec, dsize),
-                clamp: sclamp,
-            },
-            None,
-            None,
-        ),
+    if let Op::Suq { query, .. } = op {
+        return Want::Query(d.query(query));
+    }
+    let (geom, elements_x, size, clamp) = access(op, d.format).expect("a surface access");
+    let request = Request {
+        geom,
+        elements: elements_x,
+        coords: [coord[0], coord[1], coord[2], 0],
+        size,
+        clamp,
+    };
+    let element = match op {
         Op::Sust {
-            sfmt,
-            geom,
-            vec,
-            dsize,
-            sclamp,
-            ..
+            sfmt: true, vec, ..
         } => {
-            let size = if sfmt {
-                d.format.esize()
-            } else {
-                vector_bytes(vec, dsize)
-            };
-            let element = sfmt.then(|| {
-                let bytes = pack(comp, elements(vec), d.format);
-                std::array::from_fn(|i| {
-                    u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"))
-                })
-            });
-            let r = Request {
-                geom,
-                elements: sfmt,
-                coords,
-                size,
-                clamp: sclamp,
-            };
-            (r, element, None)
+            let bytes = pack(comp, elements(vec), d.format);
+            Some(std::array::from_fn(|i| {
+                u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+            }))
         }
-        Op::Sured {
-            sfmt,
-            geom,
-            sty,
-            sclamp,
-            ..
-        } => {
-            let r = Request {
-                geom,
-                elements: sfmt,
-                coords,
-                size: reduce_bytes(sty),
-                clamp: sclamp,
-            };
-            (r, None, Some(reduce_signed(sty, d.format)))
-        }
-        other => panic!("not a surface instruction: {other:?}"),
+        _ => None,
+    };
+    let signed = match op {
+        Op::Sured { sty, .. } => Some(reduce_signed(sty, d.format)),
+        _ => None,
     };
     match d.locate(0, &request) {
         Err(cause) => Want::Trap(code(cause)),
         Ok(None) => Want::Dropped,
         Ok(Some(addr)) => Want::At {
             addr,
-            size: request.size.trailing_zeros() as u8,
+            size: size.trailing_zeros() as u8,
             element,
             signed,
         },
@@ -358,21 +355,6 @@ fn geometry(word: u64) -> Geom {
     }
 }
 
-/// The bytes a .b access of `word` moves, for coordinates that are its multiples.
-fn access_bytes(word: u64, f: Format) -> i64 {
-    match decode(word).expect("a legal word").op {
-        Op::Suld { vec, dsize, .. } => vector_bytes(vec, dsize).into(),
-        Op::Sust {
-            sfmt: false,
-            vec,
-            dsize,
-            ..
-        } => vector_bytes(vec, dsize).into(),
-        Op::Sured { sty, .. } => reduce_bytes(sty).into(),
-        _ => f.esize().into(),
-    }
-}
-
 /// A packed surface of `geom` and `f` with the dimensions `dims`, at a 256-byte aligned base.
 fn surface(geom: Geom, f: Format, dims: [u32; 4], base: u64) -> [u32; 8] {
     Descriptor::packed(base, geom, dims, f)
@@ -383,11 +365,11 @@ fn surface(geom: Geom, f: Format, dims: [u32; 4], base: u64) -> [u32; 8] {
 /// Coordinates for a surface of `dims` (width, height, depth, layers): axis a takes the edge
 /// kind in bits 4a.. of `turn`, so that successive turns meet every pair of kinds.
 fn coordinates(word: u64, f: Format, dims: [u32; 4], turn: u32, rng: &mut Rng) -> [u32; 3] {
-    let size = access_bytes(word, f);
-    let elements = matches!(
-        decode(word).expect("a legal word").op,
-        Op::Sust { sfmt: true, .. } | Op::Sured { sfmt: true, .. }
-    );
+    let op = decode(word).expect("a legal word").op;
+    // SUQ's coordinates do not matter: any access's will do.
+    let (_, elements, size, _) =
+        access(op, f).unwrap_or((Geom::D2, false, f.esize(), Sclamp::Trap));
+    let size = i64::from(size);
     let x_max = if elements {
         i64::from(dims[0]) - 1
     } else {
