@@ -377,183 +377,6 @@ package sgpu_isa_pkg;
   localparam logic [63:0] USED_VSET2 = 64'h71c06fffffffffff;
   localparam logic [63:0] USED_VSET4 = 64'h77c06fffffffffff;
 
-  // Whether a word is no instruction: an opcode no instruction has, a bit the instruction
-  // does not use set, an enumerated field past its last value, or an immediate that is
-  // not a multiple of its alignment (branch targets: whole instructions).
-  function automatic logic illegal_word(logic [63:0] instr);
-    unique case (instr[OP_MSB:OP_LSB])
-      sgpu_isa_pkg::OP_NOP: illegal_word = (instr & ~USED_NOP) != 64'h0;
-      sgpu_isa_pkg::OP_EXIT: illegal_word = (instr & ~USED_EXIT) != 64'h0;
-      sgpu_isa_pkg::OP_BRA: illegal_word = (instr & ~USED_BRA) != 64'h0
-          || instr[TARGET_LSB +: 3] != 3'd0;
-      sgpu_isa_pkg::OP_SSY: illegal_word = (instr & ~USED_SSY) != 64'h0
-          || instr[TARGET_LSB +: 3] != 3'd0;
-      sgpu_isa_pkg::OP_CALL: illegal_word = (instr & ~USED_CALL) != 64'h0
-          || instr[TARGET_LSB +: 3] != 3'd0;
-      sgpu_isa_pkg::OP_CALLR: illegal_word = (instr & ~USED_CALLR) != 64'h0;
-      sgpu_isa_pkg::OP_RET: illegal_word = (instr & ~USED_RET) != 64'h0;
-      sgpu_isa_pkg::OP_TRAP: illegal_word = (instr & ~USED_TRAP) != 64'h0;
-      sgpu_isa_pkg::OP_BAR: illegal_word = (instr & ~USED_BAR) != 64'h0
-          || instr[BMODE_MSB:BMODE_LSB] > 2'd1;
-      sgpu_isa_pkg::OP_MEMBAR: illegal_word = (instr & ~USED_MEMBAR) != 64'h0
-          || instr[LEVEL_MSB:LEVEL_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_WARPSYNC: illegal_word = (instr & ~USED_WARPSYNC) != 64'h0;
-      sgpu_isa_pkg::OP_WARPSYNCI: illegal_word = (instr & ~USED_WARPSYNCI) != 64'h0;
-      sgpu_isa_pkg::OP_BARRED: illegal_word = (instr & ~USED_BARRED) != 64'h0
-          || instr[BRED_MSB:BRED_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_MOV: illegal_word = (instr & ~USED_MOV) != 64'h0;
-      sgpu_isa_pkg::OP_MOV32I: illegal_word = (instr & ~USED_MOV32I) != 64'h0;
-      sgpu_isa_pkg::OP_S2R: illegal_word = (instr & ~USED_S2R) != 64'h0
-          || instr[SREG_MSB:SREG_LSB] > 6'd31;
-      sgpu_isa_pkg::OP_SEL: illegal_word = (instr & ~USED_SEL) != 64'h0;
-      sgpu_isa_pkg::OP_PLOP: illegal_word = (instr & ~USED_PLOP) != 64'h0
-          || instr[BOP_MSB:BOP_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_IADD: illegal_word = (instr & ~USED_IADD) != 64'h0;
-      sgpu_isa_pkg::OP_IADD32I: illegal_word = (instr & ~USED_IADD32I) != 64'h0;
-      sgpu_isa_pkg::OP_IMUL: illegal_word = (instr & ~USED_IMUL) != 64'h0;
-      sgpu_isa_pkg::OP_IMUL32I: illegal_word = (instr & ~USED_IMUL32I) != 64'h0;
-      sgpu_isa_pkg::OP_IMAD: illegal_word = (instr & ~USED_IMAD) != 64'h0;
-      sgpu_isa_pkg::OP_IMNMX: illegal_word = (instr & ~USED_IMNMX) != 64'h0;
-      sgpu_isa_pkg::OP_IABS: illegal_word = (instr & ~USED_IABS) != 64'h0;
-      sgpu_isa_pkg::OP_ISETP: illegal_word = (instr & ~USED_ISETP) != 64'h0
-          || instr[ICMP_MSB:ICMP_LSB] > 3'd5
-          || instr[BOP_MSB:BOP_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_LOP3: illegal_word = (instr & ~USED_LOP3) != 64'h0;
-      sgpu_isa_pkg::OP_LOP32I: illegal_word = (instr & ~USED_LOP32I) != 64'h0
-          || instr[LOP2_MSB:LOP2_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_SHL: illegal_word = (instr & ~USED_SHL) != 64'h0;
-      sgpu_isa_pkg::OP_SHR: illegal_word = (instr & ~USED_SHR) != 64'h0;
-      sgpu_isa_pkg::OP_SHF: illegal_word = (instr & ~USED_SHF) != 64'h0;
-      sgpu_isa_pkg::OP_BFE: illegal_word = (instr & ~USED_BFE) != 64'h0;
-      sgpu_isa_pkg::OP_BFI: illegal_word = (instr & ~USED_BFI) != 64'h0;
-      sgpu_isa_pkg::OP_POPC: illegal_word = (instr & ~USED_POPC) != 64'h0;
-      sgpu_isa_pkg::OP_CLZ: illegal_word = (instr & ~USED_CLZ) != 64'h0;
-      sgpu_isa_pkg::OP_FLO: illegal_word = (instr & ~USED_FLO) != 64'h0;
-      sgpu_isa_pkg::OP_BREV: illegal_word = (instr & ~USED_BREV) != 64'h0;
-      sgpu_isa_pkg::OP_PRMT: illegal_word = (instr & ~USED_PRMT) != 64'h0
-          || instr[PMODE_MSB:PMODE_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_PRMTI: illegal_word = (instr & ~USED_PRMTI) != 64'h0
-          || instr[PMODEI_MSB:PMODEI_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_I2I: illegal_word = (instr & ~USED_I2I) != 64'h0;
-      sgpu_isa_pkg::OP_IDIV: illegal_word = (instr & ~USED_IDIV) != 64'h0;
-      sgpu_isa_pkg::OP_IMADW: illegal_word = (instr & ~USED_IMADW) != 64'h0;
-      sgpu_isa_pkg::OP_FADD: illegal_word = (instr & ~USED_FADD) != 64'h0;
-      sgpu_isa_pkg::OP_FADD32I: illegal_word = (instr & ~USED_FADD32I) != 64'h0;
-      sgpu_isa_pkg::OP_FMUL: illegal_word = (instr & ~USED_FMUL) != 64'h0;
-      sgpu_isa_pkg::OP_FMUL32I: illegal_word = (instr & ~USED_FMUL32I) != 64'h0;
-      sgpu_isa_pkg::OP_FFMA: illegal_word = (instr & ~USED_FFMA) != 64'h0;
-      sgpu_isa_pkg::OP_FMNMX: illegal_word = (instr & ~USED_FMNMX) != 64'h0;
-      sgpu_isa_pkg::OP_FSETP: illegal_word = (instr & ~USED_FSETP) != 64'h0
-          || instr[FCMP_MSB:FCMP_LSB] > 4'd13
-          || instr[BOP_MSB:BOP_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_MUFU: illegal_word = (instr & ~USED_MUFU) != 64'h0
-          || instr[MUFU_MSB:MUFU_LSB] > 4'd7;
-      sgpu_isa_pkg::OP_FDIV: illegal_word = (instr & ~USED_FDIV) != 64'h0;
-      sgpu_isa_pkg::OP_FSQRT: illegal_word = (instr & ~USED_FSQRT) != 64'h0;
-      sgpu_isa_pkg::OP_FRCP: illegal_word = (instr & ~USED_FRCP) != 64'h0;
-      sgpu_isa_pkg::OP_F2I: illegal_word = (instr & ~USED_F2I) != 64'h0;
-      sgpu_isa_pkg::OP_I2F: illegal_word = (instr & ~USED_I2F) != 64'h0;
-      sgpu_isa_pkg::OP_F2F: illegal_word = (instr & ~USED_F2F) != 64'h0
-          || instr[FCVT_MSB:FCVT_LSB] > 4'd8;
-      sgpu_isa_pkg::OP_FFMA32I: illegal_word = (instr & ~USED_FFMA32I) != 64'h0;
-      sgpu_isa_pkg::OP_LD: illegal_word = (instr & ~USED_LD) != 64'h0
-          || instr[SPACE_MSB:SPACE_LSB] > 3'd4
-          || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_ST: illegal_word = (instr & ~USED_ST) != 64'h0
-          || instr[SPACE_MSB:SPACE_LSB] > 3'd4
-          || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_LDC: illegal_word = (instr & ~USED_LDC) != 64'h0
-          || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_ATOM: illegal_word = (instr & ~USED_ATOM) != 64'h0
-          || instr[AOP_MSB:AOP_LSB] > 4'd9
-          || instr[ATY_MSB:ATY_LSB] > 4'd10
-          || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
-      sgpu_isa_pkg::OP_RED: illegal_word = (instr & ~USED_RED) != 64'h0
-          || instr[AOP_MSB:AOP_LSB] > 4'd9
-          || instr[ATY_MSB:ATY_LSB] > 4'd10
-          || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
-      sgpu_isa_pkg::OP_SULD: illegal_word = (instr & ~USED_SULD) != 64'h0
-          || instr[GEOM_MSB:GEOM_LSB] > 3'd4
-          || instr[VEC_MSB:VEC_LSB] > 2'd2
-          || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_SUST: illegal_word = (instr & ~USED_SUST) != 64'h0
-          || instr[GEOM_MSB:GEOM_LSB] > 3'd4
-          || instr[VEC_MSB:VEC_LSB] > 2'd2
-          || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_SURED: illegal_word = (instr & ~USED_SURED) != 64'h0
-          || instr[SOP_MSB:SOP_LSB] > 3'd4
-          || instr[GEOM_MSB:GEOM_LSB] > 3'd4
-          || instr[STY_MSB:STY_LSB] > 3'd5
-          || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_SUQ: illegal_word = (instr & ~USED_SUQ) != 64'h0
-          || instr[QUERY_MSB:QUERY_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_SHFL: illegal_word = (instr & ~USED_SHFL) != 64'h0;
-      sgpu_isa_pkg::OP_VOTE: illegal_word = (instr & ~USED_VOTE) != 64'h0;
-      sgpu_isa_pkg::OP_REDUX: illegal_word = (instr & ~USED_REDUX) != 64'h0
-          || instr[REDOP_MSB:REDOP_LSB] > 3'd5;
-      sgpu_isa_pkg::OP_MATCH: illegal_word = (instr & ~USED_MATCH) != 64'h0;
-      sgpu_isa_pkg::OP_VADD: illegal_word = (instr & ~USED_VADD) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VSUB: illegal_word = (instr & ~USED_VSUB) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VABSDIFF: illegal_word = (instr & ~USED_VABSDIFF) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VMIN: illegal_word = (instr & ~USED_VMIN) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VMAX: illegal_word = (instr & ~USED_VMAX) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VSHL: illegal_word = (instr & ~USED_VSHL) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VSHR: illegal_word = (instr & ~USED_VSHR) != 64'h0
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VMAD: illegal_word = (instr & ~USED_VMAD) != 64'h0
-          || instr[VNEG_MSB:VNEG_LSB] > 2'd2
-          || instr[VSCALE_MSB:VSCALE_LSB] > 2'd2
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VSET: illegal_word = (instr & ~USED_VSET) != 64'h0
-          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
-          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
-          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
-          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
-          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
-      sgpu_isa_pkg::OP_VOP2: illegal_word = (instr & ~USED_VOP2) != 64'h0
-          || instr[VOP_MSB:VOP_LSB] > 3'd5
-          || instr[VM2_MSB:VM2_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_VOP4: illegal_word = (instr & ~USED_VOP4) != 64'h0
-          || instr[VOP_MSB:VOP_LSB] > 3'd5
-          || instr[VM4_MSB:VM4_LSB] > 4'd14;
-      sgpu_isa_pkg::OP_VSET2: illegal_word = (instr & ~USED_VSET2) != 64'h0
-          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
-          || instr[VM2_MSB:VM2_LSB] > 2'd2;
-      sgpu_isa_pkg::OP_VSET4: illegal_word = (instr & ~USED_VSET4) != 64'h0
-          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
-          || instr[VM4_MSB:VM4_LSB] > 4'd14;
-      default: illegal_word = 1'b1;
-    endcase
-  endfunction
-
   typedef enum logic [1:0] {
     BOP_AND = 2'd0,
     BOP_OR = 2'd1,
@@ -1719,4 +1542,184 @@ package sgpu_isa_pkg;
     endcase
   endfunction
 
+
+  // Whether a word is no instruction: an opcode no instruction has, a bit the instruction
+  // does not use set, an enumerated field past its last value, or an immediate that is
+  // not a multiple of its alignment (branch targets: whole instructions), or a register
+  // operand whose fields make it span more than `span_max` registers.
+  function automatic logic illegal_word(logic [63:0] instr);
+    unique case (instr[OP_MSB:OP_LSB])
+      sgpu_isa_pkg::OP_NOP: illegal_word = (instr & ~USED_NOP) != 64'h0;
+      sgpu_isa_pkg::OP_EXIT: illegal_word = (instr & ~USED_EXIT) != 64'h0;
+      sgpu_isa_pkg::OP_BRA: illegal_word = (instr & ~USED_BRA) != 64'h0
+          || instr[TARGET_LSB +: 3] != 3'd0;
+      sgpu_isa_pkg::OP_SSY: illegal_word = (instr & ~USED_SSY) != 64'h0
+          || instr[TARGET_LSB +: 3] != 3'd0;
+      sgpu_isa_pkg::OP_CALL: illegal_word = (instr & ~USED_CALL) != 64'h0
+          || instr[TARGET_LSB +: 3] != 3'd0;
+      sgpu_isa_pkg::OP_CALLR: illegal_word = (instr & ~USED_CALLR) != 64'h0;
+      sgpu_isa_pkg::OP_RET: illegal_word = (instr & ~USED_RET) != 64'h0;
+      sgpu_isa_pkg::OP_TRAP: illegal_word = (instr & ~USED_TRAP) != 64'h0;
+      sgpu_isa_pkg::OP_BAR: illegal_word = (instr & ~USED_BAR) != 64'h0
+          || instr[BMODE_MSB:BMODE_LSB] > 2'd1;
+      sgpu_isa_pkg::OP_MEMBAR: illegal_word = (instr & ~USED_MEMBAR) != 64'h0
+          || instr[LEVEL_MSB:LEVEL_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_WARPSYNC: illegal_word = (instr & ~USED_WARPSYNC) != 64'h0;
+      sgpu_isa_pkg::OP_WARPSYNCI: illegal_word = (instr & ~USED_WARPSYNCI) != 64'h0;
+      sgpu_isa_pkg::OP_BARRED: illegal_word = (instr & ~USED_BARRED) != 64'h0
+          || instr[BRED_MSB:BRED_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_MOV: illegal_word = (instr & ~USED_MOV) != 64'h0;
+      sgpu_isa_pkg::OP_MOV32I: illegal_word = (instr & ~USED_MOV32I) != 64'h0;
+      sgpu_isa_pkg::OP_S2R: illegal_word = (instr & ~USED_S2R) != 64'h0
+          || instr[SREG_MSB:SREG_LSB] > 6'd31;
+      sgpu_isa_pkg::OP_SEL: illegal_word = (instr & ~USED_SEL) != 64'h0;
+      sgpu_isa_pkg::OP_PLOP: illegal_word = (instr & ~USED_PLOP) != 64'h0
+          || instr[BOP_MSB:BOP_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_IADD: illegal_word = (instr & ~USED_IADD) != 64'h0;
+      sgpu_isa_pkg::OP_IADD32I: illegal_word = (instr & ~USED_IADD32I) != 64'h0;
+      sgpu_isa_pkg::OP_IMUL: illegal_word = (instr & ~USED_IMUL) != 64'h0;
+      sgpu_isa_pkg::OP_IMUL32I: illegal_word = (instr & ~USED_IMUL32I) != 64'h0;
+      sgpu_isa_pkg::OP_IMAD: illegal_word = (instr & ~USED_IMAD) != 64'h0;
+      sgpu_isa_pkg::OP_IMNMX: illegal_word = (instr & ~USED_IMNMX) != 64'h0;
+      sgpu_isa_pkg::OP_IABS: illegal_word = (instr & ~USED_IABS) != 64'h0;
+      sgpu_isa_pkg::OP_ISETP: illegal_word = (instr & ~USED_ISETP) != 64'h0
+          || instr[ICMP_MSB:ICMP_LSB] > 3'd5
+          || instr[BOP_MSB:BOP_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_LOP3: illegal_word = (instr & ~USED_LOP3) != 64'h0;
+      sgpu_isa_pkg::OP_LOP32I: illegal_word = (instr & ~USED_LOP32I) != 64'h0
+          || instr[LOP2_MSB:LOP2_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_SHL: illegal_word = (instr & ~USED_SHL) != 64'h0;
+      sgpu_isa_pkg::OP_SHR: illegal_word = (instr & ~USED_SHR) != 64'h0;
+      sgpu_isa_pkg::OP_SHF: illegal_word = (instr & ~USED_SHF) != 64'h0;
+      sgpu_isa_pkg::OP_BFE: illegal_word = (instr & ~USED_BFE) != 64'h0;
+      sgpu_isa_pkg::OP_BFI: illegal_word = (instr & ~USED_BFI) != 64'h0;
+      sgpu_isa_pkg::OP_POPC: illegal_word = (instr & ~USED_POPC) != 64'h0;
+      sgpu_isa_pkg::OP_CLZ: illegal_word = (instr & ~USED_CLZ) != 64'h0;
+      sgpu_isa_pkg::OP_FLO: illegal_word = (instr & ~USED_FLO) != 64'h0;
+      sgpu_isa_pkg::OP_BREV: illegal_word = (instr & ~USED_BREV) != 64'h0;
+      sgpu_isa_pkg::OP_PRMT: illegal_word = (instr & ~USED_PRMT) != 64'h0
+          || instr[PMODE_MSB:PMODE_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_PRMTI: illegal_word = (instr & ~USED_PRMTI) != 64'h0
+          || instr[PMODEI_MSB:PMODEI_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_I2I: illegal_word = (instr & ~USED_I2I) != 64'h0;
+      sgpu_isa_pkg::OP_IDIV: illegal_word = (instr & ~USED_IDIV) != 64'h0;
+      sgpu_isa_pkg::OP_IMADW: illegal_word = (instr & ~USED_IMADW) != 64'h0;
+      sgpu_isa_pkg::OP_FADD: illegal_word = (instr & ~USED_FADD) != 64'h0;
+      sgpu_isa_pkg::OP_FADD32I: illegal_word = (instr & ~USED_FADD32I) != 64'h0;
+      sgpu_isa_pkg::OP_FMUL: illegal_word = (instr & ~USED_FMUL) != 64'h0;
+      sgpu_isa_pkg::OP_FMUL32I: illegal_word = (instr & ~USED_FMUL32I) != 64'h0;
+      sgpu_isa_pkg::OP_FFMA: illegal_word = (instr & ~USED_FFMA) != 64'h0;
+      sgpu_isa_pkg::OP_FMNMX: illegal_word = (instr & ~USED_FMNMX) != 64'h0;
+      sgpu_isa_pkg::OP_FSETP: illegal_word = (instr & ~USED_FSETP) != 64'h0
+          || instr[FCMP_MSB:FCMP_LSB] > 4'd13
+          || instr[BOP_MSB:BOP_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_MUFU: illegal_word = (instr & ~USED_MUFU) != 64'h0
+          || instr[MUFU_MSB:MUFU_LSB] > 4'd7;
+      sgpu_isa_pkg::OP_FDIV: illegal_word = (instr & ~USED_FDIV) != 64'h0;
+      sgpu_isa_pkg::OP_FSQRT: illegal_word = (instr & ~USED_FSQRT) != 64'h0;
+      sgpu_isa_pkg::OP_FRCP: illegal_word = (instr & ~USED_FRCP) != 64'h0;
+      sgpu_isa_pkg::OP_F2I: illegal_word = (instr & ~USED_F2I) != 64'h0;
+      sgpu_isa_pkg::OP_I2F: illegal_word = (instr & ~USED_I2F) != 64'h0;
+      sgpu_isa_pkg::OP_F2F: illegal_word = (instr & ~USED_F2F) != 64'h0
+          || instr[FCVT_MSB:FCVT_LSB] > 4'd8;
+      sgpu_isa_pkg::OP_FFMA32I: illegal_word = (instr & ~USED_FFMA32I) != 64'h0;
+      sgpu_isa_pkg::OP_LD: illegal_word = (instr & ~USED_LD) != 64'h0
+          || instr[SPACE_MSB:SPACE_LSB] > 3'd4
+          || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_ST: illegal_word = (instr & ~USED_ST) != 64'h0
+          || instr[SPACE_MSB:SPACE_LSB] > 3'd4
+          || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_LDC: illegal_word = (instr & ~USED_LDC) != 64'h0
+          || instr[MSIZE_MSB:MSIZE_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_ATOM: illegal_word = (instr & ~USED_ATOM) != 64'h0
+          || instr[AOP_MSB:AOP_LSB] > 4'd9
+          || instr[ATY_MSB:ATY_LSB] > 4'd10
+          || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
+      sgpu_isa_pkg::OP_RED: illegal_word = (instr & ~USED_RED) != 64'h0
+          || instr[AOP_MSB:AOP_LSB] > 4'd9
+          || instr[ATY_MSB:ATY_LSB] > 4'd10
+          || instr[SPACE_MSB:SPACE_LSB] > 3'd4;
+      sgpu_isa_pkg::OP_SULD: illegal_word = (instr & ~USED_SULD) != 64'h0
+          || instr[GEOM_MSB:GEOM_LSB] > 3'd4
+          || instr[VEC_MSB:VEC_LSB] > 2'd2
+          || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2
+          || (8'(width_vec(instr[VEC_MSB:VEC_LSB])) * 8'(width_dsize(instr[DSIZE_MSB:DSIZE_LSB])) > 8'd4);
+      sgpu_isa_pkg::OP_SUST: illegal_word = (instr & ~USED_SUST) != 64'h0
+          || instr[GEOM_MSB:GEOM_LSB] > 3'd4
+          || instr[VEC_MSB:VEC_LSB] > 2'd2
+          || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2
+          || (8'(width_vec(instr[VEC_MSB:VEC_LSB])) * 8'(width_dsize(instr[DSIZE_MSB:DSIZE_LSB])) > 8'd4);
+      sgpu_isa_pkg::OP_SURED: illegal_word = (instr & ~USED_SURED) != 64'h0
+          || instr[SOP_MSB:SOP_LSB] > 3'd4
+          || instr[GEOM_MSB:GEOM_LSB] > 3'd4
+          || instr[STY_MSB:STY_LSB] > 3'd5
+          || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_SUQ: illegal_word = (instr & ~USED_SUQ) != 64'h0
+          || instr[QUERY_MSB:QUERY_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_SHFL: illegal_word = (instr & ~USED_SHFL) != 64'h0;
+      sgpu_isa_pkg::OP_VOTE: illegal_word = (instr & ~USED_VOTE) != 64'h0;
+      sgpu_isa_pkg::OP_REDUX: illegal_word = (instr & ~USED_REDUX) != 64'h0
+          || instr[REDOP_MSB:REDOP_LSB] > 3'd5;
+      sgpu_isa_pkg::OP_MATCH: illegal_word = (instr & ~USED_MATCH) != 64'h0;
+      sgpu_isa_pkg::OP_VADD: illegal_word = (instr & ~USED_VADD) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VSUB: illegal_word = (instr & ~USED_VSUB) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VABSDIFF: illegal_word = (instr & ~USED_VABSDIFF) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VMIN: illegal_word = (instr & ~USED_VMIN) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VMAX: illegal_word = (instr & ~USED_VMAX) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VSHL: illegal_word = (instr & ~USED_VSHL) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VSHR: illegal_word = (instr & ~USED_VSHR) != 64'h0
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VMAD: illegal_word = (instr & ~USED_VMAD) != 64'h0
+          || instr[VNEG_MSB:VNEG_LSB] > 2'd2
+          || instr[VSCALE_MSB:VSCALE_LSB] > 2'd2
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VSET: illegal_word = (instr & ~USED_VSET) != 64'h0
+          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
+          || instr[VSEC_MSB:VSEC_LSB] > 3'd4
+          || instr[DSEL_MSB:DSEL_LSB] > 3'd6
+          || instr[ASEL_MSB:ASEL_LSB] > 3'd6
+          || instr[BSEL_MSB:BSEL_LSB] > 3'd6;
+      sgpu_isa_pkg::OP_VOP2: illegal_word = (instr & ~USED_VOP2) != 64'h0
+          || instr[VOP_MSB:VOP_LSB] > 3'd5
+          || instr[VM2_MSB:VM2_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_VOP4: illegal_word = (instr & ~USED_VOP4) != 64'h0
+          || instr[VOP_MSB:VOP_LSB] > 3'd5
+          || instr[VM4_MSB:VM4_LSB] > 4'd14;
+      sgpu_isa_pkg::OP_VSET2: illegal_word = (instr & ~USED_VSET2) != 64'h0
+          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
+          || instr[VM2_MSB:VM2_LSB] > 2'd2;
+      sgpu_isa_pkg::OP_VSET4: illegal_word = (instr & ~USED_VSET4) != 64'h0
+          || instr[VCMP_MSB:VCMP_LSB] > 3'd5
+          || instr[VM4_MSB:VM4_LSB] > 4'd14;
+      default: illegal_word = 1'b1;
+    endcase
+  endfunction
 endpackage

@@ -4474,7 +4474,8 @@ impl Instruction {
     }
 }
 
-/// Decodes a machine word; bits an instruction does not use must be zero.
+/// Decodes a machine word; bits an instruction does not use must be zero, and no register
+/// operand may span more than `SPAN_MAX` registers.
 pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
     let guard = PredSrc {
         pred: Pred(get(word, 8, 10) as u8),
@@ -6358,6 +6359,12 @@ pub fn decode(word: u64) -> Result<Instruction, DecodeError> {
         }
         _ => return Err(DecodeError::Opcode(opcode)),
     };
+    if let Some(operand) = op.too_wide() {
+        return Err(DecodeError::Span {
+            mnemonic: op.mnemonic(),
+            operand,
+        });
+    }
     Ok(Instruction { guard, op })
 }
 
@@ -9941,7 +9948,28 @@ impl Op {
         }
         r
     }
+
+    /// The register operand whose fields make it span more than `SPAN_MAX` registers,
+    /// if any: such a word is no instruction (the decoder refuses it).
+    pub fn too_wide(&self) -> Option<&'static str> {
+        match *self {
+            Op::Suld { vec, dsize, .. }
+                if u32::from(width_vec(vec)) * u32::from(width_dsize(dsize)) > SPAN_MAX =>
+            {
+                Some("rd")
+            }
+            Op::Sust { vec, dsize, .. }
+                if u32::from(width_vec(vec)) * u32::from(width_dsize(dsize)) > SPAN_MAX =>
+            {
+                Some("rc")
+            }
+            _ => None,
+        }
+    }
 }
+
+/// The most registers a register operand spans (the table's `span_max`).
+pub const SPAN_MAX: u32 = 4;
 
 /// The unit that executes the instruction with this opcode (none for an opcode no
 /// instruction has): what is known from the opcode field alone, without decoding.

@@ -219,6 +219,11 @@ pub enum DecodeError {
         mnemonic: &'static str,
         field: &'static str,
     },
+    /// A register operand's fields make it span more than [`SPAN_MAX`] registers.
+    Span {
+        mnemonic: &'static str,
+        operand: &'static str,
+    },
 }
 
 impl fmt::Display for DecodeError {
@@ -231,6 +236,10 @@ impl fmt::Display for DecodeError {
             DecodeError::BadValue { mnemonic, field } => {
                 write!(f, "{mnemonic}: field `{field}` holds no valid value")
             }
+            DecodeError::Span { mnemonic, operand } => write!(
+                f,
+                "{mnemonic}: operand `{operand}` would span more than {SPAN_MAX} registers"
+            ),
         }
     }
 }

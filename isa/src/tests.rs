@@ -246,7 +246,8 @@ proptest! {
     }
 
     /// decode -> encode is the identity on every valid word, and print -> parse on every
-    /// instruction; words with an out-of-range enumerated value are the only rejects.
+    /// instruction; words with an out-of-range enumerated value or an operand wider than
+    /// `SPAN_MAX` registers are the only rejects.
     #[test]
     fn random_fields_round_trip(index in 0..INSTRUCTIONS.len(), bits in any::<u64>()) {
         let word = random_word(index, bits);
@@ -257,8 +258,46 @@ proptest! {
                 let parsed = text.parse::<Instruction>();
                 prop_assert_eq!(parsed, Ok(insn), "{}", text);
             }
-            Err(DecodeError::BadValue { .. }) => {}
+            Err(DecodeError::BadValue { .. } | DecodeError::Span { .. }) => {}
             Err(e) => prop_assert!(false, "{word:#018x}: {e}"),
+        }
+    }
+}
+
+/// A surface access of four 64-bit elements (eight registers) is no instruction; every other
+/// vector of every size is one.
+#[test]
+fn surface_data_spans_at_most_four_registers() {
+    for (mnemonic, operand) in [("SULD", "rd"), ("SUST", "rc")] {
+        let (_, op, _) = INSTRUCTIONS
+            .iter()
+            .find(|i| i.0 == mnemonic)
+            .copied()
+            .unwrap();
+        for vec in Vwidth::ALL {
+            for dsize in Dsize::ALL {
+                let mut word = u64::from(op);
+                set_field(&mut word, fields::VEC, vec as i64).unwrap();
+                set_field(&mut word, fields::DSIZE, dsize as i64).unwrap();
+                let wide = vec == Vwidth::V4 && dsize == Dsize::B64;
+                match decode(word) {
+                    Err(e @ DecodeError::Span { .. }) if wide => {
+                        assert_eq!(
+                            e,
+                            DecodeError::Span { mnemonic, operand },
+                            "{mnemonic} {vec:?} {dsize:?}"
+                        );
+                        assert_eq!(
+                            e.to_string(),
+                            format!(
+                                "{mnemonic}: operand `{operand}` would span more than 4 registers"
+                            )
+                        );
+                    }
+                    Ok(i) if !wide => assert!(i.op.too_wide().is_none()),
+                    other => panic!("{mnemonic} {vec:?} {dsize:?}: {other:?}"),
+                }
+            }
         }
     }
 }

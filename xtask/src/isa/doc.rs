@@ -85,6 +85,15 @@ pub fn generate(t: &Table, intro: &str) -> String {
          registers each field spans) in `sgpu_isa_pkg`, which `sgpu_predecode` outputs.\n"
     )
     .unwrap();
+    if let Some(n) = t.span_max {
+        writeln!(
+            w,
+            "A register operand spans at most {n} registers (`span_max`): a word whose fields make \
+             one span more is no instruction, which the decoder (`Op::too_wide`) and \
+             `illegal_word` reject.\n"
+        )
+        .unwrap();
+    }
     writeln!(w, "| instruction | roles |").unwrap();
     writeln!(w, "|---|---|").unwrap();
     for insn in &t.insns {

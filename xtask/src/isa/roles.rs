@@ -73,6 +73,18 @@ pub fn parse_width(words: &[&str], line: usize) -> Result<Width, String> {
     })
 }
 
+/// `span_max N`: the most registers a register operand may span.
+pub fn parse_span_max(words: &[&str]) -> Result<u32, String> {
+    match words {
+        [n] => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=8).contains(n))
+            .ok_or_else(|| format!("`{n}` is not a register count (1..=8)")),
+        _ => Err("`span_max` needs one register count".into()),
+    }
+}
+
 pub fn parse_role(words: &[&str], line: usize) -> Result<Role, String> {
     let [mnemonic, unit, latency, accesses @ ..] = words else {
         return Err("`role` needs a mnemonic, a unit and a latency".into());
@@ -326,7 +338,15 @@ pub fn rust(w: &mut String, t: &Table) {
         }
         writeln!(w, "            }}").unwrap();
     }
-    writeln!(w, "        }}\n        r\n    }}\n}}\n").unwrap();
+    writeln!(w, "        }}\n        r\n    }}\n").unwrap();
+    rust_too_wide(w, t);
+    writeln!(w, "}}\n").unwrap();
+    writeln!(
+        w,
+        "/// The most registers a register operand spans (the table's `span_max`).\npub const SPAN_MAX: u32 = {};\n",
+        t.span_max.unwrap_or(8)
+    )
+    .unwrap();
     writeln!(
         w,
         "/// The unit that executes the instruction with this opcode (none for an opcode no\n\
@@ -352,6 +372,99 @@ pub fn rust(w: &mut String, t: &Table) {
     for wd in &t.widths {
         rust_width(w, t, wd);
     }
+}
+
+/// The most registers a `width` line gives its field.
+fn max_width(t: &Table, field: &str) -> u32 {
+    let wd = t
+        .widths
+        .iter()
+        .find(|w| w.field == field)
+        .expect("a width line for every per field (the table was checked)");
+    wd.cases.iter().map(|c| c.1).fold(wd.default, u32::max)
+}
+
+/// The register accesses of an instruction that some values of their fields make span more
+/// than `span_max` registers: a word whose fields do is no instruction.
+fn over_span<'t>(t: &'t Table, insn: &Insn) -> Vec<&'t Access> {
+    let Some(max) = t.span_max else {
+        return Vec::new();
+    };
+    role_of(t, insn)
+        .accesses
+        .iter()
+        .filter(|a| a.target != "carry" && t.field(&a.target).kind == Kind::Reg)
+        .filter(|a| a.count * a.per.iter().map(|p| max_width(t, p)).product::<u32>() > max)
+        .collect()
+}
+
+/// `Op::too_wide`: the register operand whose fields make it span more than `span_max`
+/// registers, which the decoder refuses.
+fn rust_too_wide(w: &mut String, t: &Table) {
+    writeln!(
+        w,
+        "    /// The register operand whose fields make it span more than `SPAN_MAX` registers,\n    /// if any: such a word is no instruction (the decoder refuses it)."
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "    pub fn too_wide(&self) -> Option<&'static str> {{\n        match *self {{"
+    )
+    .unwrap();
+    for insn in &t.insns {
+        for a in over_span(t, insn) {
+            let used: Vec<&str> = a.per.iter().chain(&a.when).map(String::as_str).collect();
+            let mut factors: Vec<String> = a
+                .per
+                .iter()
+                .map(|p| format!("u32::from(width_{p}({p}))"))
+                .collect();
+            if a.count > 1 {
+                factors.insert(0, a.count.to_string());
+            }
+            let span = factors.join(" * ");
+            let when = a
+                .when
+                .as_ref()
+                .map_or(String::new(), |f| format!("{f} && "));
+            writeln!(
+                w,
+                "            {} if {when}{span} > SPAN_MAX => Some(\"{}\"),",
+                pattern(insn, &used),
+                a.target
+            )
+            .unwrap();
+        }
+    }
+    writeln!(w, "            _ => None,\n        }}\n    }}").unwrap();
+}
+
+/// SystemVerilog expressions, true when an access of `insn` spans more than `span_max`
+/// registers: `illegal_word`'s checks beyond the fields' own.
+pub fn sv_span_checks(t: &Table, insn: &Insn) -> Vec<String> {
+    over_span(t, insn)
+        .into_iter()
+        .map(|a| {
+            let slice = |name: &str| {
+                let up = name.to_uppercase();
+                format!("instr[{up}_MSB:{up}_LSB]")
+            };
+            let mut factors: Vec<String> = a
+                .per
+                .iter()
+                .map(|p| format!("8'(width_{p}({}))", slice(p)))
+                .collect();
+            if a.count > 1 {
+                factors.insert(0, format!("8'd{}", a.count));
+            }
+            let span = factors.join(" * ");
+            let when = a
+                .when
+                .as_ref()
+                .map_or(String::new(), |f| format!("{} && ", slice(f)));
+            format!("({when}{span} > 8'd{})", t.span_max.unwrap_or(8))
+        })
+        .collect()
 }
 
 fn role_of<'t>(t: &'t Table, insn: &Insn) -> &'t Role {

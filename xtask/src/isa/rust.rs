@@ -509,7 +509,7 @@ fn decoder(w: &mut String, t: &Table) {
     let (pg, pgn) = (t.field("pg"), t.field("pgn"));
     writeln!(
         w,
-        "/// Decodes a machine word; bits an instruction does not use must be zero."
+        "/// Decodes a machine word; bits an instruction does not use must be zero, and no register\n/// operand may span more than `SPAN_MAX` registers."
     )
     .unwrap();
     writeln!(
@@ -565,6 +565,13 @@ fn decoder(w: &mut String, t: &Table) {
     }
     writeln!(w, "        _ => return Err(DecodeError::Opcode(opcode)),").unwrap();
     writeln!(w, "    }};").unwrap();
+    writeln!(w, "    if let Some(operand) = op.too_wide() {{").unwrap();
+    writeln!(
+        w,
+        "        return Err(DecodeError::Span {{ mnemonic: op.mnemonic(), operand }});"
+    )
+    .unwrap();
+    writeln!(w, "    }}").unwrap();
     writeln!(w, "    Ok(Instruction {{ guard, op }})").unwrap();
     writeln!(w, "}}\n").unwrap();
 }

@@ -81,7 +81,6 @@ pub fn generate(t: &Table) -> String {
         )
         .unwrap();
     }
-    illegal(w, t);
     for e in &t.enums {
         let width = t
             .fields
@@ -107,6 +106,8 @@ pub fn generate(t: &Table) -> String {
     abi(w, t);
     writeln!(w).unwrap();
     super::roles::sv(w, t);
+    // After the width functions, which its span checks call.
+    illegal(w, t);
     writeln!(w, "endpackage").unwrap();
     s
 }
@@ -128,7 +129,12 @@ fn illegal(w: &mut String, t: &Table) {
     .unwrap();
     writeln!(
         w,
-        "  // not a multiple of its alignment (branch targets: whole instructions)."
+        "  // not a multiple of its alignment (branch targets: whole instructions), or a register"
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "  // operand whose fields make it span more than `span_max` registers."
     )
     .unwrap();
     writeln!(
@@ -140,6 +146,7 @@ fn illegal(w: &mut String, t: &Table) {
     for insn in &t.insns {
         let mut checks = vec![format!("(instr & ~USED_{}) != 64'h0", insn.mnemonic)];
         checks.extend(field_checks(t, insn));
+        checks.extend(super::roles::sv_span_checks(t, insn));
         writeln!(
             w,
             "      {}: illegal_word = {};",

@@ -174,6 +174,8 @@ pub struct Table {
     pub insns: Vec<Insn>,
     pub widths: Vec<super::roles::Width>,
     pub roles: Vec<super::roles::Role>,
+    /// The `span_max` line: registers a register operand may span.
+    pub span_max: Option<u32>,
     pub consts: Vec<Const>,
     pub records: Vec<Record>,
     pub members: Vec<Member>,
@@ -251,6 +253,10 @@ pub fn load(text: &str) -> Result<Table, Vec<TableError>> {
             }
             Some(&"role") => {
                 super::roles::parse_role(&words[1..], line).map(|r| table.roles.push(r))
+            }
+            Some(&"span_max") if table.span_max.is_some() => Err("a second `span_max`".into()),
+            Some(&"span_max") => {
+                super::roles::parse_span_max(&words[1..]).map(|n| table.span_max = Some(n))
             }
             Some(&"const") => parse_const(raw, line).map(|c| table.consts.push(c)),
             Some(&"record") => parse_record(raw, line).map(|r| table.records.push(r)),
@@ -849,6 +855,19 @@ mod tests {
         );
         let e = errors(&format!("{add}width m 0\nrole ADD int fixed rd:w ra:r\n"));
         assert_eq!(e, ["`0` is not a register count (1..=8)"]);
+    }
+
+    #[test]
+    fn span_max_is_one_register_count() {
+        let add =
+            "insn ADD 0x01 | m | rd, ra | adds\nrole ADD int fixed rd:w/m ra:r\nwidth m 1 a=8\n";
+        assert_eq!(errors(&format!("{add}span_max 4\n")), Vec::<String>::new());
+        let e = errors(&format!("{add}span_max 4\nspan_max 2\n"));
+        assert_eq!(e, ["a second `span_max`"]);
+        let e = errors(&format!("{add}span_max 9\n"));
+        assert_eq!(e, ["`9` is not a register count (1..=8)"]);
+        let e = errors(&format!("{add}span_max\n"));
+        assert_eq!(e, ["`span_max` needs one register count"]);
     }
 
     #[test]
