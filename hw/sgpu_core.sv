@@ -10,9 +10,11 @@
 // sgpu_core_pkg::shared_op, and one with them alone that the lanes share, which computes a
 // beat's lanes one a cycle, as S2R does), the video ALU (sgpu_video_alu, one per lane), the
 // divider (sgpu_int_div, one for the lanes, which divides a beat's lanes one after
-// another), special registers, loads and stores through the memory port, and the control
-// unit. Every other instruction traps with TRAP_UNIMPLEMENTED; the surface unit, the f32
-// unit and warp operations come as their own modules.
+// another), special registers, loads and stores through the memory port, the surface unit
+// (sgpu_surface_unit, one for the lanes, which places a beat's accesses one lane after
+// another; the core reads the descriptors and moves the data), and the control unit. Every
+// other instruction traps with TRAP_UNIMPLEMENTED; the f32 unit and warp operations come as
+// their own modules.
 //
 // Memories: instructions, registers (a bank per lane, of every warp's registers for the
 // threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
@@ -51,6 +53,8 @@ module sgpu_core #(
   input  logic [31:0]  shared_i,       // shared bytes per CTA, static and dynamic
   input  logic [31:0]  dyn_shared_i,   // of them the launch's dynamic ones
   input  logic [31:0]  local_i,        // local bytes per thread
+  input  logic [63:0]  surf_table_i,   // the surface descriptor table: a multiple of 32
+  input  logic [31:0]  surf_count_i,   // its descriptors; a larger handle is not bound
   output logic         busy_o,
   output logic         done_o,         // one cycle: the grid ended, or trapped
   output logic [7:0]   trap_cause_o,   // TRAP_* of the last run, TRAP_NONE if it ended well
@@ -144,7 +148,8 @@ module sgpu_core #(
   localparam int unsigned RFN   = WARPS * BEATS * 256;
   localparam int unsigned RAW   = $clog2(RFN);
   // Operand slots of a lane: ra, ra+1, rb, rb+1, rc, rc+1, rd..rd+3 (a store's data), and
-  // the thread's frame start.
+  // the thread's frame start. A surface access, which reads no rd, has ra+2, ra+3 (its third
+  // and fourth coordinates), rc+2 and rc+3 (its third and fourth data words) in rd's four.
   localparam int unsigned SLOTS = 11;
   localparam int unsigned FRAME_SLOT = 10;
   localparam logic [7:0]  FRAME_REG = 8'hff;
@@ -155,7 +160,8 @@ module sgpu_core #(
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_VIDEO
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_VIDEO,
+    S_SU_LANE, S_SU_DESC, S_SU_DRSP, S_SU_UNIT, S_SU_PLACE, S_SU_REQ, S_SU_RSP, S_SU_WB
   } state_e;
   state_e               rel_next_q;
 
@@ -165,6 +171,8 @@ module sgpu_core #(
   logic [95:0]          grid_q;
   logic [32:0]          block_q;
   logic [31:0]          code_words_q, entry_q, shared_q, dyn_shared_q, local_q;
+  logic [63:0]          surf_table_q;
+  logic [31:0]          surf_count_q;
 
   // The launch's grid and block sizes, x, y, z, from their flat copies.
   logic [31:0]          grid [3];
@@ -692,22 +700,139 @@ module sgpu_core #(
 
   logic [127:0] m_data;  // a store's bytes, from rd..rd+3
   assign m_data = {m_opnd[9], m_opnd[8], m_opnd[7], m_opnd[6]};
-  logic [15:0]  m_be;
-  assign m_be = 16'(((17'd1 << m_len) - 17'd1) << m_at[3:0]);
+
+  // ---------------------------------------------------------------------------------------
+  // Surface accesses (SULD, SUST, SURED, SUQ): a beat's lanes one after another, lowest first
+  // ---------------------------------------------------------------------------------------
+  // A lane's handle is checked against the launch's surf_count; its descriptor is read from
+  // the table as two 16-byte blocks (kept for the next lanes while their handle is the same
+  // and no write of the instruction has touched it, so that each lane sees the descriptor
+  // the golden model reads for it); sgpu_surface_unit places the access in two cycles; then
+  // its one aligned block is read (SULD), written (SUST), or read and written with
+  // sgpu_atom_alu's new value (SURED) on the memory port, the lane waiting for each answer as
+  // an atomic's does; SULD's and SUQ's registers are written one a cycle (S_SU_WB).
+  logic su_suld, su_sust, su_sured, su_suq;
+  assign su_suld  = opcode == sgpu_isa_pkg::OP_SULD;
+  assign su_sust  = opcode == sgpu_isa_pkg::OP_SUST;
+  assign su_sured = opcode == sgpu_isa_pkg::OP_SURED;
+  assign su_suq   = opcode == sgpu_isa_pkg::OP_SUQ;
+
+  // The lane's handle: the descriptor slot in rb, or the register pair rb (SH).
+  logic [63:0] su_handle;
+  logic        su_refused;  // SULD.P (sgpu has no formatted load), or a handle not bound
+  assign su_handle  = word_q[sgpu_isa_pkg::SH_LSB] ? {m_opnd[3], m_opnd[2]} : 64'(f_rb);
+  assign su_refused = (su_suld && word_q[sgpu_isa_pkg::SFMT_LSB])
+                      || su_handle >= 64'(surf_count_q);
+
+  // The descriptor last read, of handle desc_handle_q (below surf_count, so 32 bits), and
+  // where it is: launch.surf + handle x 32, 32-byte aligned as the table is.
+  logic [255:0] desc_q;
+  logic [31:0]  desc_handle_q;
+  logic         desc_ok_q;    // desc_q holds it, for this instruction
+  logic         desc_half_q;  // the block asked for next
+  logic         desc_got_q;   // the first block's answer has come
+  logic         desc_err_q;   // and was an error
+  logic [63:0]  desc_at;
+  assign desc_at = surf_table_q + {27'd0, desc_handle_q, 5'd0};
+
+  logic         su_trap, su_drop, su_signed, unused_su_valid;
+  logic [7:0]   su_cause;
+  logic [63:0]  su_addr;
+  logic [2:0]   su_size;
+  logic [127:0] su_pdata;
+  logic [31:0]  su_query;
+
+  // The coordinates in PTX's order from ra (the fourth, which no access uses, is left
+  // out), and the data words from rc: slots 0, 1, 6 and 4, 5, 8, 9 (SLOTS, above).
+  sgpu_surface_unit u_surface (
+    .clk_i,
+    .rst_ni,
+    .en_i    (state_q == S_SU_UNIT),
+    .instr_i (word_q),
+    .desc_i  (desc_q),
+    .coord_i ({m_opnd[6], m_opnd[1], m_opnd[0]}),
+    .comp_i  ({m_opnd[9], m_opnd[8], m_opnd[5], m_opnd[4]}),
+    .valid_o (unused_su_valid),  // S_SU_PLACE is the cycle after S_SU_UNIT
+    .trap_o  (su_trap),
+    .cause_o (su_cause),
+    .drop_o  (su_drop),
+    .addr_o  (su_addr),
+    .size_o  (su_size),
+    .pdata_o (su_pdata),
+    .query_o (su_query),
+    .signed_o(su_signed)
+  );
+
+  // SUST.B's bytes: element i of the vector from data word i, in its dsize's bytes.
+  logic [1:0]   su_dsize;
+  logic [127:0] su_bdata;
+  assign su_dsize = word_q[sgpu_isa_pkg::DSIZE_MSB:sgpu_isa_pkg::DSIZE_LSB];
+  always_comb begin
+    unique case (su_dsize)
+      sgpu_isa_pkg::DSIZE_B8:
+        su_bdata = 128'({m_opnd[9][7:0], m_opnd[8][7:0], m_opnd[5][7:0], m_opnd[4][7:0]});
+      sgpu_isa_pkg::DSIZE_B16:
+        su_bdata = 128'({m_opnd[9][15:0], m_opnd[8][15:0], m_opnd[5][15:0], m_opnd[4][15:0]});
+      default: su_bdata = {m_opnd[9], m_opnd[8], m_opnd[5], m_opnd[4]};
+    endcase
+  end
+
+  // SULD's registers from its lane's bytes of the block: element i of dsize into register i
+  // (zero-extended), a 64-bit element into two.
+  function automatic logic [127:0] su_registers(logic [127:0] bytes, logic [1:0] dsize);
+    logic [127:0] r;
+    r = bytes;
+    for (int unsigned i = 0; i < 4; i++) begin
+      if (dsize == sgpu_isa_pkg::DSIZE_B8) r[32*i +: 32] = 32'(bytes[8*i +: 8]);
+      if (dsize == sgpu_isa_pkg::DSIZE_B16) r[32*i +: 32] = 32'(bytes[16*i +: 16]);
+    end
+    su_registers = r;
+  endfunction
+
+  logic [127:0] su_block;  // the lane's bytes of the block answered
+  assign su_block = mem_rsp_rdata_i >> {su_addr[3:0], 3'b000};
+
+  // SULD's or SUQ's registers in the making, written from rd one a cycle.
+  logic [127:0] su_data_q;
+  logic [1:0]   su_wb_k_q;
+  logic [7:0]   su_reg;
+  assign su_reg = reg_at(f_rd, 3'(su_wb_k_q));
+
+  // SURED on the atomics' ALU: its operation and type as ATOM's.
+  logic su_wide;
+  assign su_wide = su_size == 3'd3;
+  sgpu_isa_pkg::aop_e su_aop;
+  sgpu_isa_pkg::aty_e su_aty;
+  always_comb begin
+    unique case (word_q[sgpu_isa_pkg::SOP_MSB:sgpu_isa_pkg::SOP_LSB])
+      sgpu_isa_pkg::SOP_MIN: su_aop = sgpu_isa_pkg::AOP_MIN;
+      sgpu_isa_pkg::SOP_MAX: su_aop = sgpu_isa_pkg::AOP_MAX;
+      sgpu_isa_pkg::SOP_AND: su_aop = sgpu_isa_pkg::AOP_AND;
+      sgpu_isa_pkg::SOP_OR:  su_aop = sgpu_isa_pkg::AOP_OR;
+      default:               su_aop = sgpu_isa_pkg::AOP_ADD;
+    endcase
+    unique case ({su_signed, su_wide})
+      2'b00:   su_aty = sgpu_isa_pkg::ATY_U32;
+      2'b01:   su_aty = sgpu_isa_pkg::ATY_U64;
+      2'b10:   su_aty = sgpu_isa_pkg::ATY_S32;
+      default: su_aty = sgpu_isa_pkg::ATY_S64;
+    endcase
+  end
 
   // An atomic reads its lane's old value, then writes the new one, as one sequence.
-  logic        m_atomic, m_req_write, m_amo_const;
+  logic        m_atomic, m_req_write, m_amo_const, su_kind;
   logic [63:0] amo_new;
+  assign su_kind     = kind_q == sgpu_core_pkg::KIND_SURF;
   assign m_atomic    = opcode == sgpu_isa_pkg::OP_ATOM || opcode == sgpu_isa_pkg::OP_RED;
   assign m_req_write = m_write || (m_atomic && amo_write_q);
   assign m_amo_const = m_atomic && amo_write_q && m_space == 3'(sgpu_isa_pkg::PORT_CONSTANT);
 
   sgpu_atom_alu u_atom (
-    .aop_i (aop),
-    .aty_i (aty),
-    .wide_i(m_len == 5'd8),
+    .aop_i (su_kind ? su_aop : aop),
+    .aty_i (su_kind ? su_aty : aty),
+    .wide_i(su_kind ? su_wide : m_len == 5'd8),
     .old_i (amo_old_q),
-    .b_i   ({m_opnd[3], m_opnd[2]}),
+    .b_i   (su_kind ? {m_opnd[5], m_opnd[4]} : {m_opnd[3], m_opnd[2]}),
     .c_i   ({m_opnd[5], m_opnd[4]}),
     .new_o (amo_new)
   );
@@ -722,20 +847,40 @@ module sgpu_core #(
                  : m_misaligned ? 8'(sgpu_isa_pkg::TRAP_MISALIGNED)
                  : m_outside ? 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS)
                  : 8'(sgpu_isa_pkg::TRAP_CONSTANT_WRITE);
-  assign mem_req_valid_o  = m_any && !m_fault && (state_q == S_MEM_REQ || state_q == S_SEND);
+
+  // The request of the memory port: the LSU's lane's, or the surface sequence's (a
+  // descriptor block, or the lane's access, in global memory).
+  logic         su_req, req_write;
+  logic [2:0]   req_space;
+  logic [63:0]  req_at;
+  logic [4:0]   req_len;
+  logic [127:0] req_data;
+  assign su_req    = state_q == S_SU_DESC || state_q == S_SU_REQ;
+  assign req_write = su_req ? state_q == S_SU_REQ && (su_sust || (su_sured && amo_write_q))
+                            : m_req_write;
+  assign req_space = su_req ? 3'(sgpu_isa_pkg::PORT_GLOBAL) : m_space;
+  assign req_at    = (state_q == S_SU_DESC) ? desc_at + {59'd0, desc_half_q, 4'd0}
+                   : su_req ? su_addr : m_at;
+  assign req_len   = (state_q == S_SU_DESC) ? 5'd16 : su_req ? 5'd1 << su_size : m_len;
+  assign req_data  = !su_req ? m_req_data
+                   : su_sured ? {64'd0, amo_new}
+                   : word_q[sgpu_isa_pkg::SFMT_LSB] ? su_pdata : su_bdata;
+
+  assign mem_req_valid_o  = (m_any && !m_fault && (state_q == S_MEM_REQ || state_q == S_SEND))
+                            || su_req;
   always_comb begin
-    mem_req_tag_o.kind = m_atomic ? sgpu_core_pkg::TAG_ATOMIC
+    mem_req_tag_o.kind = (m_atomic || su_req) ? sgpu_core_pkg::TAG_ATOMIC
                        : m_write ? sgpu_core_pkg::TAG_STORE : sgpu_core_pkg::TAG_LOAD;
     mem_req_tag_o.last = m_lane == last_lane_q;
-    mem_req_tag_o.off  = m_at[3:0];
+    mem_req_tag_o.off  = req_at[3:0];
     mem_req_tag_o.lane = m_lane;
   end
-  assign mem_req_write_o  = m_req_write;
-  assign mem_req_space_o  = m_space;
+  assign mem_req_write_o  = req_write;
+  assign mem_req_space_o  = req_space;
   assign mem_req_thread_o = 10'({warp_q, m_lane});
-  assign mem_req_addr_o   = m_at;
-  assign mem_req_be_o     = m_be;
-  assign mem_req_wdata_o  = m_req_data << {m_at[3:0], 3'b000};
+  assign mem_req_addr_o   = req_at;
+  assign mem_req_be_o     = 16'(((17'd1 << req_len) - 17'd1) << req_at[3:0]);
+  assign mem_req_wdata_o  = req_data << {req_at[3:0], 3'b000};
 
   // An atomic's old value, from its lane's bytes of the block.
   logic [127:0] m_block;
@@ -800,7 +945,9 @@ module sgpu_core #(
     .err_warp_o  (ret_err_warp)
   );
 
-  assign mem_rsp_ready_o = rsp_atomic ? state_q == S_MEM_RSP : ret_ready;
+  assign mem_rsp_ready_o = rsp_atomic ? state_q == S_MEM_RSP || state_q == S_SU_DRSP
+                                        || state_q == S_SU_RSP
+                                      : ret_ready;
 
   // The highest lane of `m`: S_DECODE's, of the lanes that execute (a function called in its
   // arm, so that Verilator walks the lanes only then).
@@ -849,6 +996,9 @@ module sgpu_core #(
       sgpu_isa_pkg::UNIT_VIDEO: begin
         kind = sgpu_core_pkg::KIND_VIDEO;
       end
+      sgpu_isa_pkg::UNIT_SURFACE: begin
+        kind = sgpu_core_pkg::KIND_SURF;
+      end
       default: unimplemented = 1'b1;
     endcase
   end
@@ -867,8 +1017,14 @@ module sgpu_core #(
       s[0 + i] = ra_n > 4'(i);
       s[2 + i] = rb_n > 4'(i);
       s[4 + i] = rc_n > 4'(i);
+      if (k == sgpu_core_pkg::KIND_SURF) begin
+        s[6 + i] = ra_n > 4'(2 + i);
+        s[8 + i] = rc_n > 4'(2 + i);
+      end
     end
-    for (int unsigned i = 0; i < 4; i++) s[6 + i] = rd_read && rd_n > 4'(i);
+    if (k != sgpu_core_pkg::KIND_SURF) begin
+      for (int unsigned i = 0; i < 4; i++) s[6 + i] = rd_read && rd_n > 4'(i);
+    end
     s[FRAME_SLOT] = k == sgpu_core_pkg::KIND_MEM || k == sgpu_core_pkg::KIND_S2R
                     || op == sgpu_isa_pkg::OP_CALL || op == sgpu_isa_pkg::OP_CALLR
                     || op == sgpu_isa_pkg::OP_RET;
@@ -876,12 +1032,13 @@ module sgpu_core #(
   endfunction
 
   function automatic logic [7:0] slot_reg(logic [3:0] s, logic [7:0] rd, logic [7:0] ra,
-                                          logic [7:0] rb, logic [7:0] rc);
+                                          logic [7:0] rb, logic [7:0] rc, logic surf);
     unique case (s)
       4'd0, 4'd1: slot_reg = reg_at(ra, 3'(s));
       4'd2, 4'd3: slot_reg = reg_at(rb, 3'(s - 4'd2));
       4'd4, 4'd5: slot_reg = reg_at(rc, 3'(s - 4'd4));
-      4'd6, 4'd7, 4'd8, 4'd9: slot_reg = reg_at(rd, 3'(s - 4'd6));
+      4'd6, 4'd7: slot_reg = surf ? reg_at(ra, 3'(s - 4'd4)) : reg_at(rd, 3'(s - 4'd6));
+      4'd8, 4'd9: slot_reg = surf ? reg_at(rc, 3'(s - 4'd6)) : reg_at(rd, 3'(s - 4'd6));
       default: slot_reg = FRAME_REG;
     endcase
   endfunction
@@ -931,7 +1088,8 @@ module sgpu_core #(
   always_comb begin
     imem_raddr = IAW'(stk_rdata.pc);
     stk_raddr  = stk_at(pick, sp_q[pick] - SPW'(1));
-    rf_raddr   = rf_at(warp_q, beat_q, slot_reg(rd_next_slot, f_rd, f_ra, f_rb, f_rc));
+    rf_raddr   = rf_at(warp_q, beat_q, slot_reg(rd_next_slot, f_rd, f_ra, f_rb, f_rc,
+                                                  kind_q == sgpu_core_pkg::KIND_SURF));
     if (state_q == S_SETTLE) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(2));
     if (state_q == S_SCHED_TOP) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(1));
     if (state_q == S_WALK_RD) stk_raddr = stk_at(warp_q, walk_q);
@@ -979,8 +1137,12 @@ module sgpu_core #(
   assign ret_push = state_q == S_DECODE && !illegal && !unimplemented && posted && !ret_hazard
                     && !ret_full && (top_q.mask & guard) != '0;
 
-  // The write port: the issue sequence's, else a posted load's answer.
-  assign rf_free = !(state_q == S_INIT || state_q == S_REDWB
+  // The write port: the issue sequence's, else a posted load's answer. A surface lane's
+  // register, one a cycle (RZ is not written: its slot holds the frame start).
+  logic su_we;
+  assign su_we = state_q == S_SU_WB && su_reg != 8'hff;
+
+  assign rf_free = !(state_q == S_INIT || state_q == S_REDWB || state_q == S_SU_WB
                      || (state_q == S_WRITE && wr_left_q != 0));
 
   always_comb begin
@@ -1001,6 +1163,10 @@ module sgpu_core #(
       rf_waddr = rf_at(warp_q, beat_q, red_rd_q[warp_q]);
       rf_we    = red_mask_q[warp_q][32'(beat_q) * LANES +: LANES];
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = red_value_q[warp_q];
+    end else if (su_we) begin
+      rf_waddr = rf_at(warp_q, beat_q, su_reg);
+      rf_we    = LANES'(1) << m_k;
+      for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = su_data_q[32*su_wb_k_q +: 32];
     end
   end
 
@@ -1158,7 +1324,8 @@ module sgpu_core #(
     logic [SLOTS-1:0] r;
     r = slots(count[15:12], count[3:0], count[7:4], count[11:8], rd_read, k, op);
     for (int unsigned s = 0; s < FRAME_SLOT; s++) begin
-      if (slot_reg(4'(s), first[31:24], first[7:0], first[15:8], first[23:16]) == 8'hff) begin
+      if (slot_reg(4'(s), first[31:24], first[7:0], first[15:8], first[23:16],
+                   k == sgpu_core_pkg::KIND_SURF) == 8'hff) begin
         r[s] = 1'b0;
       end
     end
@@ -1189,6 +1356,8 @@ module sgpu_core #(
           shared_q     <= shared_i;
           dyn_shared_q <= dyn_shared_i;
           local_q      <= local_i;
+          surf_table_q <= surf_table_i;
+          surf_count_q <= surf_count_i;
           init_q       <= '0;
           init_tid_q   <= '0;
           state_q      <= S_INIT;
@@ -1304,6 +1473,7 @@ module sgpu_core #(
           mem_lane_q  <= '0;
           last_lane_q <= last_of(top_q.mask & guard);
           amo_write_q <= 1'b0;
+          desc_ok_q   <= 1'b0;
           bar_ev_q    <= 1'b0;
           trap_pc_q   <= pc_q;
           trap_warp_q <= 8'(warp_q);
@@ -1384,6 +1554,11 @@ module sgpu_core #(
               mem_lane_q <= '0;
               state_q    <= posted ? S_SEND : S_MEM_REQ;
             end
+            sgpu_core_pkg::KIND_SURF: begin
+              mem_lane_q <= '0;
+              wr_left_q  <= '0;  // SULD and SUQ write their lanes' registers as they go
+              state_q    <= S_SU_LANE;
+            end
             default: exec_control();
           endcase
         end
@@ -1442,6 +1617,95 @@ module sgpu_core #(
             mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
             state_q       <= S_MEM_REQ;
           end
+        end
+
+        // A surface instruction's beat: its lanes, lowest first, each with the handle
+        // checked, its descriptor read unless desc_q holds it, then placed.
+        S_SU_LANE: begin
+          if (!m_any) begin
+            state_q <= S_WRITE;
+          end else if (su_refused) begin
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_SURFACE);
+            state_q      <= S_TRAP;
+          end else if (desc_ok_q && su_handle[31:0] == desc_handle_q) begin
+            state_q <= S_SU_UNIT;
+          end else begin
+            desc_handle_q <= su_handle[31:0];
+            desc_half_q   <= 1'b0;
+            desc_got_q    <= 1'b0;
+            desc_err_q    <= 1'b0;
+            state_q       <= S_SU_DESC;
+          end
+        end
+
+        // The descriptor's two blocks, asked for back to back.
+        S_SU_DESC: if (mem_req_ready_i) begin
+          desc_half_q <= 1'b1;
+          if (desc_half_q) state_q <= S_SU_DRSP;
+        end
+
+        // Their answers, in order; an error traps once both have come, so that none is left
+        // in flight.
+        S_SU_DRSP: if (mem_rsp_valid_i && rsp_atomic) begin
+          if (desc_got_q) desc_q[255:128] <= mem_rsp_rdata_i;
+          else desc_q[127:0] <= mem_rsp_rdata_i;
+          desc_got_q <= 1'b1;
+          desc_err_q <= desc_err_q || mem_rsp_err_i;
+          if (desc_got_q && (desc_err_q || mem_rsp_err_i)) begin
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS);
+            state_q      <= S_TRAP;
+          end else if (desc_got_q) begin
+            desc_ok_q <= 1'b1;
+            state_q   <= S_SU_UNIT;
+          end
+        end
+
+        // The surface unit's first stage; its results come in S_SU_PLACE.
+        S_SU_UNIT: state_q <= S_SU_PLACE;
+
+        S_SU_PLACE: begin
+          su_wb_k_q <= '0;
+          su_data_q <= su_suq ? 128'(su_query) : '0;  // a dropped SULD reads zeros
+          if (su_trap) begin
+            trap_cause_q <= su_cause;
+            state_q      <= S_TRAP;
+          end else if (su_suq || (su_drop && su_suld)) begin
+            state_q <= S_SU_WB;
+          end else if (su_drop) begin
+            su_next_lane();
+          end else begin
+            state_q <= S_SU_REQ;
+          end
+        end
+
+        // The access's request: SULD's and SURED's read, SUST's and SURED's write. A write
+        // into the descriptor in desc_q makes the next lane read it again.
+        S_SU_REQ: if (mem_req_ready_i) begin
+          if (req_write && su_addr[63:5] == desc_at[63:5]) desc_ok_q <= 1'b0;
+          state_q <= S_SU_RSP;
+        end
+
+        S_SU_RSP: if (mem_rsp_valid_i && rsp_atomic) begin
+          if (mem_rsp_err_i) begin
+            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS);
+            state_q      <= S_TRAP;
+          end else if (su_suld) begin
+            su_data_q <= su_registers(su_block, su_dsize);
+            state_q   <= S_SU_WB;
+          end else if (su_sured && !amo_write_q) begin
+            amo_old_q   <= su_wide ? su_block[63:0] : 64'(su_block[31:0]);
+            amo_write_q <= 1'b1;
+            state_q     <= S_SU_REQ;
+          end else begin
+            amo_write_q <= 1'b0;
+            su_next_lane();
+          end
+        end
+
+        // SULD's registers (rd_regs of them) or SUQ's one, a cycle each.
+        S_SU_WB: begin
+          su_wb_k_q <= su_wb_k_q + 2'd1;
+          if (3'(su_wb_k_q) + 3'd1 >= 3'(rd_regs)) su_next_lane();
         end
 
         S_WRITE: begin
@@ -1596,6 +1860,12 @@ module sgpu_core #(
       endcase
     end
   end
+
+  // A surface instruction's next lane.
+  task automatic su_next_lane();
+    mem_lane_q <= {1'b0, m_k} + (KW+1)'(1);
+    state_q    <= S_SU_LANE;
+  endtask
 
   // The next beat, or the instruction's end.
   task automatic next_beat();
@@ -1990,20 +2260,22 @@ module sgpu_core #(
   assign rvfi_lw_reg_o      = ret_reg;
   assign rvfi_lw_lane_o     = ret_lane;
   assign rvfi_lw_data_o     = ret_data;
-  assign rvfi_rf_we_o       = state_q == S_WRITE && wr_left_q != 0 && wr_report_q
-                              && wr_reg != 8'hff;
-  assign rvfi_rf_reg_o      = wr_reg;
+  assign rvfi_rf_we_o       = (state_q == S_WRITE && wr_left_q != 0 && wr_report_q
+                               && wr_reg != 8'hff) || su_we;
+  assign rvfi_rf_reg_o      = su_we ? su_reg : wr_reg;
   assign rvfi_rf_lane0_o    = lane_no(beat_q, 0);
-  assign rvfi_rf_lanes_o    = beat_mask;
+  assign rvfi_rf_lanes_o    = su_we ? LANES'(1) << m_k : beat_mask;
   always_comb begin
-    for (int unsigned k = 0; k < LANES; k++) rvfi_rf_data_o[k] = res_q[k][wr_k_q[0]];
+    for (int unsigned k = 0; k < LANES; k++) begin
+      rvfi_rf_data_o[k] = su_we ? su_data_q[32*su_wb_k_q +: 32] : res_q[k][wr_k_q[0]];
+    end
   end
-  assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && m_req_write;
+  assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && req_write;
   assign rvfi_st_lane_o     = m_lane;
-  assign rvfi_st_space_o    = m_space;
-  assign rvfi_st_addr_o     = m_at;
-  assign rvfi_st_len_o      = m_len;
-  assign rvfi_st_data_o     = m_req_data;
+  assign rvfi_st_space_o    = req_space;
+  assign rvfi_st_addr_o     = req_at;
+  assign rvfi_st_len_o      = req_len;
+  assign rvfi_st_data_o     = req_data;
   assign rvfi_cta_o         = state_q == S_INIT && init_q == '0;
   assign rvfi_cta_idx_o     = cta_q;
   // An exit that completes a barrier reports it (the golden model's `recheck`).

@@ -29,7 +29,8 @@ package sgpu_core_pkg;
     KIND_MEM,      // loads and stores through the memory port
     KIND_CTRL,     // branches, calls, exits, barriers
     KIND_SHARED,   // the integer unit the lanes share, one lane a cycle
-    KIND_VIDEO     // the video unit (sgpu_video_alu), one result per lane
+    KIND_VIDEO,    // the video unit (sgpu_video_alu), one result per lane
+    KIND_SURF      // the surface unit (sgpu_surface_unit), one lane's access at a time
   } kind_e;
 
   // Integer operations that the lanes' ALUs leave to one ALU they share (sgpu_int_alu's
@@ -47,7 +48,8 @@ package sgpu_core_pkg;
 
   // What a memory response answers, carried in the port's tag and echoed back: loads and
   // stores are posted (the warp goes on; the response writes the loaded registers, or only
-  // reports an error), an atomic's response goes to the instruction waiting for it.
+  // reports an error); an atomic's response, and a surface access's, goes to the
+  // instruction waiting for it.
   typedef enum logic [1:0] {
     TAG_LOAD,
     TAG_STORE,

@@ -14,9 +14,10 @@ const CLANG: &str = "clang-16";
 /// The header, built into the binary so that the command works from any folder.
 const HEADER: &str = include_str!("../include/sgpu_cuda.h");
 
-/// Compiles `input` to PTX at `ptx`; `false` when clang reported errors (on standard error,
-/// as it printed them).
-fn compile(input: &Path, ptx: &Path, scratch: &Path) -> Result<bool> {
+/// Compiles `input` to PTX at `ptx`, writing the header into the folder `scratch`; `false`
+/// when clang reported errors (on standard error, as it printed them). The co-simulation's
+/// tests compile the CUDA examples with it too.
+pub fn compile(input: &Path, ptx: &Path, scratch: &Path) -> Result<bool> {
     let header = scratch.join("sgpu_cuda.h");
     std::fs::write(&header, HEADER).with_context(|| format!("writing {}", header.display()))?;
     let status = Command::new(CLANG)

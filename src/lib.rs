@@ -3,7 +3,7 @@
 //! text and exit codes.
 
 pub mod cli;
-mod cuda;
+pub mod cuda;
 pub mod ptxas_flags;
 pub mod render;
 mod run;

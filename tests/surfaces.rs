@@ -4,72 +4,17 @@
 //! clamping rules of issue 4, not from the model's code.
 
 mod common;
+mod surface_kernels;
 
 use common::{assert_checks, u32s};
 use sgpu_sim::launch::{self, Prepared};
 use sgpu_sim::trap::Fault;
 use sgpu_sim::{Cause, Trap};
-
-const GEOMS: [&str; 5] = ["1d", "2d", "3d", "a1d", "a2d"];
-const CLAMPS: [&str; 3] = ["trap", "clamp", "zero"];
-// The surface: 8 x 3 x 2 elements, 2 layers, 4 bytes an element: 32-byte rows, so that
-// every access the tests place at a multiple of its size is aligned (a misaligned one traps).
-const W: i64 = 8;
-const H: i64 = 3;
-const D: i64 = 2;
-const L: i64 = 2;
-const ESIZE: i64 = 4;
+use surface_kernels::*;
 
 fn assemble_and_run(ptx: &str, manifest: &str) -> Result<Prepared, Trap> {
     assert_checks(ptx);
     common::assemble_and_run(ptx, "surface.ptx", manifest)
-}
-
-/// The `n` data registers of an access (`%r10..`, or `%rd10..` when `wide`) and the operand
-/// that names them: the register itself, or a `{...}` vector.
-fn data_registers(n: i64, wide: bool) -> (Vec<String>, String) {
-    let prefix = if wide { "%rd" } else { "%r" };
-    let regs: Vec<String> = (0..n).map(|i| format!("{prefix}{}", 10 + i)).collect();
-    let operand = if n == 1 {
-        regs[0].clone()
-    } else {
-        format!("{{{}}}", regs.join(", "))
-    };
-    (regs, operand)
-}
-
-/// Dimensions (height, depth, layers) a geometry uses.
-fn dims(geom: &str) -> (i64, i64, i64) {
-    match geom {
-        "1d" => (1, 1, 1),
-        "2d" => (H, 1, 1),
-        "3d" => (H, D, 1),
-        "a1d" => (1, 1, L),
-        _ => (H, 1, L),
-    }
-}
-
-fn surface_toml(geom: &str, format: &str, data: &[u8]) -> String {
-    let bytes: Vec<String> = data.iter().map(|b| b.to_string()).collect();
-    format!(
-        "[surfaces.s]\ngeometry = \"{geom}\"\nwidth = {W}\nheight = {H}\ndepth = {D}\nlayers = {L}\n\
-         format = \"{format}\"\nu8 = [{}]\n",
-        bytes.join(", ")
-    )
-}
-
-fn surface_bytes(geom: &str) -> usize {
-    let (h, d, l) = dims(geom);
-    (W * h * d * l * ESIZE) as usize
-}
-
-/// The coordinate operand of a geometry, from registers %r1.. (layer first for arrays).
-fn coords(geom: &str) -> &'static str {
-    match geom {
-        "1d" => "{%r1}",
-        "2d" | "a1d" => "{%r1, %r2}",
-        _ => "{%r1, %r2, %r3, %r4}",
-    }
 }
 
 /// Where an access of `size` bytes lands: (x bytes, y, z, layer) from the four coordinate
@@ -99,34 +44,6 @@ fn locate(geom: &str, c: [i64; 4], size: i64, clamp: bool) -> Option<usize> {
     Some((((layer * d + z) * h + y) * W * ESIZE + x) as usize)
 }
 
-/// Coordinate sets each thread uses, in PTX's order for `geom`: inside, on the edges, and
-/// outside in each direction. Written as (x, y, z, layer); x stays a multiple of the access.
-fn coordinate_sets(geom: &str, size: i64) -> Vec<[i64; 4]> {
-    let last_x = W * ESIZE - size;
-    let xyzl = [
-        [0, 0, 0, 0],
-        [size, 1, 1, 1],
-        [last_x, 2, 1, 1],
-        [size, 2, 0, 1],
-        [-size, 0, 0, 0],
-        [0, -1, -1, -1],
-        [W * ESIZE, 0, 0, 0],
-        [0, 5, 7, 2],
-        [last_x + size, 3, 2, 0],
-    ];
-    xyzl.iter()
-        .map(|&[x, y, z, l]| match geom {
-            "a1d" => [l, x, 0, 0],
-            "a2d" => [l, x, y, 0],
-            _ => [x, y, z, 0],
-        })
-        .collect()
-}
-
-fn pattern(n: usize) -> Vec<u8> {
-    (0..n).map(|i| (i * 7 + 3) as u8).collect()
-}
-
 /// Whether the four coordinates are all in bounds for this geometry's access.
 fn inside(geom: &str, c: [i64; 4], size: i64) -> bool {
     locate(geom, c, size, false).is_some()
@@ -135,98 +52,53 @@ fn inside(geom: &str, c: [i64; 4], size: i64) -> bool {
 #[test]
 fn suld_b_every_geometry_clamp_vector_and_size() {
     let mut checked = 0;
-    for geom in GEOMS {
-        for clamp in CLAMPS {
-            for (vec, n) in [("", 1), (".v2", 2), (".v4", 4)] {
-                for (dsize, bytes) in [("b8", 1), ("b16", 2), ("b32", 4), ("b64", 8)] {
-                    let size = n * bytes;
-                    if size > 16 {
-                        continue; // PTX allows at most 128 bits
-                    }
-                    let wide = bytes == 8;
-                    let (regs, dst) = data_registers(n, wide);
-                    let stores: String = regs
-                        .iter()
-                        .enumerate()
-                        .map(|(i, r)| {
-                            format!(
-                                "\tst.global.{} [%rd3+{}], {r};\n",
-                                if wide { "u64" } else { "u32" },
-                                i as i64 * if wide { 8 } else { 4 }
-                            )
-                        })
-                        .collect();
-                    let sets = coordinate_sets(geom, size);
-                    let ptx = format!(
-                        ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
-                         .visible .entry k (.param .u64 c, .param .u64 out)\n{{\n\
-                         \t.reg .b32 %r<20>;\n\t.reg .b64 %rd<20>;\n\
-                         \tld.param.u64 %rd1, [c];\n\tld.param.u64 %rd2, [out];\n\
-                         \tmov.u32 %r9, %tid.x;\n\tmul.wide.u32 %rd4, %r9, 16;\n\tadd.s64 %rd5, %rd1, %rd4;\n\
-                         \tld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd5];\n\
-                         \tmul.wide.u32 %rd6, %r9, 64;\n\tadd.s64 %rd3, %rd2, %rd6;\n\
-                         \tsuld.b.{geom}{vec}.{dsize}.{clamp} {dst}, [s, {}];\n{stores}\tret;\n}}\n",
-                        coords(geom)
-                    );
-                    let data = pattern(surface_bytes(geom));
-                    let cs: Vec<String> = sets
-                        .iter()
-                        .flat_map(|c| c.iter().map(|v| (*v as i32).to_string()))
-                        .collect();
-                    let manifest = format!(
-                        "block = [{}]\nparams = [{{ buffer = \"c\" }}, {{ buffer = \"out\" }}]\n\
-                         [buffers.c]\ns32 = [{}]\n[buffers.out]\nsize = {}\n{}",
-                        sets.len(),
-                        cs.join(", "),
-                        64 * sets.len(),
-                        surface_toml(geom, "rgba8_uint", &data)
-                    );
-                    let any_out = sets.iter().any(|c| !inside(geom, *c, size));
-                    let result = assemble_and_run(&ptx, &manifest);
-                    let case = format!("suld.b.{geom}{vec}.{dsize}.{clamp}");
-                    if clamp == "trap" && any_out {
-                        let trap = result.err().unwrap_or_else(|| panic!("{case}: no trap"));
-                        assert!(
-                            matches!(trap.cause, Cause::Surface(Fault::OutOfBounds { .. })),
-                            "{case}: {trap}"
-                        );
-                        assert!(trap.instruction.starts_with("SULD"), "{case}: {trap}");
-                        let line = ptx.lines().position(|l| l.contains("suld")).unwrap() + 1;
-                        assert!(
-                            trap.location.ends_with(&format!(":{line}")),
-                            "{case}: {trap}"
-                        );
-                        checked += 1;
-                        continue;
-                    }
-                    let p = result.unwrap_or_else(|t| panic!("{case}: {t}"));
-                    let out = launch::dump(&p, "out").unwrap();
-                    for (t, c) in sets.iter().enumerate() {
-                        let at = locate(geom, *c, size, clamp == "clamp");
-                        let expect: Vec<u8> = match at {
-                            Some(at) => data[at..at + size as usize].to_vec(),
-                            None => vec![0; size as usize],
-                        };
-                        // Each element in its own register: 4 bytes, or 8 for b64.
-                        let per = if wide { 8 } else { 4 };
-                        for e in 0..n as usize {
-                            let got = &out[64 * t + e * per..64 * t + e * per + bytes as usize];
-                            let want = &expect[e * bytes as usize..(e + 1) * bytes as usize];
-                            assert_eq!(
-                                got, want,
-                                "{case}: thread {t} coordinates {c:?} element {e}"
-                            );
-                            let pad =
-                                &out[64 * t + e * per + bytes as usize..64 * t + (e + 1) * per];
-                            assert!(
-                                pad.iter().all(|&b| b == 0),
-                                "{case}: thread {t}: bits above the element are not zero"
-                            );
-                        }
-                        checked += 1;
-                    }
-                }
+    for a in accesses(&CLAMPS) {
+        let (size, bytes, n) = (a.size(), a.bytes, a.n);
+        let sets = coordinate_sets(a.geom, size);
+        let Kernel { ptx, manifest } = suld_b(&a);
+        let data = pattern(surface_bytes(a.geom));
+        let any_out = sets.iter().any(|c| !inside(a.geom, *c, size));
+        let result = assemble_and_run(&ptx, &manifest);
+        let case = a.name("suld");
+        if a.clamp == "trap" && any_out {
+            let trap = result.err().unwrap_or_else(|| panic!("{case}: no trap"));
+            assert!(
+                matches!(trap.cause, Cause::Surface(Fault::OutOfBounds { .. })),
+                "{case}: {trap}"
+            );
+            assert!(trap.instruction.starts_with("SULD"), "{case}: {trap}");
+            let line = ptx.lines().position(|l| l.contains("suld")).unwrap() + 1;
+            assert!(
+                trap.location.ends_with(&format!(":{line}")),
+                "{case}: {trap}"
+            );
+            checked += 1;
+            continue;
+        }
+        let p = result.unwrap_or_else(|t| panic!("{case}: {t}"));
+        let out = launch::dump(&p, "out").unwrap();
+        for (t, c) in sets.iter().enumerate() {
+            let at = locate(a.geom, *c, size, a.clamp == "clamp");
+            let expect: Vec<u8> = match at {
+                Some(at) => data[at..at + size as usize].to_vec(),
+                None => vec![0; size as usize],
+            };
+            // Each element in its own register: 4 bytes, or 8 for b64.
+            let per = if a.wide() { 8 } else { 4 };
+            for e in 0..n as usize {
+                let got = &out[64 * t + e * per..64 * t + e * per + bytes as usize];
+                let want = &expect[e * bytes as usize..(e + 1) * bytes as usize];
+                assert_eq!(
+                    got, want,
+                    "{case}: thread {t} coordinates {c:?} element {e}"
+                );
+                let pad = &out[64 * t + e * per + bytes as usize..64 * t + (e + 1) * per];
+                assert!(
+                    pad.iter().all(|&b| b == 0),
+                    "{case}: thread {t}: bits above the element are not zero"
+                );
             }
+            checked += 1;
         }
     }
     assert!(checked > 700, "{checked}");
@@ -236,26 +108,10 @@ fn suld_b_every_geometry_clamp_vector_and_size() {
 /// one that is aligned runs, clamped or not.
 #[test]
 fn misaligned_surface_accesses_trap() {
-    // 1d surface of 8 rgba8 elements (32 bytes); one thread's suld.b.v2.b32 at x.
-    let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
-               .visible .entry k (.param .u32 x, .param .u64 out)\n{\n\
-               \t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\
-               \tld.param.u32 %r1, [x];\n\tld.param.u64 %rd1, [out];\n\
-               \tsuld.b.1d.v2.b32.clamp {%r2, %r3}, [s, {%r1}];\n\
-               \tst.global.v2.u32 [%rd1], {%r2, %r3};\n\tret;\n}\n";
     let data = pattern(32);
     let run = |x: i32| {
-        let manifest = format!(
-            "block = [1]\nparams = [{{ u32 = {} }}, {{ buffer = \"out\" }}]\n\
-             [buffers.out]\nsize = 8\n\
-             [surfaces.s]\ngeometry = \"1d\"\nwidth = 8\nformat = \"rgba8_uint\"\nu8 = [{}]\n",
-            x as u32,
-            data.iter()
-                .map(u8::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        assemble_and_run(ptx, &manifest)
+        let Kernel { ptx, manifest } = misaligned(x);
+        assemble_and_run(&ptx, &manifest)
     };
     for (x, at) in [
         (0, Some(0)),
@@ -283,76 +139,33 @@ fn misaligned_surface_accesses_trap() {
 #[test]
 fn sust_b_every_geometry_clamp_vector_and_size() {
     let mut checked = 0;
-    for geom in GEOMS {
-        for clamp in ["clamp", "zero"] {
-            for (vec, n) in [("", 1), (".v2", 2), (".v4", 4)] {
-                for (dsize, bytes) in [("b8", 1), ("b16", 2), ("b32", 4), ("b64", 8)] {
-                    let size = n * bytes;
-                    if size > 16 {
-                        continue;
-                    }
-                    let wide = bytes == 8;
-                    let (regs, src) = data_registers(n, wide);
-                    // Thread t stores the values 0x11 * (t + 1) + e.
-                    let values: String = regs
-                        .iter()
-                        .enumerate()
-                        .map(|(e, r)| {
-                            if wide {
-                                format!("\tcvt.u64.u32 {r}, %r15;\n\tadd.u64 {r}, {r}, {};\n\tshl.b64 %rd19, {r}, 32;\n\tor.b64 {r}, {r}, %rd19;\n", e)
-                            } else {
-                                format!("\tadd.u32 {r}, %r15, {e};\n")
-                            }
-                        })
-                        .collect();
-                    // One thread at a time, so that the order of overlapping stores is known.
-                    let sets = coordinate_sets(geom, size);
-                    let ptx = format!(
-                        ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
-                         .visible .entry k (.param .u64 c, .param .u32 t)\n{{\n\
-                         \t.reg .b32 %r<20>;\n\t.reg .b64 %rd<20>;\n\
-                         \tld.param.u64 %rd1, [c];\n\tld.param.u32 %r9, [t];\n\
-                         \tmul.wide.u32 %rd4, %r9, 16;\n\tadd.s64 %rd5, %rd1, %rd4;\n\
-                         \tld.global.v4.u32 {{%r1, %r2, %r3, %r4}}, [%rd5];\n\
-                         \tadd.u32 %r16, %r9, 1;\n\tmul.lo.u32 %r15, %r16, 17;\n{values}\
-                         \tsust.b.{geom}{vec}.{dsize}.{clamp} [s, {}], {src};\n\tret;\n}}\n",
-                        coords(geom)
-                    );
-                    let mut expect = pattern(surface_bytes(geom));
-                    let mut data = expect.clone();
-                    let cs: Vec<String> = sets
-                        .iter()
-                        .flat_map(|c| c.iter().map(|v| (*v as i32).to_string()))
-                        .collect();
-                    for (t, c) in sets.iter().enumerate() {
-                        let manifest = format!(
-                            "block = [1]\nparams = [{{ buffer = \"c\" }}, {{ u32 = {t} }}]\n[buffers.c]\ns32 = [{}]\n{}",
-                            cs.join(", "),
-                            surface_toml(geom, "rgba8_uint", &data)
-                        );
-                        let case =
-                            format!("sust.b.{geom}{vec}.{dsize}.{clamp} thread {t} at {c:?}");
-                        let p = assemble_and_run(&ptx, &manifest)
-                            .unwrap_or_else(|e| panic!("{case}: {e}"));
-                        if let Some(at) = locate(geom, *c, size, clamp == "clamp") {
-                            let base = 17 * (t as u64 + 1);
-                            for e in 0..n as usize {
-                                let v: u64 = if wide {
-                                    (base + e as u64) | (base + e as u64) << 32
-                                } else {
-                                    base + e as u64
-                                };
-                                let le = v.to_le_bytes();
-                                expect[at + e * bytes as usize..at + (e + 1) * bytes as usize]
-                                    .copy_from_slice(&le[..bytes as usize]);
-                            }
-                        }
-                        data = launch::dump(&p, "s").unwrap();
-                        assert_eq!(data, expect, "{case}");
-                        checked += 1;
-                    }
+    for a in accesses(&["clamp", "zero"]) {
+        let (size, bytes) = (a.size(), a.bytes);
+        // One thread at a time, so that the order of overlapping stores is known.
+        let sets = coordinate_sets(a.geom, size);
+        let ptx = sust_b_ptx(&a);
+        let mut expect = pattern(surface_bytes(a.geom));
+        let mut data = expect.clone();
+        for (t, c) in sets.iter().enumerate() {
+            let manifest = sust_b_manifest(&a, t, &data);
+            let case = format!("{} thread {t} at {c:?}", a.name("sust"));
+            let p = assemble_and_run(&ptx, &manifest).unwrap_or_else(|e| panic!("{case}: {e}"));
+            if let Some(at) = locate(a.geom, *c, size, a.clamp == "clamp") {
+                let base = 17 * (t as u64 + 1);
+                for e in 0..a.n as usize {
+                    let v: u64 = if a.wide() {
+                        (base + e as u64) | (base + e as u64) << 32
+                    } else {
+                        base + e as u64
+                    };
+                    let le = v.to_le_bytes();
+                    expect[at + e * bytes as usize..at + (e + 1) * bytes as usize]
+                        .copy_from_slice(&le[..bytes as usize]);
                 }
             }
+            data = launch::dump(&p, "s").unwrap();
+            assert_eq!(data, expect, "{case}");
+            checked += 1;
         }
     }
     assert!(checked > 300, "{checked}");
@@ -361,43 +174,16 @@ fn sust_b_every_geometry_clamp_vector_and_size() {
 /// sust.p.1d.v4.b32 of the given components into one element of each format.
 #[test]
 fn sust_p_converts_to_every_format() {
-    let floats = [0.5f32, -0.25, 1.5, 0.3];
-    let ints = [7u32, 300, 0xffff_fff0, 70000];
+    let (floats, ints) = (P_FLOATS, P_INTS);
     let mut checked = 0;
-    for channels in ["r", "rg", "rgba"] {
-        for (suffix, bits) in [
-            ("8_uint", 8),
-            ("16_uint", 16),
-            ("32_uint", 32),
-            ("8_sint", 8),
-            ("16_sint", 16),
-            ("32_sint", 32),
-            ("8_unorm", 8),
-            ("16_unorm", 16),
-            ("8_snorm", 8),
-            ("16_snorm", 16),
-            ("16_float", 16),
-            ("32_float", 32),
-        ] {
+    for channels in P_CHANNELS {
+        for (suffix, bits) in P_SUFFIXES {
             let format = format!("{channels}{suffix}");
             let kind = &suffix[suffix.find('_').unwrap() + 1..];
             let nch = channels.len();
             let float = matches!(kind, "unorm" | "snorm" | "float");
-            let comps: Vec<u32> = if float {
-                floats.iter().map(|f| f.to_bits()).collect()
-            } else {
-                ints.to_vec()
-            };
-            let ptx = format!(
-                ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
-                 .visible .entry k ()\n{{\n\t.reg .b32 %r<8>;\n\
-                 \tmov.u32 %r1, 1;\n\tmov.b32 %r2, {};\n\tmov.b32 %r3, {};\n\tmov.b32 %r4, {};\n\tmov.b32 %r5, {};\n\
-                 \tsust.p.1d.v4.b32.trap [s, {{%r1}}], {{%r2, %r3, %r4, %r5}};\n\tret;\n}}\n",
-                comps[0], comps[1], comps[2], comps[3]
-            );
+            let Kernel { ptx, manifest } = sust_p(&format, float);
             let esize = nch * bits / 8;
-            let manifest =
-                format!("[surfaces.s]\ngeometry = \"1d\"\nwidth = 3\nformat = \"{format}\"\n");
             let p = assemble_and_run(&ptx, &manifest).unwrap_or_else(|e| panic!("{format}: {e}"));
             let data = launch::dump(&p, "s").unwrap();
             assert!(
@@ -448,16 +234,8 @@ fn sust_p_converts_to_every_format() {
 
 #[test]
 fn sured_is_atomic_under_many_threads() {
-    // 256 threads add their index to one element, take the max into the next (.p: an element
-    // index, signed because the format is sint), OR a bit into the third.
-    let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
-               .visible .entry k ()\n{\n\t.reg .b32 %r<8>;\n\
-               \tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, 0;\n\tmov.u32 %r3, 4;\n\tmov.u32 %r4, 8;\n\
-               \tsured.b.add.1d.u32.trap [s, {%r2}], %r1;\n\
-               \tsub.s32 %r5, 100, %r1;\n\tmov.u32 %r3, 1;\n\tsured.p.max.1d.b32.trap [s, {%r3}], %r5;\n\
-               \tand.b32 %r6, %r1, 31;\n\tshl.b32 %r7, 1, %r6;\n\tsured.b.or.1d.b32.trap [s, {%r4}], %r7;\n\tret;\n}\n";
-    let manifest = "grid = [2]\nblock = [128]\n[surfaces.s]\ngeometry = \"1d\"\nwidth = 4\nformat = \"r32_sint\"\ns32 = [0, -1000, 0, 0]\n";
-    let p = assemble_and_run(ptx, manifest).unwrap();
+    let Kernel { ptx, manifest } = sured();
+    let p = assemble_and_run(&ptx, &manifest).unwrap();
     let got = u32s(&p, "s");
     // Each CTA's threads are 0..128: the sum over both CTAs, the max of 100 - tid (signed).
     assert_eq!(got, [2 * (0..128).sum::<u32>(), 100, u32::MAX, 0]);
@@ -465,14 +243,6 @@ fn sured_is_atomic_under_many_threads() {
 
 #[test]
 fn suq_reports_size_format_and_layout() {
-    let ptx = ".version 7.0\n.target sm_80\n.address_size 64\n.global .surfref s;\n\
-               .visible .entry k (.param .u64 out)\n{\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<2>;\n\
-               \tld.param.u64 %rd1, [out];\n\
-               \tsuq.width.b32 %r1, [s];\n\tsuq.height.b32 %r2, [s];\n\tsuq.depth.b32 %r3, [s];\n\
-               \tsuq.channel_data_type.b32 %r4, [s];\n\tsuq.channel_order.b32 %r5, [s];\n\
-               \tsuq.array_size.b32 %r6, [s];\n\tsuq.memory_layout.b32 %r7, [s];\n\
-               \tst.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n\tst.global.v2.u32 [%rd1+16], {%r5, %r6};\n\
-               \tst.global.u32 [%rd1+24], %r7;\n\tret;\n}\n";
     for (geom, format, want) in [
         (
             "2d",
@@ -490,11 +260,8 @@ fn suq_reports_size_format_and_layout() {
             [W as u32, 1, 1, 0x10D8, 0x10B2, L as u32, 1],
         ),
     ] {
-        let manifest = format!(
-            "params = [{{ buffer = \"out\" }}]\n[buffers.out]\nsize = 28\n[surfaces.s]\ngeometry = \"{geom}\"\n\
-             width = {W}\nheight = {H}\ndepth = {D}\nlayers = {L}\nformat = \"{format}\"\n"
-        );
-        let p = assemble_and_run(ptx, &manifest).unwrap();
+        let Kernel { ptx, manifest } = suq(geom, format);
+        let p = assemble_and_run(&ptx, &manifest).unwrap();
         assert_eq!(u32s(&p, "out"), want, "{geom} {format}");
     }
 }

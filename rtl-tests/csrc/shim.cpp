@@ -19,6 +19,7 @@
 // Keep in step with `Inputs` and `Outputs` in src/model.rs (repr(C)).
 struct SgpuInputs {
     uint64_t imem_wdata;
+    uint64_t surf_table;
     uint32_t imem_addr;
     uint32_t code_words;
     uint32_t entry;
@@ -27,6 +28,7 @@ struct SgpuInputs {
     uint32_t shared;
     uint32_t dyn_shared;
     uint32_t local;
+    uint32_t surf_count;
     uint32_t mem_rsp_rdata[4];
     uint16_t mem_rsp_tag;
     uint8_t rst_n;
@@ -144,6 +146,8 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     t.shared_i = in->shared;
     t.dyn_shared_i = in->dyn_shared;
     t.local_i = in->local;
+    t.surf_table_i = in->surf_table;
+    t.surf_count_i = in->surf_count;
     t.mem_req_ready_i = in->mem_req_ready;
     t.mem_rsp_valid_i = in->mem_rsp_valid;
     t.mem_rsp_err_i = in->mem_rsp_err;

@@ -187,7 +187,22 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
         fault: o.fault,
         check: o.check,
     };
-    let inputs = start(&mut model, program, kernel, &shape, launch);
+    // The core reads descriptor `h` as the two 16-byte blocks at table + 32h.
+    let surfaces = &prepared.surfaces;
+    if surfaces.table % 32 != 0 {
+        return Err(Failure::Input(format!(
+            "the surface descriptor table at {:#x} is not 32-byte aligned",
+            surfaces.table
+        )));
+    }
+    let mut inputs = start(&mut model, program, kernel, &shape, launch);
+    inputs.surf_table = surfaces.table;
+    inputs.surf_count = u32::try_from(surfaces.bound.len()).map_err(|_| {
+        Failure::Input(format!(
+            "{} surfaces are more than the launch's 32-bit count",
+            surfaces.bound.len()
+        ))
+    })?;
     let result = run.cycles(&mut model, inputs, &mut grid, &mut rtl_memory, o.max_cycles);
     let finished = match result {
         Ok(()) => Ok(run.report),

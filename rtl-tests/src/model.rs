@@ -12,6 +12,7 @@ use std::path::Path;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Inputs {
     pub imem_wdata: u64,
+    pub surf_table: u64,
     pub imem_addr: u32,
     pub code_words: u32,
     pub entry: u32,
@@ -20,6 +21,7 @@ pub struct Inputs {
     pub shared: u32,
     pub dyn_shared: u32,
     pub local: u32,
+    pub surf_count: u32,
     pub mem_rsp_rdata: [u32; 4],
     pub mem_rsp_tag: u16,
     pub rst_n: u8,

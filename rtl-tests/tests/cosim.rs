@@ -3,21 +3,17 @@
 //! must agree, and traps must be the same trap. Also that the checker fails when it should.
 //! Verilator and g++ must be installed: without them the build of this crate fails.
 
-use rtl_tests::cosim::{self, Failure, Options, Report};
-use std::path::Path;
+mod common;
 
-fn workspace() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+use rtl_tests::cosim::{Failure, Options, Report};
+
+fn source(ptx: &str) -> String {
+    let path = common::workspace().join(ptx);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{ptx}: {e}"))
 }
 
 fn program(ptx: &str) -> sgpu_sim::program::Program {
-    let path = workspace().join(ptx);
-    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{ptx}: {e}"));
-    let (module, diags) = ptx_grammar::parse(&source);
-    assert!(diags.is_empty(), "{ptx}: {diags:?}");
-    let a = ptx_encoder::assemble(&source, ptx, &module, &Default::default())
-        .unwrap_or_else(|d| panic!("{ptx}: {d:?}"));
-    sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
+    common::program_of(&source(ptx), ptx)
 }
 
 /// Runs `ptx` as `manifest` launches it (files relative to the workspace) on a core of
@@ -32,10 +28,7 @@ fn cosim(ptx: &str, manifest: &str, lanes: u32, fault: Option<u64>) -> Result<Re
 }
 
 fn cosim_with(ptx: &str, manifest: &str, options: &Options) -> Result<Report, Failure> {
-    let program = program(ptx);
-    let mut prepared = sgpu_sim::launch::prepare(manifest, workspace(), &program)
-        .unwrap_or_else(|e| panic!("{ptx}: {e}"));
-    cosim::run(&program, &mut prepared, options)
+    common::cosim_source(&source(ptx), ptx, manifest, options)
 }
 
 /// Two CTAs of `block` threads with one output buffer (and an input of random words).
@@ -114,7 +107,7 @@ const CORPUS: [(&str, &str); 3] = [
 /// ZLUDA's vshr_clamp.
 fn video_corpus_agrees(lanes: u32) {
     let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
-    let corpus = workspace().join(shared).join("corpus");
+    let corpus = common::workspace().join(shared).join("corpus");
     let ptx = corpus.join("generated/llc16_ll/video_inline_asm.sm80.ptx");
     for [a, b, c] in [
         [0x80ff_7f01u32, 0x7f80_ff00, 0x1234_5678],
@@ -151,7 +144,7 @@ fn kernels_agree(kernels: &[(&str, bool, u32)], lanes: u32) {
 /// The shipped example agrees at `lanes`: two CTAs of 256 threads summing through shared
 /// memory.
 fn example_agrees(lanes: u32) {
-    let text = std::fs::read_to_string(workspace().join("examples/reduce.toml"))
+    let text = std::fs::read_to_string(common::workspace().join("examples/reduce.toml"))
         .unwrap()
         .replace("file = \"", "file = \"examples/");
     cosim("examples/reduce.ptx", &text, lanes, None)
@@ -162,11 +155,11 @@ fn agree_at(lanes: u32) {
     kernels_agree(&KERNELS, lanes);
     let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
     for (file, kernel) in CORPUS {
-        let launch = workspace().join(format!("bench/launch/{file}.{kernel}.toml"));
+        let launch = common::workspace().join(format!("bench/launch/{file}.{kernel}.toml"));
         let text = std::fs::read_to_string(launch)
             .unwrap()
             .replace("file = \"", "file = \"bench/launch/");
-        let ptx = workspace()
+        let ptx = common::workspace()
             .join(&shared)
             .join("corpus/generated/clang16_cuda");
         let ptx = ptx.join(format!("{file}.ptx"));

@@ -90,6 +90,7 @@ pub fn hex_values(line: &str) -> Vec<u64> {
 }
 
 /// Reproducible random numbers: the random program generator's.
+#[allow(unused_imports)] // not every test binary draws them
 pub use rtl_tests::random::Rng;
 
 /// The word of `op` (whose word uses the bits `used`) with `modifiers` in its modifier bits,
@@ -186,4 +187,28 @@ impl Tally {
         );
         self.cases
     }
+}
+
+/// PTX source assembled (named `name` in its diagnostics) and loaded as the golden model
+/// loads an ELF.
+pub fn program_of(source: &str, name: &str) -> sgpu_sim::program::Program {
+    let (module, diags) = ptx_grammar::parse(source);
+    assert!(diags.is_empty(), "{name}: {diags:?}");
+    let a = ptx_encoder::assemble(source, name, &module, &Default::default())
+        .unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
+}
+
+/// Runs PTX `source` as `manifest` launches it (files relative to the workspace) on the core
+/// in lock-step with the golden model.
+pub fn cosim_source(
+    source: &str,
+    name: &str,
+    manifest: &str,
+    options: &rtl_tests::cosim::Options,
+) -> Result<rtl_tests::cosim::Report, rtl_tests::cosim::Failure> {
+    let program = program_of(source, name);
+    let mut prepared = sgpu_sim::launch::prepare(manifest, &workspace(), &program)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    rtl_tests::cosim::run(&program, &mut prepared, options)
 }
