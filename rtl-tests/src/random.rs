@@ -1,25 +1,31 @@
 //! Random but valid sgpu programs for the co-simulation (in the manner of riscv-dv and
 //! Nyuzi's generator): a kernel of random instructions from a chosen mix (integer ALU,
 //! video ALU, multiply and divide, loads and stores of every space and width, atomics,
-//! branches that diverge and reconverge, nested, loops of per-lane trip counts, calls,
-//! barriers), run on the core and the golden model in lock-step. A seed gives the same program every time;
+//! surface loads, stores, reductions and queries, branches that diverge and reconverge,
+//! nested, loops of per-lane trip counts, calls, barriers), run on the core and the golden
+//! model in lock-step. A seed gives the same program every time;
 //! every failure found is kept as a regression seed in tests/cosim_random.rs.
 //!
 //! Registers: R0 to R15 hold data (every ALU operand and result), R20 the thread index,
 //! R22:R23 the thread's slot of the global buffer, R24:R25 the buffer's start (where the
 //! atomics go, all threads at one address), R26 the thread's shared slot, R27 a loop count,
-//! R28 to R30 function addresses for CALLR.
+//! R28 to R30 function addresses for CALLR, R16 and R17 a surface access's coordinates,
+//! R18:R19 the surface's handle.
 //! Predicates P0 to P3 are data. Each thread owns 128 bytes of the buffer: the first 64 for
 //! its loads and stores, the last 64 for its registers at the end, so that the final memory
-//! holds every thread's result.
+//! holds every thread's result. The launch binds one 2d surface of 8 x 4 elements of a
+//! random format (of 4, 8 or 16 bytes an element, so that every access placed at a multiple
+//! of its size is aligned) and random contents, at slot 0.
 
 use sgpu_isa::{
-    decode, fields, set_field, Aop, Aty, Bmode, Cop, Field, Instruction, Msize, Op, Pred, PredSrc,
-    Reg, RegOrImm, Space, Sreg, Unit, INSTRUCTIONS,
+    decode, fields, set_field, Aop, Aty, Bmode, Cop, Dsize, Field, Geom, Instruction, Lop2, Msize,
+    Op, Pred, PredSrc, Query, Reg, RegOrImm, Sclamp, Sop, Space, Sreg, Sty, Surface, Unit, Vwidth,
+    INSTRUCTIONS,
 };
 use sgpu_sim::launch::Prepared;
 use sgpu_sim::memory::Global;
 use sgpu_sim::program::{decode_all, Function, Program};
+use sgpu_sim::surface::{Binding, Descriptor, Format, Surfaces};
 
 /// What a program is made of: weights of each kind of statement.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +35,7 @@ pub struct Mix {
     pub divide: u32,
     pub memory: u32,
     pub atomic: u32,
+    pub surface: u32,
     pub branch: u32,
     pub call: u32,
     pub barrier: u32,
@@ -42,6 +49,7 @@ impl Mix {
         divide: 3,
         memory: 15,
         atomic: 5,
+        surface: 6,
         branch: 8,
         call: 3,
         barrier: 2,
@@ -182,8 +190,33 @@ pub fn generate(seed: u64, mix: Mix, length: u32, warps: u32) -> Generated {
     let code = b.finish();
     let threads = warps * 32 - if rng.chance(30) { rng.below(31) + 1 } else { 0 };
     let threads = threads.max(1);
-    launch(code, threads)
+    let format = SURFACE_FORMATS[rng.below(SURFACE_FORMATS.len() as u32) as usize];
+    let contents = (0..SURFACE_W * SURFACE_H * 16)
+        .map(|_| rng.word() as u8)
+        .collect();
+    launch(code, threads, format, contents)
 }
+
+/// The surface's formats: 4, 8 or 16 bytes an element, of every kind.
+const SURFACE_FORMATS: [&str; 15] = [
+    "r32_uint",
+    "r32_sint",
+    "r32_float",
+    "rg16_uint",
+    "rg16_snorm",
+    "rg16_float",
+    "rgba8_unorm",
+    "rgba8_snorm",
+    "rgba8_sint",
+    "rg32_uint",
+    "rg32_float",
+    "rgba16_sint",
+    "rgba16_unorm",
+    "rgba32_uint",
+    "rgba32_float",
+];
+const SURFACE_W: u32 = 8;
+const SURFACE_H: u32 = 4;
 
 /// The thread index, the slots, and random register and predicate values that differ by
 /// lane.
@@ -249,6 +282,10 @@ fn prologue(b: &mut Builder, rng: &mut Rng) {
             });
         }
     }
+    // The surface's handle, for the accesses that name it by register.
+    for k in [18, 19] {
+        b.emit(Op::Mov32i { rd: r(k), imm32: 0 });
+    }
     for p in 0..4u8 {
         b.emit(Op::Isetp {
             pd: Pred(p),
@@ -313,8 +350,8 @@ fn function(b: &mut Builder, rng: &mut Rng) {
 }
 
 /// The program loaded as the model loads an ELF, and its launch: two CTAs of `threads`
-/// threads, one buffer.
-fn launch(code: Vec<u64>, threads: u32) -> Generated {
+/// threads, one buffer, one surface of `format` holding `contents` at slot 0.
+fn launch(code: Vec<u64>, threads: u32, format: &str, contents: Vec<u8>) -> Generated {
     let info = sgpu_isa::elf::Info {
         entry: true,
         local_bytes: FRAME,
@@ -340,6 +377,7 @@ fn launch(code: Vec<u64>, threads: u32) -> Generated {
     let mut global = Global::default();
     let bytes = (2 * threads * SLOT) as usize;
     let base = global.alloc("out", Vec::new(), bytes);
+    let surfaces = surface(&mut global, format, contents);
     let prepared = Prepared {
         launch: sgpu_sim::Launch {
             kernel: "random".into(),
@@ -350,10 +388,30 @@ fn launch(code: Vec<u64>, threads: u32) -> Generated {
             max_instructions: 1 << 24,
         },
         global,
-        surfaces: Default::default(),
+        surfaces,
         elements: Vec::new(),
     };
     Generated { program, prepared }
+}
+
+/// The surface in global memory and its descriptor table, as the launch manifest's host
+/// lays them out.
+fn surface(global: &mut Global, format: &str, mut contents: Vec<u8>) -> Surfaces {
+    let format = Format::parse(format).expect("a format of SURFACE_FORMATS");
+    let d = Descriptor::packed(0, Geom::D2, [SURFACE_W, SURFACE_H, 1, 1], format)
+        .expect("a small surface");
+    contents.truncate(d.bytes() as usize);
+    let data = global.alloc("s", contents, d.bytes() as usize);
+    let d = Descriptor { base: data, ..d };
+    let words = d.words().expect("a small surface");
+    let table = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    Surfaces {
+        table: global.alloc("(surface descriptors)", table, 4 * words.len()),
+        bound: vec![Some(Binding {
+            name: "s".into(),
+            data,
+        })],
+    }
 }
 
 /// A random instruction of the integer ALU (`unit` Int) or the video ALU (Video) on R0 to
@@ -427,6 +485,7 @@ impl Gen<'_> {
             m.divide,
             m.memory,
             m.atomic,
+            m.surface,
             if self.depth < 3 { m.branch } else { 0 },
             m.call,
             if top { m.barrier } else { 0 },
@@ -450,14 +509,15 @@ impl Gen<'_> {
             2 => self.divide(),
             3 => self.memory(),
             4 => self.atomic(),
-            5 => {
+            5 => self.surface(),
+            6 => {
                 if self.rng.chance(50) {
                     self.if_else()
                 } else {
                     self.r#loop()
                 }
             }
-            6 => self.call(),
+            7 => self.call(),
             _ => self.barrier(),
         }
     }
@@ -598,6 +658,111 @@ impl Gen<'_> {
                 space: Space::Global,
                 e: true,
             }
+        };
+        let g = self.guard();
+        self.b.guarded(g, op);
+    }
+
+    /// An access to the launch's surface (by slot or by the handle in R18:R19) of a random
+    /// form: SULD.B, SUST (`.b`, or `.p` of 32-bit components), SURED or SUQ. Its
+    /// coordinates (R16, R17) come from data registers masked into and around the surface's
+    /// bounds, x a multiple of the access so that it stays aligned; `.trap` is rare, as a
+    /// coordinate out of bounds ends the program there.
+    fn surface(&mut self) {
+        let (x, y) = (r(16), r(17));
+        let rb = if self.rng.chance(50) {
+            Surface::Slot(0)
+        } else {
+            Surface::Handle(r(18))
+        };
+        let sclamp = match self.rng.below(20) {
+            0 => Sclamp::Trap,
+            1..=9 => Sclamp::Clamp,
+            _ => Sclamp::Zero,
+        };
+        let kind = self.rng.below(4);
+        let elements = kind != 0 && self.rng.chance(40); // SULD has no .p
+        let vec = Vwidth::ALL[self.rng.below(3) as usize];
+        let n = [1, 2, 4][vec as usize];
+        let dsize = if elements {
+            Dsize::B32
+        } else {
+            Dsize::ALL[self.rng.below(if n == 4 { 3 } else { 4 }) as usize]
+        };
+        let sty = Sty::ALL[self.rng.below(6) as usize];
+        let wide_sty = matches!(sty, Sty::U64 | Sty::S64 | Sty::B64);
+        // The access's bytes, for x's alignment in .b (a .p access is aligned by the
+        // element size, which is a multiple of it).
+        let size = match kind {
+            2 if wide_sty => 8,
+            2 => 4,
+            _ => n << dsize as u32,
+        };
+        let x_mask = if elements { 0xf } else { 0x7f & !(size - 1) };
+        let data = self.data();
+        self.b.emit(Op::Lop32i {
+            rd: x,
+            ra: data,
+            imm32: x_mask,
+            lop2: Lop2::And,
+        });
+        let data = self.data();
+        self.b.emit(Op::Lop32i {
+            rd: y,
+            ra: data,
+            imm32: 7,
+            lop2: Lop2::And,
+        });
+        if self.rng.chance(25) {
+            // Below zero, by a multiple of every access size.
+            self.b.emit(Op::Iadd32i {
+                rd: x,
+                ra: x,
+                imm32: (-16i32) as u32,
+            });
+        }
+        let geom = Geom::D2;
+        let cop = Cop::Default;
+        let op = match kind {
+            0 => Op::Suld {
+                rd: self.tuple(n * (1 + u32::from(dsize == Dsize::B64))),
+                ra: x,
+                rb,
+                sfmt: false,
+                geom,
+                vec,
+                dsize,
+                cop,
+                sclamp,
+            },
+            1 => Op::Sust {
+                ra: x,
+                rb,
+                rc: self.tuple(n * (1 + u32::from(dsize == Dsize::B64))),
+                sfmt: elements,
+                geom,
+                vec,
+                dsize,
+                cop,
+                sclamp,
+            },
+            2 => Op::Sured {
+                ra: x,
+                rb,
+                rc: self.tuple(1 + u32::from(wide_sty)),
+                sfmt: elements,
+                sop: Sop::ALL[self.rng.below(5) as usize],
+                geom,
+                // A .p reduction of 8 bytes on an element of 4 would be misaligned or past
+                // the end half the time: .p reduces 32 bits.
+                sty: if elements && wide_sty { Sty::B32 } else { sty },
+                sclamp,
+            },
+            _ => Op::Suq {
+                rd: self.data(),
+                rb,
+                query: Query::ALL[self.rng.below(Query::ALL.len() as u32) as usize],
+            },
         };
         let g = self.guard();
         self.b.guarded(g, op);

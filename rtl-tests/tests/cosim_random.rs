@@ -62,7 +62,7 @@ fn random_programs_agree_at_other_lane_counts() {
 #[test]
 fn the_generator_covers_its_mix() {
     use sgpu_isa::Op;
-    let mut seen = [false; 9];
+    let mut seen = [false; 13];
     for seed in 0..20 {
         let g = generate(seed, Mix::ALL, 60, 4);
         for d in g.program.decoded.iter().flatten() {
@@ -76,11 +76,15 @@ fn the_generator_covers_its_mix() {
                 Op::Callr { .. } => 7,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
                 _ if d.unit == sgpu_isa::Unit::Video => 8,
+                Op::Suld { .. } => 9,
+                Op::Sust { .. } => 10,
+                Op::Sured { .. } => 11,
+                Op::Suq { .. } => 12,
                 _ => continue,
             };
             seen[k] = true;
         }
         assert_eq!(g.program.decoded.iter().filter(|d| d.is_none()).count(), 0);
     }
-    assert_eq!(seen, [true; 9]);
+    assert_eq!(seen, [true; 13]);
 }
