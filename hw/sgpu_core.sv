@@ -789,10 +789,16 @@ module sgpu_core #(
     su_registers = r;
   endfunction
 
-  logic [127:0] su_block;  // the lane's bytes of the block answered
-  assign su_block = mem_rsp_rdata_i >> {su_addr[3:0], 3'b000};
+  // The unit's results, which it gives in S_SU_PLACE only: the access's address, size and
+  // signedness, and in su_data_q SUST.P's element, SUQ's answer or SULD's registers (below).
+  logic [63:0]  su_addr_q;
+  logic [2:0]   su_size_q;
+  logic         su_signed_q;
 
-  // SULD's or SUQ's registers in the making, written from rd one a cycle.
+  logic [127:0] su_block;  // the lane's bytes of the block answered
+  assign su_block = mem_rsp_rdata_i >> {su_addr_q[3:0], 3'b000};
+
+  // SULD's or SUQ's registers in the making, written from rd one a cycle; SUST.P's element.
   logic [127:0] su_data_q;
   logic [1:0]   su_wb_k_q;
   logic [7:0]   su_reg;
@@ -800,7 +806,7 @@ module sgpu_core #(
 
   // SURED on the atomics' ALU: its operation and type as ATOM's.
   logic su_wide;
-  assign su_wide = su_size == 3'd3;
+  assign su_wide = su_size_q == 3'd3;
   sgpu_isa_pkg::aop_e su_aop;
   sgpu_isa_pkg::aty_e su_aty;
   always_comb begin
@@ -811,7 +817,7 @@ module sgpu_core #(
       sgpu_isa_pkg::SOP_OR:  su_aop = sgpu_isa_pkg::AOP_OR;
       default:               su_aop = sgpu_isa_pkg::AOP_ADD;
     endcase
-    unique case ({su_signed, su_wide})
+    unique case ({su_signed_q, su_wide})
       2'b00:   su_aty = sgpu_isa_pkg::ATY_U32;
       2'b01:   su_aty = sgpu_isa_pkg::ATY_U64;
       2'b10:   su_aty = sgpu_isa_pkg::ATY_S32;
@@ -860,11 +866,11 @@ module sgpu_core #(
                             : m_req_write;
   assign req_space = su_req ? 3'(sgpu_isa_pkg::PORT_GLOBAL) : m_space;
   assign req_at    = (state_q == S_SU_DESC) ? desc_at + {59'd0, desc_half_q, 4'd0}
-                   : su_req ? su_addr : m_at;
-  assign req_len   = (state_q == S_SU_DESC) ? 5'd16 : su_req ? 5'd1 << su_size : m_len;
+                   : su_req ? su_addr_q : m_at;
+  assign req_len   = (state_q == S_SU_DESC) ? 5'd16 : su_req ? 5'd1 << su_size_q : m_len;
   assign req_data  = !su_req ? m_req_data
                    : su_sured ? {64'd0, amo_new}
-                   : word_q[sgpu_isa_pkg::SFMT_LSB] ? su_pdata : su_bdata;
+                   : word_q[sgpu_isa_pkg::SFMT_LSB] ? su_data_q : su_bdata;
 
   assign mem_req_valid_o  = (m_any && !m_fault && (state_q == S_MEM_REQ || state_q == S_SEND))
                             || su_req;
@@ -1664,8 +1670,12 @@ module sgpu_core #(
         S_SU_UNIT: state_q <= S_SU_PLACE;
 
         S_SU_PLACE: begin
-          su_wb_k_q <= '0;
-          su_data_q <= su_suq ? 128'(su_query) : '0;  // a dropped SULD reads zeros
+          su_wb_k_q   <= '0;
+          su_addr_q   <= su_addr;
+          su_size_q   <= su_size;
+          su_signed_q <= su_signed;
+          // SUQ's answer, SUST.P's element, or a dropped SULD's zeros.
+          su_data_q   <= su_suq ? 128'(su_query) : su_sust ? su_pdata : '0;
           if (su_trap) begin
             trap_cause_q <= su_cause;
             state_q      <= S_TRAP;
@@ -1681,7 +1691,7 @@ module sgpu_core #(
         // The access's request: SULD's and SURED's read, SUST's and SURED's write. A write
         // into the descriptor in desc_q makes the next lane read it again.
         S_SU_REQ: if (mem_req_ready_i) begin
-          if (req_write && su_addr[63:5] == desc_at[63:5]) desc_ok_q <= 1'b0;
+          if (req_write && su_addr_q[63:5] == desc_at[63:5]) desc_ok_q <= 1'b0;
           state_q <= S_SU_RSP;
         end
 

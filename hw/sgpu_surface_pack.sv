@@ -9,7 +9,8 @@
 // - float: f16 rounded to nearest even (NaN as 0x7fff, overflow to infinity), f32 as is.
 //
 // Two stages, as sgpu_surface_unit's: the element of the components given with en_i comes
-// in the next cycle. Every rounding is one job, "shift `sig` right by `sh` and round to
+// in the next cycle, and only then (zero in the cycle after one without en_i); each stage's
+// logic rests at zero when it has nothing to do. Every rounding is one job, "shift `sig` right by `sh` and round to
 // nearest even", which the first stage sets up for each channel and the second does:
 // - unorm and snorm: sig = the 24-bit significand times the scale 2^k - 1 (a shift and a
 //   subtraction, 40 bits), sh = 150 - exponent, for |x| in [2^-126, 1); a negative snorm's
@@ -70,49 +71,52 @@ module sgpu_surface_pack (
     logic [39:0] sig, m;
     logic [5:0]  sh;
     logic        round, negate, sign, nan;
-    // Channels past the vector's components take 0.
-    assign x      = (c < (1 << n_i)) ? comp_i[32*c +: 32] : '0;
-    assign e      = x[30:23];
-    assign nan    = e == 8'hff && x[22:0] != '0;
-    assign m      = {16'b0, 1'b1, x[22:0]};
-    assign s_norm = 8'(BIAS + FRAC) - e;
-    assign s_half = 8'(BIAS - 1) - e;
     always_comb begin
+      {x, e, s_norm, s_half, m, nan} = '0;
       sig    = '0;
       sh     = '0;
       round  = 1'b0;
       negate = 1'b0;
       sign   = 1'b0;
-      if (unorm || snorm) begin
-        negate = snorm && x[31];
-        if (nan || (x[31] && unorm) || e == 8'h00) begin
-          sig = '0;  // NaN, negative unorm, zeros and subnormals
-        end else if (e >= 8'(BIAS)) begin
-          sig = {23'b0, scale};  // |x| >= 1, infinity
+      if (en_i) begin
+        // Channels past the vector's components take 0.
+        x      = (c < (1 << n_i)) ? comp_i[32*c +: 32] : '0;
+        e      = x[30:23];
+        nan    = e == 8'hff && x[22:0] != '0;
+        m      = {16'b0, 1'b1, x[22:0]};
+        s_norm = 8'(BIAS + FRAC) - e;
+        s_half = 8'(BIAS - 1) - e;
+        if (unorm || snorm) begin
+          negate = snorm && x[31];
+          if (nan || (x[31] && unorm) || e == 8'h00) begin
+            sig = '0;  // NaN, negative unorm, zeros and subnormals
+          end else if (e >= 8'(BIAS)) begin
+            sig = {23'b0, scale};  // |x| >= 1, infinity
+          end else begin
+            sig   = (m << k) - m;
+            sh    = (s_norm > 8'd63) ? 6'd63 : 6'(s_norm);
+            round = 1'b1;
+          end
+        end else if (float && by_i == 2'd1) begin
+          sign = x[31] && !nan;
+          if (nan) begin
+            sig = 40'h7fff;  // the canonical NaN
+          end else if (e > 8'(BIAS + HALF_BIAS)) begin
+            sig = 40'h7c00;  // 2^16 and above: infinity
+          end else if (e >= 8'(BIAS - HALF_BIAS + 1)) begin
+            sig   = {12'b0, 5'(e - 8'(BIAS - HALF_BIAS)), x[22:0]};  // 2^-14 and above: normal
+            sh    = 6'd13;
+            round = 1'b1;
+          end else if (e != 8'h00) begin
+            sig   = m;  // subnormal, or zero once rounded
+            sh    = (s_half > 8'd63) ? 6'd63 : 6'(s_half);
+            round = 1'b1;
+          end
+        end else if (float) begin
+          sig = {8'b0, x};
         end else begin
-          sig   = (m << k) - m;
-          sh    = (s_norm > 8'd63) ? 6'd63 : 6'(s_norm);
-          round = 1'b1;
+          sig = {8'b0, saturated(x, by_i, kind_i == 3'(sgpu_isa_pkg::SURF_KIND_SINT))};
         end
-      end else if (float && by_i == 2'd1) begin
-        sign = x[31] && !nan;
-        if (nan) begin
-          sig = 40'h7fff;  // the canonical NaN
-        end else if (e > 8'(BIAS + HALF_BIAS)) begin
-          sig = 40'h7c00;  // 2^16 and above: infinity
-        end else if (e >= 8'(BIAS - HALF_BIAS + 1)) begin
-          sig   = {12'b0, 5'(e - 8'(BIAS - HALF_BIAS)), x[22:0]};  // 2^-14 and above: normal
-          sh    = 6'd13;
-          round = 1'b1;
-        end else if (e != 8'h00) begin
-          sig   = m;  // subnormal, or zero once rounded
-          sh    = (s_half > 8'd63) ? 6'd63 : 6'(s_half);
-          round = 1'b1;
-        end
-      end else if (float) begin
-        sig = {8'b0, x};
-      end else begin
-        sig = {8'b0, saturated(x, by_i, kind_i == 3'(sgpu_isa_pkg::SURF_KIND_SINT))};
       end
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -132,13 +136,18 @@ module sgpu_surface_pack (
     end
   end
 
+  logic valid_q;  // the cycle after en_i
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ch_q <= '0;
-      by_q <= '0;
-    end else if (en_i) begin
-      ch_q <= ch_i;
-      by_q <= by_i;
+      valid_q <= 1'b0;
+      ch_q    <= '0;
+      by_q    <= '0;
+    end else begin
+      valid_q <= en_i;
+      if (en_i) begin
+        ch_q <= ch_i;
+        by_q <= by_i;
+      end
     end
   end
 
@@ -151,17 +160,22 @@ module sgpu_surface_pack (
     logic [79:0] ext;
     logic [39:0] q;
     logic        up;
-    assign ext = {sig_q[c], 40'b0} >> sh_q[c];
-    assign q   = ext[79:40];
-    assign up  = round_q[c] && ext[39] && (ext[38:0] != '0 || q[0]);
-    // -(q + up) is ~q + !up: one adder either way.
-    assign enc[c] = negate_q[c] ? ~q + 40'(!up) : (q + 40'(up)) | {24'b0, sign_q[c], 15'b0};
+    always_comb begin
+      {ext, q, up, enc[c]} = '0;
+      if (valid_q) begin
+        ext = {sig_q[c], 40'b0} >> sh_q[c];
+        q   = ext[79:40];
+        up  = round_q[c] && ext[39] && (ext[38:0] != '0 || q[0]);
+        // -(q + up) is ~q + !up: one adder either way.
+        enc[c] = negate_q[c] ? ~q + 40'(!up) : (q + 40'(up)) | {24'b0, sign_q[c], 15'b0};
+      end
+    end
   end
 
   always_comb begin
     data_o = '0;
     for (int c = 0; c < 4; c++) begin
-      if (c < (1 << ch_q)) begin
+      if (valid_q && c < (1 << ch_q)) begin
         unique case (by_q)
           2'd0:    data_o[8*c +: 8]   = enc[c][7:0];
           2'd1:    data_o[16*c +: 16] = enc[c][15:0];

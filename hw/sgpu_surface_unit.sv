@@ -19,10 +19,12 @@
 // launch's `surf_count`) is the core's check too, made before the descriptor is read.
 //
 // Two pipeline stages, one access a cycle: an access given with en_i has its results in the
-// next cycle (valid_o). The first stage decodes, checks the bounds, clamps, forms the
-// products (layer or z) x slice and y x pitch, the sust.p element and the
-// query; the second sums the offset, forms the surface's size slice x (depth or layers), and
-// checks the end, the overflow and the alignment.
+// next cycle (valid_o); in the cycle after one without en_i valid_o is low and the other
+// outputs mean nothing (pdata_o is zero), so the user keeps what it needs. The first stage
+// decodes, checks the bounds, clamps, forms the products (layer or z) x slice and y x pitch,
+// the sust.p element and the query; the second sums the offset, forms the surface's size
+// slice x (depth or layers), and checks the end, the overflow and the alignment. The first
+// stage's logic, and the pack's, rest at zero in a cycle without an access.
 //
 // It slices the fields from the instruction word and the descriptor at the places the ISA
 // table fixes (sgpu_isa_pkg); the word is one the decoder accepts.
@@ -120,79 +122,8 @@ module sgpu_surface_unit (
                          desc_i[32*sgpu_isa_pkg::SURF_VALID_WORD + sgpu_isa_pkg::SURF_KIND_MSB + 1
                                 +: sgpu_isa_pkg::SURF_VALID_LSB - sgpu_isa_pkg::SURF_KIND_MSB - 1]};
 
-  // The formats sgpu has: 1, 2 or 4 channels of 1, 2 or 4 bytes, as the kind comes.
-  logic format_ok;
-  always_comb begin
-    unique case (d_kind)
-      3'(sgpu_isa_pkg::SURF_KIND_UINT), 3'(sgpu_isa_pkg::SURF_KIND_SINT):
-        format_ok = d_by != 2'd3;
-      3'(sgpu_isa_pkg::SURF_KIND_UNORM), 3'(sgpu_isa_pkg::SURF_KIND_SNORM):
-        format_ok = d_by <= 2'd1;
-      3'(sgpu_isa_pkg::SURF_KIND_FLOAT):
-        format_ok = d_by == 2'd1 || d_by == 2'd2;
-      default: format_ok = 1'b0;
-    endcase
-  end
-
-  // The dimensions the surface's geometry has; the others must be 1.
-  logic d_rows, d_deep, d_arrayed;
-  assign d_deep    = d_geom == 3'(sgpu_isa_pkg::GEOM_3D);
-  assign d_arrayed = d_geom == 3'(sgpu_isa_pkg::GEOM_A1D) || d_geom == 3'(sgpu_isa_pkg::GEOM_A2D);
-  assign d_rows    = d_geom == 3'(sgpu_isa_pkg::GEOM_2D) || d_deep
-                     || d_geom == 3'(sgpu_isa_pkg::GEOM_A2D);
-
-  logic bad_desc;
-  assign bad_desc = d_geom > 3'(sgpu_isa_pkg::GEOM_A2D) || !format_ok || d_ch == 2'd3
-                    || d_width == '0 || d_height == '0 || d_depth == '0 || d_layers == '0
-                    || (!d_rows && d_height != 16'd1) || (!d_deep && d_depth != 16'd1)
-                    || (!d_arrayed && d_layers != 16'd1);
-
-  logic [2:0] esize;  // log2 of the element's bytes
-  assign esize = {1'b0, d_ch} + {1'b0, d_by};
-
-  // log2 of the access's bytes: the vector's for .b, the element's for SUST.P, 4 or 8 for
-  // SURED (vwidth and dsize number their sizes' logarithms).
-  logic wide;
-  assign wide = sty == 3'(sgpu_isa_pkg::STY_U64) || sty == 3'(sgpu_isa_pkg::STY_S64)
-                || sty == 3'(sgpu_isa_pkg::STY_B64);
-  logic [2:0] size;
-  always_comb begin
-    if (is_sured)                size = wide ? 3'd3 : 3'd2;
-    else if (is_sust && elements) size = esize;
-    else                         size = {1'b0, vec} + {1'b0, dsize};
-  end
-
-  /////////////////////////////////////
-  // Coordinates, bounds and clamping //
-  /////////////////////////////////////
-
-  // The registers in PTX's order: 1d {x}, 2d {x, y}, 3d {x, y, z, w}, a1d {layer, x},
-  // a2d {layer, x, y, z}; coordinates the geometry has not are 0.
-  logic arrayed;
-  assign arrayed = geom == 3'(sgpu_isa_pkg::GEOM_A1D) || geom == 3'(sgpu_isa_pkg::GEOM_A2D);
-  logic [31:0] cx, cy, cz, cl;
-  always_comb begin
-    cx = arrayed ? coord_i[32 +: 32] : coord_i[0 +: 32];
-    cl = arrayed ? coord_i[0 +: 32] : '0;
-    unique case (geom)
-      3'(sgpu_isa_pkg::GEOM_2D): cy = coord_i[32 +: 32];
-      3'(sgpu_isa_pkg::GEOM_3D): cy = coord_i[32 +: 32];
-      3'(sgpu_isa_pkg::GEOM_A2D): cy = coord_i[64 +: 32];
-      default: cy = '0;
-    endcase
-    cz = (geom == 3'(sgpu_isa_pkg::GEOM_3D)) ? coord_i[64 +: 32] : '0;
-  end
-
-  // Ranges, as signed 34-bit numbers: x in bytes 0 ..= width x esize - size for .b (below
-  // zero when the access is wider than a row), in elements 0 ..= width - 1 for .p.
-  logic signed [33:0] x_max, y_max, z_max, l_max;
-  assign x_max = elements ? 34'(d_width) - 34'sd1
-                          : (34'(d_width) << esize) - (34'sd1 <<< size);
-  assign y_max = 34'(d_height) - 34'sd1;
-  assign z_max = 34'(d_depth) - 34'sd1;
-  assign l_max = 34'(d_layers) - 34'sd1;
-
-  // A coordinate outside its range, and its clamped value (max(max, 0) above, 0 below).
+  // A coordinate outside its range (a signed 34-bit maximum), and its clamped value
+  // (max(max, 0) above, 0 below).
   function automatic logic outside(logic [31:0] v, logic signed [33:0] max);
     outside = $signed(v) < 0 || 34'($signed(v)) > max;
   endfunction
@@ -202,40 +133,113 @@ module sgpu_surface_unit (
     else                              clamped = v[20:0];
   endfunction
 
-  logic out_any;
-  assign out_any = outside(cx, x_max) || outside(cy, y_max) || outside(cz, z_max)
-                   || outside(cl, l_max);
-
-  logic [20:0] fx;  // x in bytes or elements: under width x 16
-  logic [15:0] fy, fz, fl;
-  logic [20:0] fy_w, fz_w, fl_w;
-  assign fx   = clamped(cx, x_max);
-  assign fy_w = clamped(cy, y_max);
-  assign fz_w = clamped(cz, z_max);
-  assign fl_w = clamped(cl, l_max);
-  assign fy   = fy_w[15:0];
-  assign fz   = fz_w[15:0];
-  assign fl   = fl_w[15:0];
-  // The slice an access is in: its layer or its z, the other being 0 (the geometry check
-  // refuses an access whose geometry is not the surface's).
+  // The first stage's logic, which rests at zero in a cycle without an access (so that a
+  // simulation of the core does not evaluate it in every cycle; hw/README.md).
+  logic        format_ok, bad_desc, d_rows, d_deep, d_arrayed, wide, arrayed, out_any;
+  logic        refused, dropped;
+  logic [2:0]  esize, size;  // log2 of the element's and of the access's bytes
+  logic [31:0] cx, cy, cz, cl, answer;
+  logic signed [33:0] x_max, y_max, z_max, l_max;
+  logic [20:0] fx, fy, fz, fl;  // x in bytes or elements: under width x 16
   logic [15:0] lz;
-  assign lz = arrayed ? fl : fz;
+  always_comb begin
+    {format_ok, bad_desc, d_rows, d_deep, d_arrayed, wide, arrayed, out_any} = '0;
+    {refused, dropped, esize, size, cx, cy, cz, cl, answer} = '0;
+    {x_max, y_max, z_max, l_max, fx, fy, fz, fl, lz} = '0;
+    if (en_i) begin
+      // The formats sgpu has: 1, 2 or 4 channels of 1, 2 or 4 bytes, as the kind comes.
+      unique case (d_kind)
+        3'(sgpu_isa_pkg::SURF_KIND_UINT), 3'(sgpu_isa_pkg::SURF_KIND_SINT):
+          format_ok = d_by != 2'd3;
+        3'(sgpu_isa_pkg::SURF_KIND_UNORM), 3'(sgpu_isa_pkg::SURF_KIND_SNORM):
+          format_ok = d_by <= 2'd1;
+        3'(sgpu_isa_pkg::SURF_KIND_FLOAT):
+          format_ok = d_by == 2'd1 || d_by == 2'd2;
+        default: format_ok = 1'b0;
+      endcase
+
+      // The dimensions the surface's geometry has; the others must be 1.
+      d_deep    = d_geom == 3'(sgpu_isa_pkg::GEOM_3D);
+      d_arrayed = d_geom == 3'(sgpu_isa_pkg::GEOM_A1D) || d_geom == 3'(sgpu_isa_pkg::GEOM_A2D);
+      d_rows    = d_geom == 3'(sgpu_isa_pkg::GEOM_2D) || d_deep
+                  || d_geom == 3'(sgpu_isa_pkg::GEOM_A2D);
+      bad_desc  = d_geom > 3'(sgpu_isa_pkg::GEOM_A2D) || !format_ok || d_ch == 2'd3
+                  || d_width == '0 || d_height == '0 || d_depth == '0 || d_layers == '0
+                  || (!d_rows && d_height != 16'd1) || (!d_deep && d_depth != 16'd1)
+                  || (!d_arrayed && d_layers != 16'd1);
+      esize     = {1'b0, d_ch} + {1'b0, d_by};
+
+      // The access's bytes: the vector's for .b, the element's for SUST.P, 4 or 8 for SURED
+      // (vwidth and dsize number their sizes' logarithms).
+      wide = sty == 3'(sgpu_isa_pkg::STY_U64) || sty == 3'(sgpu_isa_pkg::STY_S64)
+             || sty == 3'(sgpu_isa_pkg::STY_B64);
+      if (is_sured)                 size = wide ? 3'd3 : 3'd2;
+      else if (is_sust && elements) size = esize;
+      else                          size = {1'b0, vec} + {1'b0, dsize};
+
+      // The registers in PTX's order: 1d {x}, 2d {x, y}, 3d {x, y, z, w}, a1d {layer, x},
+      // a2d {layer, x, y, z}; coordinates the geometry has not are 0.
+      arrayed = geom == 3'(sgpu_isa_pkg::GEOM_A1D) || geom == 3'(sgpu_isa_pkg::GEOM_A2D);
+      cx      = arrayed ? coord_i[32 +: 32] : coord_i[0 +: 32];
+      cl      = arrayed ? coord_i[0 +: 32] : '0;
+      unique case (geom)
+        3'(sgpu_isa_pkg::GEOM_2D), 3'(sgpu_isa_pkg::GEOM_3D): cy = coord_i[32 +: 32];
+        3'(sgpu_isa_pkg::GEOM_A2D): cy = coord_i[64 +: 32];
+        default: cy = '0;
+      endcase
+      cz = (geom == 3'(sgpu_isa_pkg::GEOM_3D)) ? coord_i[64 +: 32] : '0;
+
+      // Ranges, as signed 34-bit numbers: x in bytes 0 ..= width x esize - size for .b
+      // (below zero when the access is wider than a row), in elements 0 ..= width - 1 for
+      // .p.
+      x_max = elements ? 34'(d_width) - 34'sd1 : (34'(d_width) << esize) - (34'sd1 <<< size);
+      y_max = 34'(d_height) - 34'sd1;
+      z_max = 34'(d_depth) - 34'sd1;
+      l_max = 34'(d_layers) - 34'sd1;
+      out_any = outside(cx, x_max) || outside(cy, y_max) || outside(cz, z_max)
+                || outside(cl, l_max);
+      fx = clamped(cx, x_max);
+      fy = clamped(cy, y_max);
+      fz = clamped(cz, z_max);
+      fl = clamped(cl, l_max);
+      // The slice an access is in: its layer or its z, the other being 0 (the geometry check
+      // refuses an access whose geometry is not the surface's).
+      lz = arrayed ? fl[15:0] : fz[15:0];
+
+      // What is refused before the address: SULD.P, the descriptor, the geometry, and a
+      // coordinate out of range under .trap; .zero drops the access instead.
+      refused = (is_suld && elements) || !d_valid || bad_desc
+                || (!is_suq && (geom != d_geom
+                                || (out_any && sclamp == 2'(sgpu_isa_pkg::SCLAMP_TRAP))));
+      dropped = !is_suq && out_any && sclamp == 2'(sgpu_isa_pkg::SCLAMP_ZERO);
+
+      // SUQ's answer.
+      unique case (query)
+        3'(sgpu_isa_pkg::QUERY_WIDTH):  answer = 32'(d_width);
+        3'(sgpu_isa_pkg::QUERY_HEIGHT): answer = 32'(d_height);
+        3'(sgpu_isa_pkg::QUERY_DEPTH):  answer = 32'(d_depth);
+        // OpenCL's CL_SNORM_INT8 ... CL_FLOAT: each kind's codes run by channel size.
+        3'(sgpu_isa_pkg::QUERY_CHANNEL_DATA_TYPE): begin
+          unique case (d_kind)
+            3'(sgpu_isa_pkg::SURF_KIND_SNORM): answer = 32'h10D0 + 32'(d_by);
+            3'(sgpu_isa_pkg::SURF_KIND_UNORM): answer = 32'h10D2 + 32'(d_by);
+            3'(sgpu_isa_pkg::SURF_KIND_SINT):  answer = 32'h10D7 + 32'(d_by);
+            3'(sgpu_isa_pkg::SURF_KIND_UINT):  answer = 32'h10DA + 32'(d_by);
+            default:                           answer = 32'h10DC + 32'(d_by);
+          endcase
+        end
+        // CL_R, CL_RG, CL_RGBA.
+        3'(sgpu_isa_pkg::QUERY_CHANNEL_ORDER):
+          answer = (d_ch == 2'd0) ? 32'h10B0 : (d_ch == 2'd1) ? 32'h10B2 : 32'h10B5;
+        3'(sgpu_isa_pkg::QUERY_ARRAY_SIZE): answer = d_arrayed ? 32'(d_layers) : '0;
+        default: answer = 32'd1;  // memory layout: linear
+      endcase
+    end
+  end
   logic unused_clamped;
-  assign unused_clamped = ^{fy_w[20:16], fz_w[20:16], fl_w[20:16]};
+  assign unused_clamped = ^{fy[20:16], fz[20:16], fl[20:16]};
 
-  // What is refused before the address: SULD.P, the descriptor, the geometry, and a
-  // coordinate out of range under .trap; .zero drops the access instead.
-  logic refused, dropped;
-  assign refused = (is_suld && elements) || !d_valid || bad_desc
-                   || (!is_suq && (geom != d_geom
-                                   || (out_any && sclamp == 2'(sgpu_isa_pkg::SCLAMP_TRAP))));
-  assign dropped = !is_suq && out_any && sclamp == 2'(sgpu_isa_pkg::SCLAMP_ZERO);
-
-  ///////////////////////////////////
-  // SUST.P's element and SUQ's answer //
-  ///////////////////////////////////
-
-  // Two stages of its own, beside this module's.
+  // SUST.P's element: two stages of its own, beside this module's.
   sgpu_surface_pack u_pack (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
@@ -247,32 +251,6 @@ module sgpu_surface_unit (
     .kind_i (d_kind),
     .data_o (pdata_o)
   );
-
-  logic [31:0] answer;
-  always_comb begin
-    unique case (query)
-      3'(sgpu_isa_pkg::QUERY_WIDTH):  answer = 32'(d_width);
-      3'(sgpu_isa_pkg::QUERY_HEIGHT): answer = 32'(d_height);
-      3'(sgpu_isa_pkg::QUERY_DEPTH):  answer = 32'(d_depth);
-      // OpenCL's CL_SNORM_INT8 ... CL_FLOAT: each kind's codes run by channel size.
-      3'(sgpu_isa_pkg::QUERY_CHANNEL_DATA_TYPE): begin
-        unique case (d_kind)
-          3'(sgpu_isa_pkg::SURF_KIND_SNORM): answer = 32'h10D0 + 32'(d_by);
-          3'(sgpu_isa_pkg::SURF_KIND_UNORM): answer = 32'h10D2 + 32'(d_by);
-          3'(sgpu_isa_pkg::SURF_KIND_SINT):  answer = 32'h10D7 + 32'(d_by);
-          3'(sgpu_isa_pkg::SURF_KIND_UINT):  answer = 32'h10DA + 32'(d_by);
-          default:                           answer = 32'h10DC + 32'(d_by);
-        endcase
-      end
-      // CL_R, CL_RG, CL_RGBA.
-      3'(sgpu_isa_pkg::QUERY_CHANNEL_ORDER):
-        answer = (d_ch == 2'd0) ? 32'h10B0 : (d_ch == 2'd1) ? 32'h10B2 : 32'h10B5;
-      3'(sgpu_isa_pkg::QUERY_ARRAY_SIZE):
-        answer = (d_geom == 3'(sgpu_isa_pkg::GEOM_A1D) || d_geom == 3'(sgpu_isa_pkg::GEOM_A2D))
-                 ? 32'(d_layers) : '0;
-      default: answer = 32'd1;  // memory layout: linear
-    endcase
-  end
 
   ////////////////////////////////////
   // The register between the stages //
@@ -314,7 +292,7 @@ module sgpu_surface_unit (
                      || ((sty == 3'(sgpu_isa_pkg::STY_B32) || sty == 3'(sgpu_isa_pkg::STY_B64))
                          && d_kind == 3'(sgpu_isa_pkg::SURF_KIND_SINT));
         p_slice_q <= 48'(lz) * 48'(d_slice);
-        p_row_q   <= 48'(fy) * 48'(d_pitch);
+        p_row_q   <= 48'(fy[15:0]) * 48'(d_pitch);
         x_bytes_q <= elements ? fx << esize : fx;
         slices_q  <= d_deep ? d_depth : d_layers;
         slice_q   <= d_slice;
@@ -333,6 +311,9 @@ module sgpu_surface_unit (
   logic [63:0] bytes;
   logic [64:0] address;
   logic        past_end, overflow, misaligned;
+  // Not gated by valid_q, as the first stage is by en_i: an AND on the way out would be one
+  // more level on the unit's longest path (the end check after the size's product), 6% of
+  // its clock.
   assign offset     = 50'(p_slice_q) + 50'(p_row_q) + 50'(x_bytes_q);
   assign bytes      = 64'(slice_q) * 64'(slices_q);
   assign past_end   = 64'(offset) + (64'd1 << size_q) > bytes;

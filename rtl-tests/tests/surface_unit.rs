@@ -16,7 +16,7 @@
 //!   `SURFACE_UNIT_VECTORS=N` runs N.
 //! - The unit is a two-stage pipeline: an access every cycle, its results compared in the
 //!   next while the following access is on the inputs; after a cycle with its enable low,
-//!   valid_o is low.
+//!   valid_o is low and the element pdata_o zero.
 //!
 //! Both print how many cases they ran and how long it took. Verilator (5.006 or later) and
 //! g++ must be installed: without them the build of this crate fails and says so.
@@ -283,7 +283,8 @@ struct Case {
 }
 
 /// The unit and the model side by side: an access a cycle, each result compared in the cycle
-/// after, and now and then a cycle without one, after which valid_o must be low. The
+/// after, and now and then a cycle without one, after which valid_o must be low and pdata_o
+/// zero. The
 /// description of a mismatch is formatted only for the first ones.
 struct Check {
     unit: SurfaceUnit,
@@ -316,9 +317,11 @@ impl Check {
     /// The unit's outputs in a cycle against the pending access's, or valid_o low.
     fn compare(&mut self, got: SurfaceOut) {
         match self.pending.take() {
-            None if got.valid != 0 => self
-                .tally
-                .mismatch(|| "valid_o high after a cycle without an access".into()),
+            None if got.valid != 0 || got.pdata != [0; 4] => self.tally.mismatch(|| {
+                format!(
+                    "valid_o high or pdata_o not zero after a cycle without an access: {got:x?}"
+                )
+            }),
             None => {}
             Some((c, want)) => {
                 let seen = read(&got, &want);
