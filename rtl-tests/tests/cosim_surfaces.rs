@@ -8,6 +8,8 @@
 //!   ones included; sust.p into all 36 formats; sured from 256 threads, many lanes of a warp
 //!   to the same sample; suq of every query; misaligned accesses.
 //! - Every sured operation and type, `.b` and `.p`, on uint and sint surfaces.
+//! - LLVM's texsurf_all tests (generated/llc16_ll): a kernel for every surface intrinsic, in
+//!   CUDA's and OpenCL's flavour, their texture kernels left out.
 //! - examples/blend.ptx, and the LLVM NVPTX output of the surface intrinsics in the corpus
 //!   (generated/llc16_ll: surf_basic's four kernels and video_inline_asm's
 //!   surface_reductions), with their traps.
@@ -25,6 +27,7 @@ mod common;
 mod surface_kernels;
 
 use rtl_tests::cosim::{Failure, Options, Report};
+use sgpu_sim::program::Program;
 use sgpu_sim::trap::Fault;
 use sgpu_sim::Cause;
 use surface_kernels::*;
@@ -36,7 +39,18 @@ fn agree(kernel: &Kernel, name: &str, lanes: u32) -> Option<Cause> {
         lanes,
         ..Options::default()
     };
-    match common::cosim_source(&kernel.ptx, name, &kernel.manifest, &options) {
+    let program = common::program_of(&kernel.ptx, name);
+    agree_program(&program, &kernel.manifest, name, &options)
+}
+
+/// [`agree`] for a program already assembled, on the core `options` describe.
+fn agree_program(
+    program: &Program,
+    manifest: &str,
+    name: &str,
+    options: &Options,
+) -> Option<Cause> {
+    match common::cosim_program(program, name, manifest, options) {
         Ok(report) => {
             check_report(&report, name);
             None
@@ -45,7 +59,10 @@ fn agree(kernel: &Kernel, name: &str, lanes: u32) -> Option<Cause> {
             check_report(&report, name);
             Some(trap.cause)
         }
-        Err(f) => panic!("{name} at {lanes} lanes: {f:?}"),
+        Err(f) => panic!(
+            "{name} at {} lanes, {} warps: {f:?}",
+            options.lanes, options.warps
+        ),
     }
 }
 
@@ -506,6 +523,133 @@ fn cuda_surface_and_video_examples_agree() {
             matches!(cause, Some(Cause::Surface(Fault::OutOfBounds { .. }))),
             trap != 0,
             "trap = {trap}: {cause:?}"
+        );
+    }
+}
+
+/// The kernels of a PTX module that use no texture (`tex`, `tld4`, `txq`, which sgpu has
+/// not), as the module with the others left out, and each kept kernel's name and parameter
+/// types (`.u64`, `.u32`, `.surfref`, ...).
+fn surface_only(source: &str) -> (String, Vec<(String, Vec<String>)>) {
+    let mut module = String::new();
+    let mut kernels = Vec::new();
+    let mut lines = source.lines().peekable();
+    while let Some(line) = lines.next() {
+        if !line.contains(".entry ") {
+            module += line;
+            module.push('\n');
+            continue;
+        }
+        let mut body = vec![line];
+        for l in lines.by_ref() {
+            body.push(l);
+            if l == "}" {
+                break;
+            }
+        }
+        let texture = body.iter().any(|l| {
+            let op = l.trim_start();
+            op.starts_with("tex.") || op.starts_with("tld4.") || op.starts_with("txq.")
+        });
+        if texture {
+            continue;
+        }
+        let name = line.split(".entry ").nth(1).unwrap().trim_end_matches('(');
+        let params = body
+            .iter()
+            .filter_map(|l| l.trim_start().strip_prefix(".param "))
+            .map(|p| p.split_whitespace().next().unwrap().to_string())
+            .collect();
+        kernels.push((name.to_string(), params));
+        module += &body.join("\n");
+        module.push('\n');
+    }
+    (module, kernels)
+}
+
+/// The geometry a texsurf_all kernel's name says (its suq kernels query a 2d array).
+fn geometry_of(kernel: &str) -> &'static str {
+    [
+        ("_1d_array", "a1d"),
+        ("_2d_array", "a2d"),
+        ("_1d", "1d"),
+        ("_2d", "2d"),
+        ("_3d", "3d"),
+    ]
+    .into_iter()
+    .find(|(part, _)| kernel.contains(part))
+    .map_or("a2d", |(_, g)| g)
+}
+
+/// LLVM's texsurf_all tests (generated/llc16_ll, CUDA's and OpenCL's flavour): a kernel for
+/// every surface intrinsic (suld and sust.b of every geometry, element type and clamp mode,
+/// sust.p, suq of every query; by handle and by `.surfref`), their texture kernels left out.
+/// Each runs as one thread on a 4 x 2 x 2 (x 2 layers) rgba32_uint surface, once with every
+/// coordinate and value parameter 0 (in bounds) and once 64 (out of bounds: clamped, zeroed
+/// or trapping), the handle or `.surfref` bound to the surface, a u64 pointer to an output
+/// buffer where the kernel stores.
+#[test]
+fn texsurf_all_surface_kernels_agree() {
+    for file in ["texsurf_all_cuda.sm80.ptx", "texsurf_all_nvcl.sm80.ptx"] {
+        let (ptx, kernels) = surface_only(&corpus(file));
+        assert!(kernels.len() > 650, "{file}: {} kernels", kernels.len());
+        let program = common::program_of(&ptx, file);
+        // One thread: a core of one warp starts its CTA eight times sooner.
+        let one_warp = Options {
+            warps: 1,
+            ..Options::default()
+        };
+        let (mut ran, mut trapped) = (0, 0);
+        for (name, params) in &kernels {
+            let stores = ptx
+                .split(&format!(".entry {name}("))
+                .nth(1)
+                .and_then(|k| k.split("\n}").next())
+                .is_some_and(|k| k.contains("st.global"));
+            let surface = if name.ends_with("_bindless") {
+                "s"
+            } else {
+                "gsurf"
+            };
+            for value in [0, 64] {
+                let args: Vec<String> = params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, ty)| match ty.as_str() {
+                        ".surfref" => "{ surface = \"s\" }".to_string(),
+                        ".u64" if i == 0 && surface == "s" => "{ surface = \"s\" }".into(),
+                        ".u64" if stores => "{ buffer = \"out\" }".into(),
+                        ty => format!("{{ {} = {value} }}", &ty[1..]),
+                    })
+                    .collect();
+                // 64-byte rows; two of them, two slices or two layers as the geometry has.
+                let geometry = geometry_of(name);
+                let rows = match geometry {
+                    "1d" => 1,
+                    "2d" | "a1d" => 2,
+                    _ => 4,
+                };
+                let manifest = format!(
+                    "kernel = \"{name}\"\nparams = [{}]\n[buffers.out]\nsize = 64\n\
+                     [surfaces.{surface}]\ngeometry = \"{geometry}\"\nwidth = 4\nheight = 2\n\
+                     depth = 2\nlayers = 2\nformat = \"rgba32_uint\"\nu32 = [{}]\n",
+                    args.join(", "),
+                    words(16 * rows, |i| i.wrapping_mul(0x0101_0101) ^ 0x8040_2010)
+                );
+                let run = format!("{file} {name} ({value})");
+                if agree_program(&program, &manifest, &run, &one_warp).is_some() {
+                    trapped += 1;
+                }
+                ran += 1;
+            }
+        }
+        println!(
+            "{file}: {} kernels, {ran} runs, {trapped} trapped alike",
+            kernels.len()
+        );
+        assert!(
+            trapped > 0 && trapped < ran,
+            "{file}: {trapped} of {ran} trapped"
         );
     }
 }

@@ -207,8 +207,17 @@ pub fn cosim_source(
     manifest: &str,
     options: &rtl_tests::cosim::Options,
 ) -> Result<rtl_tests::cosim::Report, rtl_tests::cosim::Failure> {
-    let program = program_of(source, name);
-    let mut prepared = sgpu_sim::launch::prepare(manifest, &workspace(), &program)
+    cosim_program(&program_of(source, name), name, manifest, options)
+}
+
+/// [`cosim_source`] of a program already assembled.
+pub fn cosim_program(
+    program: &sgpu_sim::program::Program,
+    name: &str,
+    manifest: &str,
+    options: &rtl_tests::cosim::Options,
+) -> Result<rtl_tests::cosim::Report, rtl_tests::cosim::Failure> {
+    let mut prepared = sgpu_sim::launch::prepare(manifest, &workspace(), program)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    rtl_tests::cosim::run(&program, &mut prepared, options)
+    rtl_tests::cosim::run(program, &mut prepared, options)
 }
