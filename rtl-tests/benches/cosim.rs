@@ -79,6 +79,24 @@ fn cases() -> Vec<Case> {
                 "bench/launch",
             )),
         },
+        // The surface unit: a CTA a row of a 256 x 16 r32_uint surface, each thread loading
+        // a pixel and storing its complement into another (SULD and SUST by handle).
+        Case {
+            name: "surf_copy_invert_bindless",
+            ptx: shared.join("corpus/generated/llc16_ll/surf_basic.sm80.ptx"),
+            manifest: format!(
+                "kernel = \"surf_copy_invert_bindless\"\ngrid = [1, 16]\nblock = [{{block}}]\n\
+                 params = [{{ surface = \"src\" }}, {{ surface = \"dst\" }}, {{ u32 = 256 }}, \
+                 {{ u32 = 16 }}]\n\
+                 [surfaces.src]\ngeometry = \"2d\"\nwidth = 256\nheight = 16\nformat = \"r32_uint\"\n\
+                 u32 = [{}]\n\
+                 [surfaces.dst]\ngeometry = \"2d\"\nwidth = 256\nheight = 16\nformat = \"r32_uint\"\n",
+                (0..4096u32)
+                    .map(|i| i.wrapping_mul(0x9e37_79b9).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
     ]
 }
 
