@@ -801,8 +801,10 @@ module sgpu_core #(
   // SULD's or SUQ's registers in the making, written from rd one a cycle; SUST.P's element.
   logic [127:0] su_data_q;
   logic [1:0]   su_wb_k_q;
-  logic [7:0]   su_reg;
-  assign su_reg = reg_at(f_rd, 3'(su_wb_k_q));
+  logic [7:0]   su_reg;    // the register S_SU_WB writes, rd + su_wb_k_q
+  logic [31:0]  su_value;  // and its value
+  assign su_reg   = reg_at(f_rd, 3'(su_wb_k_q));
+  assign su_value = su_data_q[32*su_wb_k_q +: 32];
 
   // SURED on the atomics' ALU: its operation and type as ATOM's.
   logic su_wide;
@@ -1094,8 +1096,7 @@ module sgpu_core #(
   always_comb begin
     imem_raddr = IAW'(stk_rdata.pc);
     stk_raddr  = stk_at(pick, sp_q[pick] - SPW'(1));
-    rf_raddr   = rf_at(warp_q, beat_q, slot_reg(rd_next_slot, f_rd, f_ra, f_rb, f_rc,
-                                                  kind_q == sgpu_core_pkg::KIND_SURF));
+    rf_raddr   = rf_at(warp_q, beat_q, slot_reg(rd_next_slot, f_rd, f_ra, f_rb, f_rc, su_kind));
     if (state_q == S_SETTLE) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(2));
     if (state_q == S_SCHED_TOP) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(1));
     if (state_q == S_WALK_RD) stk_raddr = stk_at(warp_q, walk_q);
@@ -1172,7 +1173,7 @@ module sgpu_core #(
     end else if (su_we) begin
       rf_waddr = rf_at(warp_q, beat_q, su_reg);
       rf_we    = LANES'(1) << m_k;
-      for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = su_data_q[32*su_wb_k_q +: 32];
+      for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = su_value;
     end
   end
 
@@ -2277,7 +2278,7 @@ module sgpu_core #(
   assign rvfi_rf_lanes_o    = su_we ? LANES'(1) << m_k : beat_mask;
   always_comb begin
     for (int unsigned k = 0; k < LANES; k++) begin
-      rvfi_rf_data_o[k] = su_we ? su_data_q[32*su_wb_k_q +: 32] : res_q[k][wr_k_q[0]];
+      rvfi_rf_data_o[k] = su_we ? su_value : res_q[k][wr_k_q[0]];
     end
   end
   assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && req_write;

@@ -25,7 +25,9 @@ use sgpu_isa::{
 use sgpu_sim::launch::Prepared;
 use sgpu_sim::memory::Global;
 use sgpu_sim::program::{decode_all, Function, Program};
-use sgpu_sim::surface::{Binding, Descriptor, Format, Surfaces};
+use sgpu_sim::surface::{
+    data_registers, reduce_bytes, vector_bytes, Binding, Descriptor, Format, Surfaces,
+};
 
 /// What a program is made of: weights of each kind of statement.
 #[derive(Clone, Copy, Debug)]
@@ -683,21 +685,27 @@ impl Gen<'_> {
         let kind = self.rng.below(4);
         let elements = kind != 0 && self.rng.chance(40); // SULD has no .p
         let vec = Vwidth::ALL[self.rng.below(3) as usize];
-        let n = [1, 2, 4][vec as usize];
+        // Four 64-bit elements are no instruction (the ISA's span_max).
         let dsize = if elements {
             Dsize::B32
         } else {
-            Dsize::ALL[self.rng.below(if n == 4 { 3 } else { 4 }) as usize]
+            Dsize::ALL[self.rng.below(if vec == Vwidth::V4 { 3 } else { 4 }) as usize]
         };
         let sty = Sty::ALL[self.rng.below(6) as usize];
-        let wide_sty = matches!(sty, Sty::U64 | Sty::S64 | Sty::B64);
+        // A .p reduction of 8 bytes on an element of 4 would be misaligned or past the end
+        // half the time: .p reduces 32 bits.
+        let sty = if elements && reduce_bytes(sty) == 8 {
+            Sty::B32
+        } else {
+            sty
+        };
         // The access's bytes, for x's alignment in .b (a .p access is aligned by the
         // element size, which is a multiple of it).
         let size = match kind {
-            2 if wide_sty => 8,
-            2 => 4,
-            _ => n << dsize as u32,
+            2 => reduce_bytes(sty),
+            _ => vector_bytes(vec, dsize),
         };
+        let regs = u32::from(data_registers(vec, dsize));
         let x_mask = if elements { 0xf } else { 0x7f & !(size - 1) };
         let data = self.data();
         self.b.emit(Op::Lop32i {
@@ -725,7 +733,7 @@ impl Gen<'_> {
         let cop = Cop::Default;
         let op = match kind {
             0 => Op::Suld {
-                rd: self.tuple(n * (1 + u32::from(dsize == Dsize::B64))),
+                rd: self.tuple(regs),
                 ra: x,
                 rb,
                 sfmt: false,
@@ -738,7 +746,7 @@ impl Gen<'_> {
             1 => Op::Sust {
                 ra: x,
                 rb,
-                rc: self.tuple(n * (1 + u32::from(dsize == Dsize::B64))),
+                rc: self.tuple(regs),
                 sfmt: elements,
                 geom,
                 vec,
@@ -749,13 +757,11 @@ impl Gen<'_> {
             2 => Op::Sured {
                 ra: x,
                 rb,
-                rc: self.tuple(1 + u32::from(wide_sty)),
+                rc: self.tuple(reduce_bytes(sty) / 4),
                 sfmt: elements,
                 sop: Sop::ALL[self.rng.below(5) as usize],
                 geom,
-                // A .p reduction of 8 bytes on an element of 4 would be misaligned or past
-                // the end half the time: .p reduces 32 bits.
-                sty: if elements && wide_sty { Sty::B32 } else { sty },
+                sty,
                 sclamp,
             },
             _ => Op::Suq {

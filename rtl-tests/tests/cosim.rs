@@ -106,8 +106,7 @@ const CORPUS: [(&str, &str); 3] = [
 /// scalar and SIMD video instructions of every modifier, summed) on edge operands, and
 /// ZLUDA's vshr_clamp.
 fn video_corpus_agrees(lanes: u32) {
-    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
-    let corpus = common::workspace().join(shared).join("corpus");
+    let corpus = common::corpus_dir();
     let ptx = corpus.join("generated/llc16_ll/video_inline_asm.sm80.ptx");
     for [a, b, c] in [
         [0x80ff_7f01u32, 0x7f80_ff00, 0x1234_5678],
@@ -153,16 +152,12 @@ fn example_agrees(lanes: u32) {
 
 fn agree_at(lanes: u32) {
     kernels_agree(&KERNELS, lanes);
-    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
     for (file, kernel) in CORPUS {
         let launch = common::workspace().join(format!("bench/launch/{file}.{kernel}.toml"));
         let text = std::fs::read_to_string(launch)
             .unwrap()
             .replace("file = \"", "file = \"bench/launch/");
-        let ptx = common::workspace()
-            .join(&shared)
-            .join("corpus/generated/clang16_cuda");
-        let ptx = ptx.join(format!("{file}.ptx"));
+        let ptx = common::corpus_dir().join(format!("generated/clang16_cuda/{file}.ptx"));
         cosim(&ptx.to_string_lossy(), &text, lanes, None)
             .unwrap_or_else(|f| panic!("{file} {kernel} at {lanes} lanes: {f:?}"));
     }

@@ -162,11 +162,7 @@ fn suq_and_misaligned_kernels_agree() {
 }
 
 fn corpus(file: &str) -> String {
-    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
-    let path = common::workspace()
-        .join(shared)
-        .join("corpus/generated/llc16_ll")
-        .join(file);
+    let path = common::corpus_dir().join("generated/llc16_ll").join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -13,6 +13,13 @@ pub fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
+/// The reference corpus, `corpus/` of `../shared` beside the checkout (`PTXAS_SHARED`
+/// overrides where that is).
+pub fn corpus_dir() -> PathBuf {
+    let shared = std::env::var("PTXAS_SHARED").unwrap_or_else(|_| "../shared".into());
+    workspace().join(shared).join("corpus")
+}
+
 /// Builds the C++ testbench `testbench` around the module `top` of the files `rtl` (package
 /// first; paths from the workspace root) into a directory kept between runs, again only
 /// when one of them has changed. Returns the executable.

@@ -462,7 +462,10 @@ pub fn sv_span_checks(t: &Table, insn: &Insn) -> Vec<String> {
                 .when
                 .as_ref()
                 .map_or(String::new(), |f| format!("{} && ", slice(f)));
-            format!("({when}{span} > 8'd{})", t.span_max.unwrap_or(8))
+            let max = t
+                .span_max
+                .expect("only a table with span_max has accesses over it");
+            format!("({when}{span} > 8'd{max})")
         })
         .collect()
 }
