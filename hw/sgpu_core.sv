@@ -1784,11 +1784,14 @@ module sgpu_core #(
           end
         end
 
-        // Entries that reached their reconvergence point or lost every lane are popped.
+        // Entries that reached their reconvergence point or lost every lane are popped. A
+        // call's entry ends only when its lanes have returned: its return address may be an
+        // instruction of the callee too (recursion), which the callee reaches in its own
+        // frame (docs/golden-model.md, "Reconvergence and calls").
         S_SETTLE: begin
           if (sp_q[warp_q] == '0) begin
             state_q <= S_FINISH;
-          end else if (top_q.mask == '0 || top_q.pc == top_q.rpc) begin
+          end else if (top_q.mask == '0 || (!top_q.call && top_q.pc == top_q.rpc)) begin
             sp_q[warp_q] <= sp_q[warp_q] - SPW'(1);
             state_q <= (sp_q[warp_q] == SPW'(1)) ? S_FINISH : S_SETTLE_RD;
           end else begin
@@ -1837,8 +1840,13 @@ module sgpu_core #(
         S_STORE_TOP: state_q <= S_FINISH;
 
         S_FINISH: begin
+          clock_q <= clock_q + 64'd1;
+          order_q <= order_q + 64'd1;
+          state_q <= S_SCHED;
           if (sp_q[warp_q] == '0) begin
-            // The warp's exit may complete barriers that wait for every warp left.
+            wstate_q[warp_q] <= sgpu_core_pkg::WARP_EXITED;
+            // The warp's exit may complete barriers that wait for every warp left: they are
+            // released before the next warp is scheduled.
             for (int unsigned b = 0; b < NBAR; b++) begin
               if (exit_done[b]) begin
                 rel_q[b]   <= 1'b1;
@@ -1847,10 +1855,6 @@ module sgpu_core #(
               end
             end
           end
-          clock_q <= clock_q + 64'd1;
-          order_q <= order_q + 64'd1;
-          if (sp_q[warp_q] == '0) wstate_q[warp_q] <= sgpu_core_pkg::WARP_EXITED;
-          state_q <= S_SCHED;
         end
 
         // Every request in flight is answered first; an error answer among them came from an

@@ -1,6 +1,6 @@
 // Where one lane's load, store or atomic goes (LD, ST, LDC, ATOM, RED): the effective address
-// (a register, or a register pair with `e`, plus the signed 24-bit offset of LD, ST and LDC,
-// wrapping at 2^64), its size (an atomic's by its type), and the
+// (a register plus the signed 24-bit offset of LD, ST and LDC, wrapping at 2^32; or a register
+// pair with `e` plus the offset, wrapping at 2^64), its size (an atomic's by its type), and the
 // memory-port space and address it resolves to (docs/hw.md, "Memory map"): a generic address
 // through the shared, local and constant windows, a local one (and a device function's
 // `.param`) moved by the thread's frame start unless ABS, constant bank 0 and 1 for LDC.
@@ -32,19 +32,20 @@ module sgpu_lsu_addr (
 
   logic [7:0]  opcode;
   logic        ldc, atomic;
-  logic [63:0] base, off;
+  logic [63:0] off;
 
   assign opcode  = word_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
   assign ldc     = opcode == sgpu_isa_pkg::OP_LDC;
   assign atomic  = opcode == sgpu_isa_pkg::OP_ATOM || opcode == sgpu_isa_pkg::OP_RED;
   assign write_o = opcode == sgpu_isa_pkg::OP_ST;
   always_comb begin
-    {base, off, addr_o} = '0;
+    {off, addr_o} = '0;
     if (en_i) begin
-      base   = (word_i[sgpu_isa_pkg::E_LSB] && !ldc) ? {ra_hi_i, ra_i} : {32'd0, ra_i};
       off    = atomic ? '0
              : 64'(signed'(word_i[sgpu_isa_pkg::OFF24_MSB:sgpu_isa_pkg::OFF24_LSB]));
-      addr_o = base + off;
+      // A 32-bit address wraps at 2^32 (docs/isa.md, "Addresses"); a pair's at 2^64.
+      if (word_i[sgpu_isa_pkg::E_LSB] && !ldc) addr_o = {ra_hi_i, ra_i} + off;
+      else addr_o = {32'd0, ra_i + off[31:0]};
     end
   end
 

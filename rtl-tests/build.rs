@@ -1,11 +1,16 @@
 //! Builds hw/sgpu_core.sv with Verilator, once per configuration of lanes and warps the
-//! harness offers, into OUT_DIR: `verilator --cc` writes C++, the `cc` crate compiles it with
+//! harness offers: `verilator --cc` writes C++, the `cc` crate compiles it with
 //! csrc/shim.cpp (the C functions src/model.rs calls) into a static library per
-//! configuration, and `models.rs` lists them for Rust. Verilator's own runtime is compiled
-//! once and kept in OUT_DIR, so an RTL edit recompiles only the model; a model whose sources
-//! are unchanged (by content, so a fresh clone with new file times counts as unchanged) is
-//! not built again. Without Verilator or a C++ compiler the build fails and says what to
-//! install; nothing is skipped.
+//! configuration, and `models.rs` lists them for Rust. Units linked into the tests' process
+//! are built the same way, and Verilator's runtime once.
+//!
+//! Each library is kept in `<target>/sgpu-models/NAME-HASH/`, the hash of everything it is
+//! built from (the RTL, the shim, this script, Verilator's include path) by content: every
+//! profile, `cargo clippy` and `cargo test` alike, and a fresh clone with new file times,
+//! find it there, and an RTL edit rebuilds only what changed. The C++ files of one library
+//! compile in parallel (cc's jobserver), and the script says on standard error what it
+//! builds and why it takes minutes. Without Verilator or a C++ compiler the build fails and
+//! says what to install; nothing is skipped.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,6 +48,7 @@ fn main() {
         .to_path_buf();
     let hw = root.join("hw");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let cache = cache_dir(&out);
     let files = rtl_files(&hw);
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
@@ -51,38 +57,110 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.cpp");
 
     let include = verilator_include();
-    runtime(&include, &out);
-    // What a model is built from: the RTL, the shim and this script, by content.
-    let mut sources: String = files
-        .iter()
-        .chain([&PathBuf::from("csrc/shim.cpp"), &PathBuf::from("build.rs")])
-        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        .collect();
+    // What a model is built from: the RTL (as read once, into a snapshot that Verilator
+    // reads, so that an edit during the build cannot end up under the old content's hash),
+    // the shim and this script, by content.
+    let (mut sources, files) = snapshot(&cache, &files);
+    for p in ["csrc/shim.cpp", "build.rs"] {
+        sources.push_str(&read(Path::new(p)));
+    }
     sources.push_str(&include.display().to_string());
     let (mut items, mut list) = (String::new(), String::from("["));
     for (lanes, warps) in CONFIGS {
         let name = format!("sgpu_l{lanes}w{warps}");
-        let stamp = out.join(format!("{name}.stamp"));
-        let lib = out.join(format!("lib{name}.a"));
-        if lib.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == sources) {
-            println!("cargo:rustc-link-lib=static={name}");
-        } else {
-            model(&name, lanes, warps, &files, &include, &out);
-            std::fs::write(&stamp, &sources).expect("write the model's stamp");
-        }
+        let key = format!("{sources}{name}");
+        cached(&cache, &name, &key, |dir| {
+            model(&name, lanes, warps, &files, &include, dir)
+        });
         items.push_str(&format!("model!({name});\n"));
         list.push_str(&format!("entry!({name}, {lanes}, {warps}),"));
     }
     std::fs::write(out.join("models.rs"), items).unwrap();
     std::fs::write(out.join("configs.rs"), list + "]").unwrap();
     for (top, under, shim) in UNITS {
-        unit(&root, top, under, shim, &include, &out);
+        unit(&root, top, under, shim, &include, &cache);
     }
     // After the models, which need it: a static library resolves only what came before it.
-    println!("cargo:rustc-link-search=native={}", out.display());
-    println!("cargo:rustc-link-lib=static=verilated_rt");
+    let key = format!("{}{}", include.display(), read(Path::new("build.rs")));
+    cached(&cache, "verilated_rt", &key, |dir| runtime(&include, dir));
     println!("cargo:rustc-link-lib=stdc++");
     println!("cargo:rustc-link-lib=pthread");
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `<target>/sgpu-models`: OUT_DIR is `<target>/<profile>/build/<package>-<hash>/out`.
+fn cache_dir(out: &Path) -> PathBuf {
+    let target = out
+        .ancestors()
+        .nth(4)
+        .expect("OUT_DIR lies four folders into the target");
+    target.join("sgpu-models")
+}
+
+/// Links the static library `lib<name>.a` built by `build` into a folder of its own, named
+/// for the hash of `key`: built now unless the cache holds it. `build` writes into a
+/// temporary folder renamed into place at the end, so an interrupted build leaves nothing
+/// that looks finished.
+fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
+    let dir = cache.join(format!("{name}-{:016x}", fnv1a(key.as_bytes())));
+    if !dir.join(format!("lib{name}.a")).exists() {
+        let started = std::time::Instant::now();
+        let tmp = cache.join(format!("{name}.building-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp).expect("create the model cache");
+        build(&tmp);
+        // Only the library is kept: the generated C++ and the objects are megabytes a model.
+        let library = std::ffi::OsString::from(format!("lib{name}.a"));
+        for entry in std::fs::read_dir(&tmp)
+            .expect("read the build folder")
+            .flatten()
+        {
+            if entry.file_name() != library {
+                let path = entry.path();
+                let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::rename(&tmp, &dir).expect("move the built library into the cache");
+        // Shown when the script ends (cargo keeps a script's other output to itself), so a
+        // person knows where the minutes went.
+        println!(
+            "cargo:warning=built the Verilator library {name} in {:.0} s (kept in {})",
+            started.elapsed().as_secs_f64(),
+            dir.display()
+        );
+    }
+    println!("cargo:rustc-link-search=native={}", dir.display());
+    println!("cargo:rustc-link-lib=static={name}");
+}
+
+/// Reads `files` once: their text, and copies of them in a folder of the cache named for
+/// that text, which is what gets built.
+fn snapshot(cache: &Path, files: &[PathBuf]) -> (String, Vec<PathBuf>) {
+    let texts: Vec<String> = files.iter().map(|f| read(f)).collect();
+    let all = texts.concat();
+    let dir = cache.join(format!("rtl-{:016x}", fnv1a(all.as_bytes())));
+    std::fs::create_dir_all(&dir).expect("create the RTL snapshot");
+    let copies = files
+        .iter()
+        .zip(&texts)
+        .map(|(f, text)| {
+            let copy = dir.join(f.file_name().expect("an RTL file's name"));
+            std::fs::write(&copy, text).expect("write the RTL snapshot");
+            copy
+        })
+        .collect();
+    (all, copies)
+}
+
+/// FNV-1a, 64 bits: a hash that every build of this script computes alike.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The sources of hw/files.f, in its order.
@@ -110,24 +188,22 @@ fn verilator_include() -> PathBuf {
     PathBuf::from(root).join("include")
 }
 
-/// Verilator's runtime library, compiled once per OUT_DIR (it does not change with the RTL).
-fn runtime(include: &Path, out: &Path) {
-    let lib = out.join("libverilated_rt.a");
-    if !lib.exists() {
-        cc::Build::new()
-            .cpp(true)
-            .std("c++17")
-            .opt_level(2)
-            .debug(false)
-            .warnings(false)
-            .include(include)
-            .include(include.join("vltstd"))
-            .file(include.join("verilated.cpp"))
-            .file(include.join("verilated_threads.cpp"))
-            .file(include.join("verilated_vcd_c.cpp"))
-            .cargo_metadata(false)
-            .compile("verilated_rt");
-    }
+/// Verilator's runtime library (it does not change with the RTL), into `dir`.
+fn runtime(include: &Path, dir: &Path) {
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .opt_level(2)
+        .debug(false)
+        .warnings(false)
+        .include(include)
+        .include(include.join("vltstd"))
+        .file(include.join("verilated.cpp"))
+        .file(include.join("verilated_threads.cpp"))
+        .file(include.join("verilated_vcd_c.cpp"))
+        .cargo_metadata(false)
+        .out_dir(dir)
+        .compile("verilated_rt");
 }
 
 /// One configuration: Verilated into its own directory, compiled with the shim.
@@ -151,12 +227,12 @@ fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, 
     build.cpp_link_stdlib(None).compile(name);
 }
 
-/// A unit of hw/ as its own library with its shim, built again only when the package, the
-/// module or the shim changes.
 /// What every unit's shim includes.
 const UNIT_HEADER: &str = "csrc/unit.h";
 
-fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, out: &Path) {
+/// A unit of hw/ as its own library with its shim, built again only when the package, the
+/// module or the shim changes.
+fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, cache: &Path) {
     let files: Vec<PathBuf> = ["sgpu_isa_pkg"]
         .iter()
         .chain(under)
@@ -168,30 +244,21 @@ fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, out:
     }
     println!("cargo:rerun-if-changed={shim}");
     println!("cargo:rerun-if-changed={UNIT_HEADER}");
-    let sources: String = files
-        .iter()
-        .chain([
-            &PathBuf::from(shim),
-            &PathBuf::from(UNIT_HEADER),
-            &PathBuf::from("build.rs"),
-        ])
-        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        .collect();
-    let stamp = out.join(format!("{top}.stamp"));
-    if out.join(format!("lib{top}.a")).exists()
-        && std::fs::read_to_string(&stamp).is_ok_and(|s| s == sources)
-    {
-        println!("cargo:rustc-link-lib=static={top}");
-        return;
+    let (mut key, files) = snapshot(cache, &files);
+    for p in [shim, UNIT_HEADER, "build.rs"] {
+        key.push_str(&read(Path::new(p)));
     }
-    let args = ["--top-module".to_string(), top.to_string()];
-    let mut build = verilate(top, &args, &files, include, out);
-    build.file(shim).cpp_link_stdlib(None).compile(top);
-    std::fs::write(&stamp, &sources).expect("write the unit's stamp");
+    key.push_str(&include.display().to_string());
+    cached(cache, top, &key, |dir| {
+        let args = ["--top-module".to_string(), top.to_string()];
+        let mut build = verilate(top, &args, &files, include, dir);
+        build.file(shim).cpp_link_stdlib(None).compile(top);
+    });
 }
 
-/// Runs `verilator --cc` on `files` into OUT_DIR/`name` with the class V`name`, and returns a
-/// C++ build of the generated files for the caller to add its shim to.
+/// Runs `verilator --cc` on `files` into `out`/`name` with the class V`name`, and returns a
+/// C++ build of the generated files, writing its library into `out`, for the caller to add
+/// its shim to.
 fn verilate(
     name: &str,
     args: &[String],
@@ -213,6 +280,8 @@ fn verilate(
     assert!(status.success(), "verilator failed on hw/ for {name}");
     let mut build = cc::Build::new();
     build
+        .out_dir(out)
+        .cargo_metadata(false)
         .cpp(true)
         .std("c++17")
         .opt_level(2)

@@ -322,7 +322,7 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
         return Ok(BAD_INPUT);
     }
     let output = args.output.unwrap_or_else(|| input.with_extension("elf"));
-    write_atomically(&output, &assembled.elf)?;
+    crate::output::write(&output, &assembled.elf)?;
     Ok(0)
 }
 
@@ -338,48 +338,6 @@ pub(crate) fn assemble_file(input: &Path, output: &Path) -> Result<u8> {
     ];
     let cli = Cli::try_parse_from(words).context("assembling with the default options")?;
     assemble(cli.assemble)
-}
-
-/// Writes through a temporary file in the same folder and renames it, so that a failure
-/// leaves no partial output. The file gets the permissions any new file gets (0666 less the
-/// umask), not the temporary file's private 0600.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // The temporary file's own name means nothing to a person: name the folder.
-    let mut tmp = new_file_builder()
-        .tempfile_in(dir)
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => anyhow::anyhow!(
-                "cannot write {}: the directory {} does not exist",
-                path.display(),
-                dir.display()
-            ),
-            kind => anyhow::anyhow!(
-                "cannot write {} in {}: {kind}",
-                path.display(),
-                dir.display()
-            ),
-        })?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
-/// A temporary file builder whose files are created 0666: open(2) takes the umask off, as
-/// for any file a program creates.
-fn new_file_builder() -> tempfile::Builder<'static, 'static> {
-    let mut b = tempfile::Builder::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    b
 }
 
 /// `--warn-on-spills` and `--warn-on-local-memory-usage`: a warning at each function that

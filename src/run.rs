@@ -2,7 +2,7 @@
 //! kernel and grid, the instructions retired, what it wrote, and the values asked for with
 //! `--print`.
 
-use crate::cli::{write_atomically, BAD_INPUT, TRAPPED};
+use crate::cli::{BAD_INPUT, TRAPPED};
 use anyhow::{Context, Result};
 use sgpu_sim::launch::Prepared;
 use sgpu_sim::memory::Region;
@@ -84,7 +84,7 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
         .context("writing standard output")?;
     for (name, path) in dumps {
         let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
-        write_atomically(&path, bytes)?;
+        crate::output::write(&path, bytes)?;
     }
     Ok(0)
 }

@@ -1046,3 +1046,78 @@ fn print_refuses_a_bad_name_or_type_before_running() {
         assert!(stderr(&out).contains(want), "{arg}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn output_to_a_device_writes_it_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let out = ptxas_rs(&[&example("blend.ptx"), "-o", "/dev/null"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let m = std::fs::metadata("/dev/null").unwrap();
+    assert!(m.file_type().is_char_device(), "/dev/null was replaced");
+}
+
+#[test]
+fn output_through_a_symlink_writes_its_target_and_keeps_the_link() {
+    let dir = temp_dir();
+    let target = dir.path().join("real.elf");
+    let link = dir.path().join("link.elf");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = ptxas_rs(&[&example("blend.ptx"), "-o", link.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(&std::fs::read(&target).unwrap()[..4], b"\x7fELF");
+    // A dump through a link the same way, and one to a device.
+    let run = ptxas_rs_in(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .as_path(),
+        &[
+            "run",
+            link.to_str().unwrap(),
+            "--launch",
+            "blend.toml",
+            "--dump",
+            &format!("out={}", link.display()),
+            "--dump",
+            "out=/dev/null",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_ne!(&std::fs::read(&target).unwrap()[..4], b"\x7fELF");
+}
+
+#[test]
+fn a_dump_that_cannot_be_written_is_an_error_naming_it() {
+    let dir = temp_dir();
+    let elf = dir.path().join("b.elf");
+    let asm = ptxas_rs(&[&example("blend.ptx"), "-o", elf.to_str().unwrap()]);
+    assert_eq!(asm.status.code(), Some(0), "{}", stderr(&asm));
+    let run = ptxas_rs_in(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples")
+            .as_path(),
+        &[
+            "run",
+            elf.to_str().unwrap(),
+            "--launch",
+            "blend.toml",
+            "--dump",
+            "out=/nonexistent/out.bin",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    assert!(
+        err.contains(
+            "cannot write /nonexistent/out.bin: the directory /nonexistent does not exist"
+        ) && !err.contains(".tmp"),
+        "{err}"
+    );
+}

@@ -43,7 +43,15 @@ pub struct Signature {
     pub results: Vec<FrameSlot>,
     pub params: Vec<FrameSlot>,
     pub size: u32,
+    /// The largest alignment among them.
+    pub align: u32,
 }
+
+/// The least alignment of a function's frame start: spill slots are aligned to their size, up
+/// to 16 bytes, from a 16-aligned base in the frame. Every frame starts at a multiple of the
+/// module's largest frame alignment (docs/hw.md, "Calls"), so that everything a frame holds
+/// is aligned in the thread's local memory as declared.
+pub const FRAME_ALIGN: u32 = 16;
 
 /// One declarator of a signature in the callee's frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,9 +74,9 @@ pub struct GlobalVar<'a> {
 #[derive(Debug, Default)]
 pub struct Layout<'a> {
     pub places: FxHashMap<&'a str, Place>,
-    /// `.global` and `.const` variables declared inside functions, by where their name
-    /// starts in the source (names may repeat across functions): module storage all the
-    /// same, seen only from their block.
+    /// `.global`, `.const` and `.shared` variables declared inside functions, by where
+    /// their name starts in the source (names may repeat across functions): module storage
+    /// all the same, seen only from their block.
     pub scoped: FxHashMap<u32, Place>,
     pub globals: Vec<GlobalVar<'a>>,
     /// The initial contents of global memory, all `.global` variables in declaration order.
@@ -78,8 +86,12 @@ pub struct Layout<'a> {
     pub const_image: Vec<u8>,
     /// Addresses of global variables in initializers, which the loader fills in.
     pub data_relocs: Vec<DataReloc>,
-    /// Bytes of module-scope `.shared` and `.local` variables.
+    /// Bytes of static shared memory: every `.shared` variable of the module, module-scope
+    /// and function-scope alike, each at its own offset (so that a kernel and the functions
+    /// it calls never share bytes by accident), and past them, aligned, where the
+    /// `.extern .shared` arrays start (the dynamic shared memory a launch adds).
     pub shared_size: u32,
+    /// Bytes of module-scope `.local` variables.
     pub local_size: u32,
     /// `.surfref` names by slot.
     pub surfaces: Vec<&'a str>,
@@ -91,6 +103,9 @@ pub struct Layout<'a> {
     /// Functions whose address an initializer holds, and where: each must be defined in
     /// the module by its end.
     function_addresses: Vec<(&'a str, Span)>,
+    /// `.extern .shared` arrays without a size, placed after every static one: (name,
+    /// whether scoped, where the name starts, alignment).
+    extern_shared: Vec<(&'a str, bool, u32, u32)>,
 }
 
 /// A 64-bit word of `.data` (or, with `constant`, of `.sgpu.const`) at `offset` that holds
@@ -146,8 +161,12 @@ pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
 /// The frame layout of results and parameters `ret` and `params` (a function's, or a call
 /// prototype's).
 pub fn signature_of(ret: &[VarDecl<'_>], params: &[VarDecl<'_>]) -> Signature {
-    let mut sig = Signature::default();
-    let place = |decls: &[VarDecl<'_>], out: &mut Vec<FrameSlot>, at: &mut u32| {
+    let mut sig = Signature {
+        align: 1,
+        ..Signature::default()
+    };
+    let mut align = 1;
+    let mut place = |decls: &[VarDecl<'_>], out: &mut Vec<FrameSlot>, at: &mut u32| {
         for p in decls {
             let reg = match p.space {
                 StateSpace::Reg => declared_type(p)
@@ -166,7 +185,9 @@ pub fn signature_of(ret: &[VarDecl<'_>], params: &[VarDecl<'_>]) -> Signature {
             for d in &p.declarators {
                 let count: u64 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
                 let size = scalar * vector * count as u32;
-                let offset = align_to(*at, alignment(p, scalar * vector));
+                let a = alignment(p, scalar * vector);
+                align = align.max(a);
+                let offset = align_to(*at, a);
                 out.push(FrameSlot { offset, size, reg });
                 *at = offset + size;
             }
@@ -176,6 +197,7 @@ pub fn signature_of(ret: &[VarDecl<'_>], params: &[VarDecl<'_>]) -> Signature {
     place(ret, &mut sig.results, &mut at);
     place(params, &mut sig.params, &mut at);
     sig.size = align_to(at, 8);
+    sig.align = align;
     sig
 }
 
@@ -231,6 +253,7 @@ impl<'a> Layout<'a> {
                 _ => {}
             }
         }
+        l.place_extern_shared();
         for &(name, span) in &l.function_addresses {
             if !l.defined.contains(name) {
                 diags.unsupported(
@@ -242,11 +265,37 @@ impl<'a> Layout<'a> {
         l
     }
 
-    /// The `.global` and `.const` variables of a function's blocks, placed as module ones.
+    /// Every `.extern .shared` array starts where the static shared memory ends (aligned
+    /// to 16 bytes at least, as CUDA's dynamic shared memory is): they alias one another, as
+    /// in CUDA, and a launch's dynamic bytes lie there.
+    fn place_extern_shared(&mut self) {
+        if self.extern_shared.is_empty() {
+            return;
+        }
+        let align = (self.extern_shared.iter().map(|e| e.3)).fold(16, u32::max);
+        let offset = align_to(self.shared_size, align);
+        self.shared_size = offset;
+        for &(name, scoped, start, _) in &self.extern_shared {
+            let place = Place::Shared { offset };
+            if scoped {
+                self.scoped.insert(start, place);
+            } else {
+                self.places.insert(name, place);
+            }
+        }
+    }
+
+    /// The `.global`, `.const` and `.shared` variables of a function's blocks, placed as
+    /// module ones.
     fn scoped_variables(&mut self, block: &Block<'a>, diags: &mut Diags) {
         for s in &block.statements {
             match s {
-                Statement::Var(v) if matches!(v.space, StateSpace::Global | StateSpace::Const) => {
+                Statement::Var(v)
+                    if matches!(
+                        v.space,
+                        StateSpace::Global | StateSpace::Const | StateSpace::Shared
+                    ) =>
+                {
                     self.variable(v, true, diags)
                 }
                 Statement::Block(inner) => self.scoped_variables(inner, diags),
@@ -291,6 +340,11 @@ impl<'a> Layout<'a> {
             // `.extern` declares a variable defined elsewhere: sgpu links one module.
             if v.linkage == Some(Linkage::Extern) && d.dims.iter().all(|x| x.is_some()) {
                 diags.unsupported(d.name.span, "`.extern` variables defined in another module");
+                continue;
+            }
+            if v.space == StateSpace::Shared && d.dims.iter().any(Option::is_none) && d.init.is_none() {
+                let start = d.name.span.start;
+                self.extern_shared.push((d.name.text, scoped, start, align));
                 continue;
             }
             // `[]` takes its length from the initializer.

@@ -94,29 +94,33 @@ pub fn assemble(
     let mut lines = lower::LineCursor::new(source);
     reserve_runtime_names(module, &mut diags);
     let layout = layout::Layout::build(&[module, runtime::module()], &mut diags);
-    let mut functions = Vec::new();
+    let mut lowered = Vec::new();
     let mut loc_files = Vec::new();
     for item in &module.items {
         match item {
             Item::File(f) => loc_files.push((f.index as u32, f.path.to_string())),
             Item::Function(f) if f.body.is_some() => {
-                let Some(lowered) =
-                    lower::FnLower::lower(source, f, &layout, &mut lines, &mut diags)
-                else {
-                    continue;
-                };
-                match finish(lowered, options) {
-                    Ok(function) => functions.push(function),
-                    Err(d) => diags.list.push(d),
-                }
+                lowered.extend(lower::FnLower::lower(
+                    source, f, &layout, &mut lines, &mut diags,
+                ));
             }
             _ => {}
+        }
+    }
+    // Every frame starts at the largest alignment any frame needs, so that a callee's frame,
+    // placed past its caller's, is aligned whoever calls it.
+    let frame_align = (lowered.iter().map(|l| l.frame_align)).fold(layout::FRAME_ALIGN, u32::max);
+    let mut functions = Vec::new();
+    for l in lowered {
+        match finish(l, options, frame_align) {
+            Ok(function) => functions.push(function),
+            Err(d) => diags.list.push(d),
         }
     }
     if options.opt_level > 0 {
         drop_unreferenced(&mut functions, &layout);
     }
-    if diags.is_empty() && link_runtime(&mut functions, &layout, options, &mut diags) {
+    if diags.is_empty() && link_runtime(&mut functions, &layout, options, frame_align, &mut diags) {
         loc_files.push((runtime::FILE_INDEX, runtime::FILE.to_string()));
     }
     if !diags.is_empty() {
@@ -191,6 +195,7 @@ fn link_runtime(
     functions: &mut Vec<Function>,
     layout: &layout::Layout<'_>,
     options: &Options,
+    frame_align: u32,
     diags: &mut diag::Diags,
 ) -> bool {
     let mut lines = lower::LineCursor::new(runtime::SOURCE);
@@ -211,7 +216,9 @@ fn link_runtime(
             };
             let lowered =
                 lower::FnLower::lower(runtime::SOURCE, f, layout, &mut lines, &mut runtime_diags);
-            let mut function = match lowered.map(|l| finish(l, options)) {
+            // The runtime's frames need no more than the module's (its C has no
+            // over-aligned locals).
+            let mut function = match lowered.map(|l| finish(l, options, frame_align)) {
                 Some(Ok(function)) => function,
                 Some(Err(d)) => {
                     runtime_diags.list.push(d);
@@ -235,7 +242,11 @@ fn link_runtime(
 
 /// Reconvergence, allocation and branch targets for one lowered function; a frame or a
 /// branch too large for the fields that hold it is reported at the function's name.
-fn finish(mut l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diagnostic> {
+fn finish(
+    mut l: lower::Lowered<'_>,
+    options: &Options,
+    frame_align: u32,
+) -> Result<Function, Diagnostic> {
     let too_large = |what: &str, e: &dyn std::fmt::Display| {
         Diagnostic::error(
             l.span,
@@ -263,7 +274,9 @@ fn finish(mut l: lower::Lowered<'_>, options: &Options) -> Result<Function, Diag
     for p in label_pos.iter_mut() {
         *p = alloc.new_index[(*p).min(alloc.new_index.len() - 1)];
     }
-    let out_base = (u64::from(spill_base) + u64::from(alloc.spill_bytes)).div_ceil(8) * 8;
+    // The outgoing area is where a callee's frame starts.
+    let align = u64::from(frame_align);
+    let out_base = (u64::from(spill_base) + u64::from(alloc.spill_bytes)).div_ceil(align) * align;
     let frame = out_base + u64::from(l.outgoing_size);
     if frame > max {
         return Err(too_large("for local memory", &past_u32(frame)));

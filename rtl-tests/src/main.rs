@@ -6,7 +6,6 @@
 use anyhow::{Context, Result};
 use clap::Parser;
 use rtl_tests::cosim::{self, Failure, Options};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -72,6 +71,10 @@ fn run(args: &Args) -> Result<u8> {
         }
         dumps.push((name.to_string(), PathBuf::from(path)));
     }
+    if let Some(vcd) = &args.vcd {
+        // Verilator opens the waveform itself and says nothing when it cannot.
+        ptxas_rs::output::check_writable(vcd)?;
+    }
     let options = Options {
         lanes: args.lanes,
         warps: args.warps,
@@ -104,22 +107,8 @@ fn run(args: &Args) -> Result<u8> {
     if code == 0 {
         for (name, path) in dumps {
             let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
-            write_atomically(&path, bytes)?;
+            ptxas_rs::output::write(&path, bytes)?;
         }
     }
     Ok(code)
-}
-
-/// Writes through a temporary file in the same folder, so no partial file is left behind.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }

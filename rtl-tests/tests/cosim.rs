@@ -61,11 +61,12 @@ fn manifest(kernel: &str, with_input: bool) -> String {
 /// with local pointers and `.param` variables, indirect calls to several targets in a warp,
 /// 64-bit arithmetic and high products, wide (up to 256-bit) and small vector accesses, module
 /// variables and initialisers holding addresses, named barriers with thread counts, barrier
-/// reductions over a partial last warp, bit-field masks, cache hints, odd local frames, SIMD
+/// reductions over a partial last warp, barriers (plain and reductions) that warps' exits
+/// complete while others wait, 32-bit addresses that wrap at 2^32, bit-field masks, cache hints, odd local frames, SIMD
 /// video with masks and dot products on the video ALU.
 /// (The other kernels there use units the core has not got yet: f32, half precision, warp
 /// shuffles, votes and reductions, special functions.)
-const KERNELS: [(&str, bool, u32); 27] = [
+const KERNELS: [(&str, bool, u32); 29] = [
     ("divergent", false, 64),
     ("guarded", false, 64),
     ("specials", false, 64),
@@ -81,6 +82,8 @@ const KERNELS: [(&str, bool, u32); 27] = [
     ("prodcons", false, 96),
     ("indirect", true, 64),
     ("barred", true, 80),
+    ("barrier_exit", false, 128),
+    ("address32", false, 64),
     ("addrinit", false, 64),
     ("bmsk", true, 64),
     ("cachehint", false, 64),
@@ -198,6 +201,8 @@ fn kernels_agree_at_2_4_and_16_lanes() {
     let some = [
         ("divergent", false, 64),
         ("barred", true, 80),
+        ("barrier_exit", false, 128),
+        ("address32", false, 64),
         ("indirect", true, 64),
     ];
     for lanes in [2, 4, 16] {

@@ -236,10 +236,14 @@ impl Warp {
         self.settle();
     }
 
-    /// Pops finished entries.
+    /// Pops finished entries: those that lost every lane, and reconvergence entries at their
+    /// reconvergence point. A call's entry ends only when its lanes have returned: its return
+    /// address may be an instruction of the callee too (a recursive call's is), which a
+    /// deeper frame reaches without returning (docs/golden-model.md, "Reconvergence and
+    /// calls").
     pub fn settle(&mut self) {
         while let Some(top) = self.stack.last() {
-            if top.mask == 0 || top.pc == top.rpc {
+            if top.mask == 0 || top.call.is_none() && top.pc == top.rpc {
                 self.stack.pop();
             } else {
                 break;

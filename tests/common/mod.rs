@@ -107,6 +107,17 @@ pub fn load_both_at(source: &str, file: &str, level: u8) -> Both {
     }
 }
 
+/// Runs `tests/kernels/NAME.ptx` as `manifest` launches it at every optimisation level,
+/// `-O1` to `-O3` each against `-O0` ([`Both`]: memory and trap alike): the launch's end.
+pub fn at_every_level(name: &str, manifest: &str) -> Launched {
+    let (path, source) = kernel(name);
+    let mut last = None;
+    for level in 1..=3 {
+        last = Some(load_both_at(&source, &path, level).launch(manifest, Path::new(".")));
+    }
+    last.expect("three levels ran")
+}
+
 /// What a launch left: the state after, and the trap if it stopped on one (the state then
 /// holds what it stored before).
 pub type Launched = (sgpu_sim::launch::Prepared, Result<(), sgpu_sim::Trap>);

@@ -45,12 +45,28 @@ impl<'a> FnLower<'a, '_> {
                 }
             }
             ("cnot", [a]) => {
-                let Some(a) = self.lane(*a, false) else {
+                let Some(lo) = self.lane(*a, false) else {
                     return;
                 };
-                let a = if ty.bits < 32 { self.extend(a, ty) } else { a };
+                // A 64-bit value is zero when both its words are: test their OR, and write
+                // the high word too.
+                let a = match ty.bits {
+                    64 => {
+                        let Some(hi) = self.lane(*a, true) else {
+                            return;
+                        };
+                        let both = self.new32();
+                        self.logic(both, 0, lo, hi, LUT_OR);
+                        Lane::Reg(both, 0)
+                    }
+                    32 => lo,
+                    _ => self.extend(lo, ty),
+                };
                 let p = self.is(Icmp::Eq, false, a, Lane::Imm(0));
                 self.sel(d, dp, Lane::Imm(1), Lane::Imm(0), (p, false));
+                if ty.bits == 64 {
+                    self.mov_lane(d, dp + 1, Lane::Imm(0));
+                }
             }
             ("shl" | "shr", [a, n]) => self.shl_shr(op == "shr", ty, d, dp, *a, *n),
             ("clz", [a]) if ty.bits == 64 => self.clz64(d, dp, *a),

@@ -250,9 +250,6 @@ impl<'a> FnLower<'a, '_> {
             };
             let sgn = sgn && signed(src_ty);
             if src_ty.bits == 64 {
-                if pq.is_some() {
-                    return self.unsupported("a 64-bit comparison with two destinations");
-                }
                 let (Some(al), Some(ah), Some(bl), Some(bh)) = (
                     self.lane(a, false),
                     self.lane(a, true),
@@ -261,7 +258,15 @@ impl<'a> FnLower<'a, '_> {
                 ) else {
                     return;
                 };
-                self.icmp64(pd, cmp, sgn, (al, ah), (bl, bh), c, bop);
+                let Some(q) = pq else {
+                    self.icmp64(pd, cmp, sgn, (al, ah), (bl, bh), c, bop);
+                    return self.set_result(ins, set, (pd, None), tys);
+                };
+                // `p|q`: the comparison and its complement, each combined with `c`.
+                let whole = self.vregs.new_reg(Class::Pred);
+                self.icmp64(whole, cmp, sgn, (al, ah), (bl, bh), None, Bop::And);
+                self.plop(pd, Some((whole, false)), c, bop);
+                self.plop(q, Some((whole, true)), c, bop);
             } else {
                 let (Some(mut a), Some(mut b)) = (self.lane(a, false), self.lane(b, false)) else {
                     return;

@@ -231,6 +231,13 @@ impl<'a> FnLower<'a, '_> {
         if self.has(".red") {
             return self.barrier_reduction(ins);
         }
+        // `bar.warp.sync membermask` waits for the warp's members, not the CTA.
+        if self.has(".warp") {
+            if let Some(mask) = self.operand(ins, 0) {
+                self.warpsync(mask);
+            }
+            return;
+        }
         let bmode = if self.has(".arrive") {
             Bmode::Arrive
         } else {

@@ -56,12 +56,17 @@ pub struct Lowered<'a> {
     /// kernel's) or the results and parameters (a function's), and the function's own
     /// `.local` variables after them.
     pub locals_end: u32,
-    /// Bytes of the function's own and module-scope `.shared` variables.
+    /// Bytes of static shared memory: every `.shared` variable of the module
+    /// (`Layout::shared_size`).
     pub shared_size: u32,
     /// `.maxntid` / `.reqntid` threads per CTA, when given.
     pub max_threads: Option<u32>,
     /// Bytes of the largest call's results and parameters: the outgoing area of the frame.
     pub outgoing_size: u32,
+    /// The largest alignment of what the frame holds (its results and parameters, its
+    /// `.local` variables), at least [`crate::layout::FRAME_ALIGN`]: where the frame may
+    /// start.
+    pub frame_align: u32,
 }
 
 /// What a name declared inside the function stands for.
@@ -218,7 +223,6 @@ pub struct FnLower<'a, 'l> {
     line: u32,
     span: Span,
     local_size: u32,
-    shared_size: u32,
     entry: bool,
     /// Whether the instruction being lowered has been reported, so one line gets one error.
     failed: bool,
@@ -235,6 +239,8 @@ pub struct FnLower<'a, 'l> {
     /// Where the function's own `.local` variables start in its frame: after module-scope
     /// `.local` variables in a kernel, after the results and parameters in a function.
     frame_start: u32,
+    /// The largest alignment in the frame so far (`Lowered::frame_align`).
+    frame_align: u32,
     /// The `.param` variables of the calls in the blocks being lowered, by name: their
     /// offsets in the outgoing area.
     outgoing: Vec<FxHashMap<&'a str, u32>>,
@@ -346,6 +352,7 @@ fn flag_bit(m: &str) -> Option<u32> {
         ".rna" => 33,
         ".rs" => 34,
         ".nc" => 35,
+        ".warp" => 36,
         _ => return None,
     })
 }
@@ -451,7 +458,6 @@ impl<'a, 'l> FnLower<'a, 'l> {
             line,
             span: f.name.span,
             local_size: 0,
-            shared_size: layout.shared_size,
             entry: f.kind == FunctionKind::Entry,
             failed: false,
             mods: 0,
@@ -459,6 +465,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
             mnemonics: FxHashMap::default(),
             loc: (0, 0),
             frame_start: layout.local_size,
+            frame_align: crate::layout::FRAME_ALIGN,
             outgoing: Vec::new(),
             outgoing_size: 0,
             reg_results: Vec::new(),
@@ -493,6 +500,7 @@ impl<'a, 'l> FnLower<'a, 'l> {
                 }
             }
             l.frame_start = sig.size;
+            l.frame_align = l.frame_align.max(sig.align);
         }
         l.collect_labels(body);
         l.block(body);
@@ -522,9 +530,10 @@ impl<'a, 'l> FnLower<'a, 'l> {
             params,
             // `allocate` checked that the frame start plus the variables fit.
             locals_end: l.frame_start.saturating_add(l.local_size),
-            shared_size: l.shared_size,
+            shared_size: layout.shared_size,
             max_threads,
             outgoing_size: l.outgoing_size,
+            frame_align: l.frame_align,
         })
     }
 
@@ -732,14 +741,9 @@ impl<'a, 'l> FnLower<'a, 'l> {
         map
     }
 
-    /// Places declarator `d` of `v` among the function's local (or the CTA's shared)
-    /// variables; `None` after reporting that they pass 4 GiB.
-    fn allocate(
-        &mut self,
-        v: &VarDecl<'a>,
-        d: &ptx_grammar::ast::Declarator<'a>,
-        local: bool,
-    ) -> Option<Place> {
+    /// Places declarator `d` of `v` among the function's local variables; `None` after
+    /// reporting that they pass 4 GiB. (Shared variables are the module's: layout.rs.)
+    fn allocate(&mut self, v: &VarDecl<'a>, d: &ptx_grammar::ast::Declarator<'a>) -> Option<Place> {
         let (scalar, vector) = crate::layout::element_size(v)?;
         // Sizes in u64 and checked: a wrapped size would place variables on top of each
         // other.
@@ -747,33 +751,22 @@ impl<'a, 'l> FnLower<'a, 'l> {
             s.checked_mul(n.unwrap_or(0))
         });
         let align = crate::layout::alignment(v, scalar * vector);
-        let (total, start) = if local {
-            (&mut self.local_size, self.frame_start)
-        } else {
-            (&mut self.shared_size, 0)
-        };
+        self.frame_align = self.frame_align.max(align);
+        // Aligned from the frame's start (which is aligned to the largest alignment in any
+        // frame), not from the end of the parameters before the variables.
+        let start = self.frame_start;
         let fits = size.and_then(|size| {
-            let at = crate::layout::append(total, align, size)?;
-            let offset = at.checked_add(start)?;
-            // The whole frame, from its start, must fit too.
-            total.checked_add(start)?;
+            let mut end = self.local_size.checked_add(start)?;
+            let offset = crate::layout::append(&mut end, align, size)?;
+            self.local_size = end - start;
             Some(offset)
         });
         let Some(offset) = fits else {
-            let space = if local {
-                StateSpace::Local
-            } else {
-                StateSpace::Shared
-            };
             self.diags
-                .unsupported(d.name.span, crate::layout::too_large(space));
+                .unsupported(d.name.span, crate::layout::too_large(StateSpace::Local));
             return None;
         };
-        Some(if local {
-            Place::Local { offset }
-        } else {
-            Place::Shared { offset }
-        })
+        Some(Place::Local { offset })
     }
 
     fn declare(&mut self, v: &VarDecl<'a>) {
@@ -787,26 +780,23 @@ impl<'a, 'l> FnLower<'a, 'l> {
                         vector: info.vector,
                     }
                 }
-                StateSpace::Local | StateSpace::Shared => {
-                    let local = v.space == StateSpace::Local;
-                    match self.allocate(v, d, local) {
-                        Some(place) => LocalDecl::Var(place),
-                        None => continue,
-                    }
-                }
+                StateSpace::Local => match self.allocate(v, d) {
+                    Some(place) => LocalDecl::Var(place),
+                    None => continue,
+                },
                 // In the outgoing area where its block's calls pass it; else (passed by calls
                 // of inner blocks, by several, or kept as scratch) storage in the frame.
                 StateSpace::Param => {
                     let found = self.outgoing.iter().rev().find_map(|m| m.get(d.name.text));
                     match found {
                         Some(&offset) => LocalDecl::Var(Place::Outgoing { offset }),
-                        None => match self.allocate(v, d, true) {
+                        None => match self.allocate(v, d) {
                             Some(place) => LocalDecl::Var(place),
                             None => continue,
                         },
                     }
                 }
-                StateSpace::Global | StateSpace::Const => {
+                StateSpace::Global | StateSpace::Const | StateSpace::Shared => {
                     // Placed with the module's variables (layout.rs), if it could be.
                     match self.layout.scoped.get(&d.name.span.start) {
                         Some(&place) => LocalDecl::Var(place),

@@ -32,7 +32,7 @@ impl<'a> FnLower<'a, '_> {
     }
 
     /// `WARPSYNC` on a member mask; returns the mask.
-    fn warpsync(&mut self, mask: Src<'a>) -> Option<Lane> {
+    pub(super) fn warpsync(&mut self, mask: Src<'a>) -> Option<Lane> {
         let lane = self.lane(mask, false)?;
         match lane {
             Lane::Imm(imm32) => {

@@ -284,7 +284,11 @@ fn wide_product(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
 /// `IMADW d = x * k + a`.
 fn wide_add(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
     let x_at = i + 1;
-    if x_at >= code.len() || code[x_at].opcode() != opcodes::IADD || !code[x_at].always_runs() {
+    // The low half's carry must reach the high half alone: it goes.
+    if !du.carry_reaches_only_next(code, i)
+        || code[x_at].opcode() != opcodes::IADD
+        || !code[x_at].always_runs()
+    {
         return false;
     }
     let (lo_op, hi_op) = (decoded(&code[i]).op, decoded(&code[x_at]).op);
@@ -374,8 +378,17 @@ fn compare_and_combine(code: &mut [MInst], du: &DefUse, i: usize) -> bool {
         let plain = |pq: sgpu_isa::Pred, pc: sgpu_isa::PredSrc, b: sgpu_isa::Bop| {
             pq == sgpu_isa::Pred::PT && pc == sgpu_isa::PredSrc::ALWAYS && b == sgpu_isa::Bop::And
         };
+        // A comparison of high words (`.X`) reads `pc` as the low words' result and has no
+        // operation to take in.
         match &mut insn.op {
-            Op::Isetp { pq, pc, bop: b, .. } | Op::Fsetp { pq, pc, bop: b, .. }
+            Op::Isetp {
+                pq,
+                pc,
+                bop: b,
+                x: false,
+                ..
+            }
+            | Op::Fsetp { pq, pc, bop: b, .. }
                 if plain(*pq, *pc, *b) =>
             {
                 *pc = sgpu_isa::PredSrc {

@@ -2,13 +2,14 @@
 //! is read nowhere goes, and a carry that nothing reads is no longer written (`IADD.CC`
 //! whose `IADD.X` went becomes `IADD`, which may then go too).
 
-use super::defuse::{reads, Locs};
+use super::defuse::{carry_roles, reads, DefUse};
 use super::rewrite::{decoded, delete, deleted, replace};
 use crate::mir::MInst;
 use sgpu_isa::{opcodes, Cop, Op, Unit};
 
 /// Removes dead instructions; whether anything changed.
-pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
+pub fn remove(code: &mut [MInst], du: &DefUse) -> bool {
+    let locs = &du.locs;
     let mut uses = vec![0u32; locs.len()];
     for m in code.iter() {
         for s in reads(m) {
@@ -17,21 +18,19 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
     }
     // What each instruction does beyond its registers, decoded once.
     let mut facts: Vec<Facts> = code.iter().map(Facts::of).collect();
-    let crossing = carry_crosses_blocks(code, &facts, block_ends);
     let mut changed = false;
     loop {
         // Another sweep is needed only when a deletion makes dead a location whose write
         // this backward sweep has already passed (a value carried round a loop).
         let mut passed = vec![false; locs.len()];
         let mut again = false;
-        // Whether an instruction after this one reads the carry before it is written again.
-        // Lowering keeps a carry within straight-line code unless the PTX carries it from
-        // one block to the next (`add.cc` before a label, `addc` after it); then it is
-        // assumed read past the end of every block.
-        let mut carry_read = crossing;
+        // Whether an instruction after this one reads the carry before it is written again:
+        // at a block's end, the carry's liveness there.
+        let mut carry_read = false;
         for i in (0..code.len()).rev() {
-            if block_ends[i] {
-                carry_read = crossing;
+            let b = du.cfg.block_of[i];
+            if du.cfg.starts.get(b + 1).copied().unwrap_or(code.len()) == i + 1 {
+                carry_read = du.carry_live_out(b);
             }
             let m = &mut code[i];
             if deleted(m) {
@@ -64,7 +63,8 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
                     facts[i].carry_write = false;
                     changed = true;
                 }
-                carry_read = false;
+                // A guarded write leaves the carry before it in the threads it skips.
+                carry_read &= !m.always_runs();
             }
             if f.carry_read {
                 carry_read = true;
@@ -74,25 +74,6 @@ pub fn remove(code: &mut [MInst], locs: &Locs, block_ends: &[bool]) -> bool {
             return changed;
         }
     }
-}
-
-/// Whether some block reads the carry before writing it (a carry from another block).
-fn carry_crosses_blocks(code: &[MInst], facts: &[Facts], block_ends: &[bool]) -> bool {
-    let mut at_block_start = true;
-    for (i, f) in facts.iter().enumerate() {
-        if !deleted(&code[i]) {
-            if f.carry_read && at_block_start {
-                return true;
-            }
-            if f.carry_read || f.carry_write {
-                at_block_start = false;
-            }
-        }
-        if block_ends[i] {
-            at_block_start = true;
-        }
-    }
-    false
 }
 
 /// What dead-code elimination needs to know of an instruction beyond its slots.
@@ -116,12 +97,9 @@ impl Facts {
             carry_read: false,
             carry_write: false,
         };
-        // Only these touch the carry; only a load's cache operator needs looking into.
+        (f.carry_read, f.carry_write) = carry_roles(m);
+        // Only a load's cache operator needs looking into.
         match m.opcode() {
-            opcodes::IADD | opcodes::IMAD | opcodes::ISETP => {
-                let roles = decoded(m).op.roles();
-                (f.carry_read, f.carry_write) = (roles.carry_read, roles.carry_write);
-            }
             opcodes::LDC => f.removable = true,
             opcodes::LD => f.removable = !matches!(decoded(m).op, Op::Ld { cop: Cop::Cv, .. }),
             _ => {}

@@ -7,9 +7,15 @@
 //! sees is the one its definition computed last, so the passes may reason about it as SSA
 //! form's values (docs/adr/0005-optimiser.md); the others (registers written on several
 //! paths, loop-carried values) are left as they are.
+//!
+//! The carry (`CC.CF`, written by `IADD.CC` and `IMAD.CC`, read by `.X`) is one more piece of
+//! state, one bit a thread, that no slot names: [`DefUse::carry_live_out`] says where it is
+//! live, so that no pass drops or rewrites a carry that a later instruction still reads.
 
+use super::rewrite::{decoded, deleted};
 use crate::cfg::{Cfg, Dominators};
 use crate::mir::{Class, MInst, Slot, VReg, VRegs};
+use sgpu_isa::opcodes;
 use std::ops::Range;
 
 /// The numbering of locations: part `p` of virtual register `v` is `base[v] + p`.
@@ -71,6 +77,8 @@ pub struct DefUse {
     use_start: Vec<u32>,
     use_list: Vec<u32>,
     ssa: Vec<bool>,
+    /// Whether the carry is live at the end of each block.
+    carry_out: Vec<bool>,
 }
 
 /// Whether the instruction runs in only some of the threads that reach it: a virtual
@@ -123,7 +131,9 @@ impl DefUse {
                 }
             }
         }
+        let carry_out = carry_liveness(code, &cfg);
         let mut du = DefUse {
+            carry_out,
             locs,
             cfg,
             doms,
@@ -168,8 +178,110 @@ impl DefUse {
         self.ssa[l]
     }
 
+    /// Whether the carry is live at the end of block `b`.
+    pub fn carry_live_out(&self, b: usize) -> bool {
+        self.carry_out[b]
+    }
+
+    /// Whether an instruction after `i` reads the carry that is there after `i` (in `i`'s
+    /// block, or past its end).
+    pub fn carry_read_after(&self, code: &[MInst], i: usize) -> bool {
+        let b = self.cfg.block_of[i];
+        let end = self.cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+        for m in &code[i + 1..end] {
+            match carry_effect(m) {
+                Some(Carry::Read) => return true,
+                Some(Carry::Kill) => return false,
+                None => {}
+            }
+        }
+        self.carry_out[b]
+    }
+
+    /// Whether the carry that instruction `i` writes reaches only instruction `i + 1`: `i`
+    /// always runs, `i + 1` follows it in the same block (no branch reaches it with another
+    /// carry), and after `i + 1` the carry is read by nothing or is the one `i + 1` writes.
+    pub fn carry_reaches_only_next(&self, code: &[MInst], i: usize) -> bool {
+        let next = i + 1;
+        next < code.len()
+            && code[i].always_runs()
+            && self.cfg.block_of[next] == self.cfg.block_of[i]
+            && (code[next].always_runs() && carry_roles(&code[next]).1
+                || !self.carry_read_after(code, next))
+    }
+
     /// The instruction defining SSA value `l` (none for a value never written).
     pub fn def(&self, l: usize) -> Option<usize> {
         (self.ssa[l] && self.defs[l] == 1).then_some(self.def_at[l] as usize)
     }
+}
+
+/// Whether `m` reads the carry and whether it writes it (only `IADD` and `IMAD` touch it).
+pub fn carry_roles(m: &MInst) -> (bool, bool) {
+    match m.opcode() {
+        opcodes::IADD | opcodes::IMAD => {
+            let roles = decoded(m).op.roles();
+            (roles.carry_read, roles.carry_write)
+        }
+        _ => (false, false),
+    }
+}
+
+/// What an instruction does to the carry's liveness, seen from after it.
+enum Carry {
+    /// It reads the carry (an `.X` that also writes reads first).
+    Read,
+    /// It always runs and writes the carry without reading it: the carry before it is dead.
+    Kill,
+}
+
+fn carry_effect(m: &MInst) -> Option<Carry> {
+    if deleted(m) {
+        return None;
+    }
+    match carry_roles(m) {
+        (true, _) => Some(Carry::Read),
+        // A guarded write keeps the old carry in the threads its guard leaves out.
+        (false, true) if m.always_runs() => Some(Carry::Kill),
+        _ => None,
+    }
+}
+
+/// The carry's liveness at the end of every block, a backward data flow to a fixed point.
+/// Labels do not end it (PTX may carry from one block into the next), nor do calls: PTX does
+/// not keep the carry across a call, but a carry written before one and read after it is
+/// kept as the literal translation has it, so that every `-O` level runs alike.
+fn carry_liveness(code: &[MInst], cfg: &Cfg) -> Vec<bool> {
+    let blocks = cfg.starts.len();
+    let end = |b: usize| cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+    // What each block does, seen from its end: reads the carry before killing it, kills it,
+    // or passes it through.
+    let effect: Vec<Option<Carry>> = (0..blocks)
+        .map(|b| {
+            code[cfg.starts[b]..end(b)]
+                .iter()
+                .rev()
+                .fold(None, |after, m| carry_effect(m).or(after))
+        })
+        .collect();
+    let mut live_out = vec![false; blocks];
+    let live_in = |b: usize, live_out: &[bool]| match effect[b] {
+        Some(Carry::Read) => true,
+        Some(Carry::Kill) => false,
+        None => live_out[b],
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..blocks).rev() {
+            let live = cfg.succs[b]
+                .iter()
+                .any(|&s| s < blocks && live_in(s, &live_out));
+            if live != live_out[b] {
+                live_out[b] = live;
+                changed = true;
+            }
+        }
+    }
+    live_out
 }

@@ -94,7 +94,7 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], level: 
         let folded = constants::propagate(code, &du);
         flow |= folded.control;
         let mut cleaned = folded.any;
-        cleaned |= simplify::simplify(code);
+        cleaned |= simplify::simplify(code, &du);
         cleaned |= copies::propagate(code, vregs, &du);
         // Repeated computations come from lowering (and copies of them): the first round
         // finds them.
@@ -102,8 +102,7 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], level: 
             cleaned |= cse::eliminate(code, vregs, &du);
         }
         cleaned |= sync::remove_repeated(code, &du);
-        let ends = block_ends(&du, code.len());
-        cleaned |= dead::remove(code, &du.locs, &ends);
+        cleaned |= dead::remove(code, &du);
         // Combining reads uses and definitions as they are now, after dead code has gone
         // (a 64-bit address whose high word nothing reads stays 32-bit arithmetic); what it
         // replaced goes at once.
@@ -116,7 +115,7 @@ fn rounds(code: &mut Vec<MInst>, vregs: &VRegs, label_pos: &mut [usize], level: 
                 du
             };
             if address::fold(code, &du) | combine::combine(code, &du) {
-                dead::remove(code, &du.locs, &ends);
+                dead::remove(code, &du);
             }
         }
         compact(code, label_pos);
@@ -132,18 +131,6 @@ fn has_back_edges(code: &[MInst], label_pos: &[usize]) -> bool {
         Some(crate::mir::Target::Label(l)) => label_pos[l as usize] <= i,
         _ => false,
     })
-}
-
-/// Whether each instruction is the last of its block.
-fn block_ends(du: &DefUse, n: usize) -> Vec<bool> {
-    let mut ends = vec![false; n];
-    for &s in du.cfg.starts.iter().skip(1) {
-        ends[s - 1] = true;
-    }
-    if n > 0 {
-        ends[n - 1] = true;
-    }
-    ends
 }
 
 /// Removes deleted instructions, moving each label to the first instruction left at or

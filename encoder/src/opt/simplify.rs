@@ -4,12 +4,13 @@
 //! other word is known (zero). Integers only: `a + 0.0` is not `a` when `a`
 //! is -0.0, and float identities change NaNs and denormals.
 
+use super::defuse::DefUse;
 use super::rewrite::{decoded, replace};
 use crate::mir::MInst;
 use sgpu_isa::{Instruction, Lop2, Op, Reg, RegOrImm};
 
 /// Simplifies every instruction it can; whether any changed.
-pub fn simplify(code: &mut [MInst]) -> bool {
+pub fn simplify(code: &mut [MInst], du: &DefUse) -> bool {
     let mut changed = false;
     for i in 0..code.len() {
         let m = &code[i];
@@ -25,7 +26,12 @@ pub fn simplify(code: &mut [MInst]) -> bool {
         if let Some(op) = simpler(insn.op) {
             changed |= replace(&mut code[i], Instruction { op, ..insn });
         } else if let Some(op) = without_carry(insn.op) {
-            // Adding zero carries nothing out: the next instruction's carry in is zero.
+            // Adding zero carries nothing out: the next instruction's carry in is zero, when
+            // that carry reaches it alone (not under a guard that may leave the old carry,
+            // nor across a label that another carry may come from).
+            if !du.carry_reaches_only_next(code, i) {
+                continue;
+            }
             if let Some(next) = code.get(i + 1).map(decoded) {
                 if let Op::Iadd { x: true, .. } = next.op {
                     let mut taken = next;

@@ -342,6 +342,28 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         }
     }
 
+    /// A register named with a suffix: only a vector register's component (`.x`, `.y`, `.z`,
+    /// `.w` or `.r`, `.g`, `.b`, `.a`) is one, whatever the instruction (video selectors are
+    /// their family's, checked there). A register that hides a special register's name
+    /// (`.reg .b32 %tid`) is the register: `%tid.x` is then no name at all, as in ptxas.
+    fn register_suffix(&mut self, id: &Ident<'_>, info: &decl::DeclInfo) {
+        let (base, suffix) = id.split_suffix();
+        match suffix {
+            None => {}
+            Some(".x" | ".y" | ".z" | ".w" | ".r" | ".g" | ".b" | ".a") if info.vector > 1 => {}
+            Some(s) => {
+                let hidden = match special::lookup(id.text) {
+                    Some(_) => format!(" (the register hides the special register `{}`)", id.text),
+                    None => String::new(),
+                };
+                self.error(
+                    id.span,
+                    format!("`{s}` is not a valid suffix of register `{base}`{hidden}"),
+                )
+            }
+        }
+    }
+
     fn unknown(&mut self, name: &Ident<'_>) {
         let base = name.split_suffix().0;
         // A stretch skipped after a syntax error may have declared it (`%r<4` for `%r1`).
@@ -373,13 +395,19 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         match e {
             Expr::Name(id) => {
                 let (base, _) = id.split_suffix();
-                let known = if module_scope {
-                    self.globals.contains_key(base)
-                } else {
-                    self.lookup(base).is_some() || special::lookup(id.text).is_some() || base == "_"
-                };
-                if !known {
-                    self.unknown(id);
+                if module_scope {
+                    if !self.globals.contains_key(base) {
+                        self.unknown(id);
+                    }
+                    return;
+                }
+                match self.lookup(base) {
+                    Some(Symbol::Var(info)) if info.is_register() => {
+                        self.register_suffix(id, &info)
+                    }
+                    Some(_) => {}
+                    None if special::lookup(id.text).is_some() || base == "_" => {}
+                    None => self.unknown(id),
                 }
             }
             Expr::Node(n) => {

@@ -459,16 +459,10 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
                 match self.lookup(base) {
                     Some(Symbol::Var(info)) if info.is_register() => {
                         match suffix {
-                            None => {}
-                            Some(".x" | ".y" | ".z" | ".w" | ".r" | ".g" | ".b" | ".a")
-                                if info.vector > 1 => {}
                             Some(s) if selectors && video::SELECTORS.contains(&s) => {}
                             // Which selector goes where: video::check_simd.
                             Some(_) if simd => {}
-                            Some(s) => self.error(
-                                id.span,
-                                format!("`{s}` is not a valid suffix of register `{base}`"),
-                            ),
+                            _ => self.register_suffix(id, &info),
                         }
                         Value::Register(info)
                     }

@@ -76,7 +76,7 @@ pub(super) fn exec(
                 _ => return Ok(Flow::Next),
             };
             for l in lanes(mask) {
-                let address = (i64::from(w.r(ra, l)) + i64::from(off24)) as u64;
+                let address = u64::from(w.r(ra, l).wrapping_add(off24 as u32));
                 aligned(address, n).map_err(|c| cx.lane_fault(l, c))?;
                 let at = Access {
                     space,
@@ -143,15 +143,16 @@ fn bytes(m: Msize) -> usize {
     }
 }
 
-/// A lane's address: a register (a pair with `e`) plus the offset, wrapping at 2^64 as an
-/// adder of that width does.
+/// A lane's address (docs/isa.md, "Addresses"): without `e` a 32-bit address, the register
+/// plus the offset modulo 2^32, as PTX adds a 32-bit address register and its offset (so an
+/// offset folded into the register, or out of it, changes nothing); with `e` the register
+/// pair plus the offset, wrapping at 2^64 as an adder of that width does.
 fn effective(w: &Warp, ra: Reg, e: bool, off: i32, l: usize) -> u64 {
-    let base = if e {
-        w.r64(ra, l)
+    if e {
+        w.r64(ra, l).wrapping_add(off as i64 as u64)
     } else {
-        u64::from(w.r(ra, l))
-    };
-    base.wrapping_add(off as i64 as u64)
+        u64::from(w.r(ra, l).wrapping_add(off as u32))
+    }
 }
 
 /// How an instruction addresses memory: its space, and whether a local address is the

@@ -1,0 +1,194 @@
+//! Programs that once ran wrong, each run at every optimisation level (`-O1` to `-O3`
+//! against `-O0`, memory and traps alike) and checked against a Rust computation of what PTX
+//! says they do. Their kernels are in `tests/kernels/regress/`, but for those the
+//! co-simulation runs too (`tests/kernels/`).
+
+mod common;
+
+use common::{at_every_level, list, u32s, u64s};
+
+/// The manifest of a one-CTA launch of `threads` threads of a kernel `(in, out)`: `in` holds
+/// `values` as `kind` elements, `out` has `out_bytes`.
+fn in_out(threads: usize, kind: &str, values: &[u64], out_bytes: usize) -> String {
+    // TOML's integers are signed 64-bit: a u64 goes as its two's complement.
+    let values = values.iter().map(|&x| x as i64);
+    format!(
+        "block = [{threads}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\n{kind} = [{}]\n[buffers.out]\nsize = {out_bytes}\n",
+        list(values)
+    )
+}
+
+/// Runs `tests/kernels/regress/NAME.ptx` at every level; it must finish.
+fn run(name: &str, manifest: &str) -> sgpu_sim::launch::Prepared {
+    let (p, ran) = at_every_level(&format!("regress/{name}"), manifest);
+    ran.unwrap_or_else(|t| panic!("{name}: {t}"));
+    p
+}
+
+#[test]
+fn a_guarded_carry_write_keeps_the_carry_where_it_does_not_run() {
+    let pairs: [(u32, u32); 5] = [
+        (0xffff_ffff, 1),
+        (0, 1),
+        (0, 0xffff_ffff),
+        (0xffff_ffff, 0xffff_ffff),
+        (7, 9),
+    ];
+    let values: Vec<u64> = pairs
+        .iter()
+        .flat_map(|&(a, b)| [a.into(), b.into()])
+        .collect();
+    let out = u32s(&run("carry_guard", &in_out(5, "u32", &values, 40)), "out");
+    let carry = |a: u32, b: u32| u32::from(a.checked_add(b).is_none());
+    let want: Vec<u32> = pairs
+        .iter()
+        .flat_map(|&(a, b)| match a {
+            0 => [carry(b, 0), carry(b, 5)],
+            _ => [carry(a, b), carry(a, b)],
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn a_carry_crosses_a_label_on_both_paths() {
+    let out = u32s(
+        &run("carry_label", &in_out(4, "u32", &[0xffff_ffff, 1], 16)),
+        "out",
+    );
+    // Odd threads branch over the second add and keep the first add's carry (1); even ones
+    // run it, and 0xffffffff + 0 carries nothing.
+    assert_eq!(out, [0, 1, 0, 1]);
+}
+
+#[test]
+fn sixty_four_bit_comparisons_combine_with_a_predicate() {
+    let cases: [(u32, u32); 6] = [
+        (0xffff_ffff, 0),
+        (0xffff_ffff, 1),
+        (0, 0),
+        (0, 1),
+        (0x8000_0000, 1),
+        (0xffff_fffe, 0),
+    ];
+    let values: Vec<u64> = cases
+        .iter()
+        .flat_map(|&(h, p)| [h.into(), p.into()])
+        .collect();
+    let out = u32s(&run("setp64_bop", &in_out(6, "u32", &values, 96)), "out");
+    let want: Vec<u32> = cases
+        .iter()
+        .flat_map(|&(hi, p)| {
+            let x = u64::from(hi) << 32;
+            let ls = x <= (-7i64) as u64;
+            let lt = (x as i64) < -7;
+            let p = p != 0;
+            [ls ^ p, ls | p, lt & p, !lt & p].map(u32::from)
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn cnot_of_64_bits_tests_and_writes_both_words() {
+    let values = [0, 1, 1 << 32, u64::MAX, 1 << 63, 0xffff_ffff];
+    let out = u64s(&run("cnot64", &in_out(6, "u64", &values, 48)), "out");
+    let want: Vec<u64> = values.iter().map(|&x| u64::from(x == 0)).collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn barriers_complete_when_the_last_warp_missing_exits() {
+    let manifest = "block = [128]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 512\n";
+    let (p, ran) = at_every_level("barrier_exit", manifest);
+    ran.unwrap_or_else(|t| panic!("barrier_exit: {t}"));
+    let want: Vec<u32> = (0..128).map(|t| if t < 64 { 32 } else { 1040 }).collect();
+    assert_eq!(u32s(&p, "out"), want);
+}
+
+#[test]
+fn thirty_two_bit_addresses_wrap_at_two_to_the_32() {
+    let manifest = "params = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 28\n";
+    let (p, ran) = at_every_level("address32", manifest);
+    ran.unwrap_or_else(|t| panic!("address32: {t}"));
+    let out = u32s(&p, "out");
+    assert_eq!(out, [102, 102, 202, 202, 102, 102, 102]);
+}
+
+/// f(n, x) = n == 0 ? x : f(n - 1, x + n) ^ n.
+fn f(n: u32, x: u32) -> u32 {
+    match n {
+        0 => x,
+        _ => f(n - 1, x.wrapping_add(n)) ^ n,
+    }
+}
+
+#[test]
+fn recursion_behind_a_conditional_branch_returns_to_its_caller() {
+    for depth in [1, 2, 3, 5, 9] {
+        let m = |kernel: &str| {
+            format!(
+                "kernel = \"{kernel}\"\nblock = [64]\nparams = [{{ buffer = \"in\" }}, \
+                 {{ buffer = \"out\" }}]\n[buffers.in]\nu32 = [{depth}]\n[buffers.out]\nsize = 256\n"
+            )
+        };
+        let out = u32s(&run("recursion", &m("uniform")), "out");
+        let want: Vec<u32> = (0..64).map(|t| f(depth, t)).collect();
+        assert_eq!(out, want, "uniform, n = {depth}");
+        let out = u32s(&run("recursion", &m("divergent")), "out");
+        let want: Vec<u32> = (0..64)
+            .map(|t| if t % 2 == 0 { 7 } else { f(t % depth, t) })
+            .collect();
+        assert_eq!(out, want, "divergent, n = tid % {depth}");
+    }
+}
+
+#[test]
+fn warp_operations_of_a_full_mask_run_in_a_partial_warp() {
+    for threads in [1u32, 20, 31, 45] {
+        let m = format!(
+            "block = [{threads}]\nparams = [{{ buffer = \"out\" }}]\n[buffers.out]\nsize = {}\n",
+            12 * threads
+        );
+        let out = u32s(&run("vote_partial", &m), "out");
+        let want: Vec<u32> = (0..threads)
+            .flat_map(|t| {
+                // The threads of t's warp that exist.
+                let warp = (t / 32 * 32)..threads.min(t / 32 * 32 + 32);
+                let ballot = warp
+                    .clone()
+                    .filter(|u| u % 2 == 1)
+                    .fold(0, |b, u| b | 1 << (u % 32));
+                [ballot, 1, u32::from(warp.count() > 1)]
+            })
+            .collect();
+        assert_eq!(out, want, "{threads} threads");
+    }
+}
+
+#[test]
+fn frames_start_aligned_to_what_they_hold() {
+    let manifest = "block = [40]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 320\n";
+    let out = u32s(&run("frames", manifest), "out");
+    let want: Vec<u32> = (0..40u32)
+        .flat_map(|t| {
+            let sum = 4 * t + 10;
+            let xor = (0..37u32).fold(0, |x, i| x ^ t.wrapping_mul(i * 7 + 3));
+            [3 * sum, xor]
+        })
+        .collect();
+    assert_eq!(out, want);
+}
+
+#[test]
+fn static_shared_memory_is_laid_out_over_the_module_and_the_extern_array_after_it() {
+    let values: [u64; 4] = [1 << 40, 20, 300, 4000];
+    let manifest = format!(
+        "shared = 16\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = 24\n",
+        list(values)
+    );
+    let out = u64s(&run("shared_layout", &manifest), "out");
+    assert_eq!(out, [values.iter().sum(), values[0], values[3]]);
+}
