@@ -38,6 +38,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 cargo fmt --all --check
+# Clippy's check of rtl-tests builds the Verilator libraries (the core in 8 configurations and
+# two units) that the tests link: minutes of g++ the first time, then nothing until the RTL
+# changes (they are kept by content hash in the target folder's sgpu-models/).
+target="${CARGO_TARGET_DIR:-target}"
+if [ ! -d "$target/sgpu-models" ]; then
+    echo "test-all: building the Verilator libraries of hw/ (about 25 minutes of g++ on 2 cores, once)" >&2
+fi
 cargo clippy --workspace --all-targets -- -D warnings
 # Files generated from the ISA table must match it.
 cargo xtask codegen --check

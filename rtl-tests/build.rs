@@ -8,9 +8,9 @@
 //! built from (the RTL, the shim, this script, Verilator's include path) by content: every
 //! profile, `cargo clippy` and `cargo test` alike, and a fresh clone with new file times,
 //! find it there, and an RTL edit rebuilds only what changed. The C++ files of one library
-//! compile in parallel (cc's jobserver), and the script says on standard error what it
-//! builds and why it takes minutes. Without Verilator or a C++ compiler the build fails and
-//! says what to install; nothing is skipped.
+//! compile in parallel (cc's jobserver); test-all.sh says when the libraries are built and
+//! why that takes minutes. Without Verilator or a C++ compiler the build fails and says what
+//! to install; nothing is skipped.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,10 +125,10 @@ fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
         }
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::rename(&tmp, &dir).expect("move the built library into the cache");
-        // Shown when the script ends (cargo keeps a script's other output to itself), so a
-        // person knows where the minutes went.
+        // In the build script's output (target/<profile>/build/rtl-tests-*/output), not as a
+        // cargo warning: cargo would show that again on every build, long after.
         println!(
-            "cargo:warning=built the Verilator library {name} in {:.0} s (kept in {})",
+            "built {name} in {:.0} s into {}",
             started.elapsed().as_secs_f64(),
             dir.display()
         );

@@ -192,3 +192,70 @@ fn static_shared_memory_is_laid_out_over_the_module_and_the_extern_array_after_i
     let out = u64s(&run("shared_layout", &manifest), "out");
     assert_eq!(out, [values.iter().sum(), values[0], values[3]]);
 }
+
+/// `bfind.u64` (with `.shiftamt`, the left shift that brings the bit to the top).
+fn bfind(x: u64, shiftamt: bool) -> u32 {
+    match (x, shiftamt) {
+        (0, _) => u32::MAX,
+        (_, false) => 63 - x.leading_zeros(),
+        (_, true) => x.leading_zeros(),
+    }
+}
+
+#[test]
+fn float_classes_and_64_bit_bfind_run_on_the_integer_units() {
+    let values: [u64; 16] = [
+        0,
+        1,
+        1 << 63,
+        u64::MAX,
+        1 << 32,
+        0x7ff0_0000_0000_0000,
+        0x7ff8_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+        0x0000_0000_7f80_0000,
+        0x0000_0000_007f_ffff,
+        0x0000_0000_0080_0000,
+        0x0000_0000_ff80_0001,
+        0xfff0_0000_0000_0000,
+        0x0010_0000_0000_0000,
+        0x8000_0000_0000_0001,
+        0xffff_ffff_7f7f_ffff,
+    ];
+    let manifest = in_out(16, "u64", &values, 16 * 20);
+    let out = u32s(&run("classify", &manifest), "out");
+    for (i, &x) in values.iter().enumerate() {
+        let f = f32::from_bits(x as u32);
+        let d = f64::from_bits(x);
+        let class = |finite: bool, inf: bool, nan: bool, normal: bool, sub: bool| {
+            [finite, inf, !nan, nan, normal, sub]
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (k, &b)| bits | u32::from(b) << k)
+        };
+        // PTX counts both zeros as normal.
+        let (f_normal, d_normal) = (f.is_normal() || f == 0.0, d.is_normal() || d == 0.0);
+        let classes = class(
+            f.is_finite(),
+            f.is_infinite(),
+            f.is_nan(),
+            f_normal,
+            f.is_subnormal(),
+        ) | class(
+            d.is_finite(),
+            d.is_infinite(),
+            d.is_nan(),
+            d_normal,
+            d.is_subnormal(),
+        ) << 8;
+        let signed = if (x as i64) < 0 { !x } else { x };
+        let want = [
+            classes,
+            bfind(x, false),
+            bfind(signed, false),
+            bfind(x, true),
+            bfind(signed, true),
+        ];
+        assert_eq!(out[5 * i..5 * i + 5], want, "{x:#018x}");
+    }
+}

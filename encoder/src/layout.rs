@@ -49,7 +49,7 @@ pub struct Signature {
 
 /// The least alignment of a function's frame start: spill slots are aligned to their size, up
 /// to 16 bytes, from a 16-aligned base in the frame. Every frame starts at a multiple of the
-/// module's largest frame alignment (docs/hw.md, "Calls"), so that everything a frame holds
+/// module's largest frame alignment (docs/hw.md, "Calls and registers"), so that everything a frame holds
 /// is aligned in the thread's local memory as declared.
 pub const FRAME_ALIGN: u32 = 16;
 
@@ -342,7 +342,10 @@ impl<'a> Layout<'a> {
                 diags.unsupported(d.name.span, "`.extern` variables defined in another module");
                 continue;
             }
-            if v.space == StateSpace::Shared && d.dims.iter().any(Option::is_none) && d.init.is_none() {
+            if v.space == StateSpace::Shared
+                && d.dims.iter().any(Option::is_none)
+                && d.init.is_none()
+            {
                 let start = d.name.span.start;
                 self.extern_shared.push((d.name.text, scoped, start, align));
                 continue;

@@ -31,9 +31,10 @@ fn cosim_with(ptx: &str, manifest: &str, options: &Options) -> Result<Report, Fa
     common::cosim_source(&source(ptx), ptx, manifest, options)
 }
 
-/// Two CTAs of `block` threads with one output buffer (and an input of random words).
+/// Two CTAs of `block` threads with one output buffer (and an input of random words), and
+/// 16 bytes of dynamic shared memory for kernels with an `.extern .shared` array.
 fn manifest_of(kernel: &str, with_input: bool, block: u32) -> String {
-    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\n");
+    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\nshared = 16\n");
     if with_input {
         let mut x = 0x9e37_79b9u32;
         let words: Vec<String> = (0..2048)
@@ -322,4 +323,21 @@ fn the_checker_fails_when_it_should() {
         what.contains("MUFU.SIN") && what.contains("no unit"),
         "{what}"
     );
+}
+
+/// Recursion behind a conditional branch (tests/regressions.rs): a call's entry ends only
+/// when its lanes return, in the core as in the model, at depths 1 to 5, the recursive call
+/// uniform and divergent.
+#[test]
+fn recursion_agrees_at_8_1_and_32_lanes() {
+    for lanes in [8, 1, 32] {
+        for (kernel, depth) in [("uniform", 3), ("uniform", 5), ("divergent", 4)] {
+            let m = format!(
+                "kernel = \"{kernel}\"\nblock = [64]\nparams = [{{ buffer = \"in\" }}, \
+                 {{ buffer = \"out\" }}]\n[buffers.in]\nu32 = [{depth}]\n[buffers.out]\nsize = 256\n"
+            );
+            cosim("tests/kernels/regress/recursion.ptx", &m, lanes, None)
+                .unwrap_or_else(|f| panic!("{kernel} {depth} at {lanes} lanes: {f:?}"));
+        }
+    }
 }

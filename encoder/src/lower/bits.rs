@@ -108,17 +108,13 @@ impl<'a> FnLower<'a, '_> {
                 let Some(a) = self.lane(*a, false) else {
                     return;
                 };
-                let ra = self.r(a);
-                let rd = R::of(d, dp);
-                self.emit(
-                    Op::Flo {
-                        rd: rd.reg,
-                        ra: ra.reg,
-                        sgn: signed(ty),
-                        shamt: self.has(".shiftamt"),
-                    },
-                    &unary(rd, ra),
-                );
+                self.flo(d, dp, a, signed(ty), self.has(".shiftamt"));
+            }
+            ("bfind", [a]) if ty.bits == 64 => {
+                let (Some(lo), Some(hi)) = (self.lane(*a, false), self.lane(*a, true)) else {
+                    return;
+                };
+                self.bfind64(d, dp, (lo, hi), signed(ty), self.has(".shiftamt"));
             }
             ("prmt", [a, b, c]) => self.prmt(ins, d, dp, [*a, *b, *c]),
             ("lop3", [a, b, c, lut]) => self.lop3(d, dp, [*a, *b, *c], *lut),
@@ -162,6 +158,66 @@ impl<'a> FnLower<'a, '_> {
             let a = self.r(a);
             self.shift(d, dp, a, n, sgn, right);
         }
+    }
+
+    /// `FLO`: the position of `a`'s most significant bit (of its most significant non-sign
+    /// bit with `sgn`), or with `shamt` the left shift that brings it to the top; all ones
+    /// when there is none.
+    fn flo(&mut self, d: VReg, dp: u8, a: Lane, sgn: bool, shamt: bool) {
+        let ra = self.r(a);
+        let rd = R::of(d, dp);
+        self.emit(
+            Op::Flo {
+                rd: rd.reg,
+                ra: ra.reg,
+                sgn,
+                shamt,
+            },
+            &unary(rd, ra),
+        );
+    }
+
+    /// `bfind` on 64 bits: a signed value's non-sign bits are the set bits of the value
+    /// with its sign word XORed in; then the high word's position plus 32 where the high
+    /// word has a bit, else the low word's (with `.shiftamt`, the high word's shift, else 32
+    /// plus the low word's where it has a bit); all ones for no bit at all.
+    fn bfind64(&mut self, d: VReg, dp: u8, (lo, hi): (Lane, Lane), sgn: bool, shamt: bool) {
+        let (lo, hi) = if sgn {
+            let sign = self.new32();
+            let rh = self.r(hi);
+            self.shift(sign, 0, rh, Lane::Imm(31), true, true);
+            let (l, h) = (self.new32(), self.new32());
+            self.logic(l, 0, lo, Lane::Reg(sign, 0), LUT_XOR);
+            self.logic(h, 0, hi, Lane::Reg(sign, 0), LUT_XOR);
+            (Lane::Reg(l, 0), Lane::Reg(h, 0))
+        } else {
+            (lo, hi)
+        };
+        let (fl, fh) = (self.new32(), self.new32());
+        self.flo(fl, 0, lo, false, shamt);
+        self.flo(fh, 0, hi, false, shamt);
+        let from_high = self.new32();
+        let from_low = if shamt {
+            // 32 plus the low word's shift, unless the low word is zero too (FLO's all ones).
+            let plus = self.new32();
+            self.add(plus, 0, Lane::Reg(fl, 0), Lane::Imm(32));
+            let none = self.is(Icmp::Eq, false, lo, Lane::Imm(0));
+            let t = self.new32();
+            self.sel(t, 0, Lane::Imm(u32::MAX), Lane::Reg(plus, 0), (none, false));
+            self.mov_lane(from_high, 0, Lane::Reg(fh, 0));
+            Lane::Reg(t, 0)
+        } else {
+            self.add(from_high, 0, Lane::Reg(fh, 0), Lane::Imm(32));
+            Lane::Reg(fl, 0)
+        };
+        let high_empty = self.is(Icmp::Eq, false, hi, Lane::Imm(0));
+        self.sel(
+            d,
+            dp,
+            from_low,
+            Lane::Reg(from_high, 0),
+            (high_empty, false),
+        );
     }
 
     /// `clz.b64`: the high word's count, or 32 plus the low word's where the high word is 0.

@@ -1,9 +1,9 @@
 //! Single-precision float arithmetic, comparisons and conversions. f64 is rejected before
 //! this point; f16 values are converted, not computed on.
 
-use super::int::LUT_XOR;
+use super::int::{LUT_AND, LUT_XOR};
 use super::*;
-use sgpu_isa::{Bop, Fcmp, Mufu, Rnd};
+use sgpu_isa::{Bop, Fcmp, Icmp, Mufu, Rnd};
 
 /// The rounding modifier among an instruction's, and whether it rounds to an integer
 /// (`.rni` and its kin).
@@ -47,6 +47,9 @@ impl<'a> FnLower<'a, '_> {
         if ty.name != "f32" {
             return self.unsupported(format!("`{}`: {} arithmetic", ins.mnemonic.text, ty.name));
         }
+        if op == "testp" {
+            return self.float_class(ins);
+        }
         let Some((d, dp, _)) = self.dest(ins, 0) else {
             return;
         };
@@ -77,6 +80,44 @@ impl<'a> FnLower<'a, '_> {
 
     /// `min.xorsign.abs.f32` (and max): the minimum of the magnitudes, its sign the
     /// exclusive or of a's and b's; a NaN result stays the canonical NaN.
+    /// `testp.op.f32 p, a`: a's bits without the sign against the encodings' bounds, unsigned
+    /// (infinity is 0x7f800000, the smallest normal 0x00800000). PTX counts both zeros as
+    /// normal: a finite value is normal unless it is subnormal.
+    fn float_class(&mut self, ins: &PtxInstruction<'a>) {
+        const INF: u32 = 0x7f80_0000;
+        const MIN_NORMAL: u32 = 0x0080_0000;
+        let Some((p, _, _)) = self.dest(ins, 0) else {
+            return;
+        };
+        let Some(a) = self.operand(ins, 1).and_then(|a| self.lane(a, false)) else {
+            return;
+        };
+        let magnitude = self.new32();
+        self.logic(magnitude, 0, a, Lane::Imm(!0x8000_0000), LUT_AND);
+        let m = Lane::Reg(magnitude, 0);
+        // Subnormal: m - 1 < MIN_NORMAL - 1, unsigned (zero wraps to the top).
+        let subnormal = |me: &mut Self, into: VReg| {
+            let t = me.new32();
+            me.add(t, 0, m, Lane::Imm(u32::MAX));
+            let (x, bound) = (Lane::Reg(t, 0), Lane::Imm(MIN_NORMAL - 1));
+            me.icmp32(into, None, Icmp::Lt, false, x, bound, None, Bop::And, false);
+        };
+        let (cmp, c) = match ins.modifiers().next() {
+            Some(".finite") => (Icmp::Lt, None),
+            Some(".infinite") => (Icmp::Eq, None),
+            Some(".number") => (Icmp::Le, None),
+            Some(".notanumber") => (Icmp::Gt, None),
+            Some(".subnormal") => return subnormal(self, p),
+            Some(".normal") => {
+                let s = self.vregs.new_reg(Class::Pred);
+                subnormal(self, s);
+                (Icmp::Lt, Some((s, true)))
+            }
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        self.icmp32(p, None, cmp, false, m, Lane::Imm(INF), c, Bop::And, false);
+    }
+
     fn min_max_xorsign(&mut self, (d, dp): (VReg, u8), (a, b): (Lane, Lane), max: bool, ftz: bool) {
         let m = self.new32();
         let (ra, rb, rm) = (self.r(a), self.r(b), R::of(m, 0));
