@@ -259,3 +259,21 @@ fn float_classes_and_64_bit_bfind_run_on_the_integer_units() {
         assert_eq!(out[5 * i..5 * i + 5], want, "{x:#018x}");
     }
 }
+
+#[test]
+fn a_subtraction_reads_a_zero_carry_as_a_borrow() {
+    let pairs: [(u32, u32); 4] = [(10, 3), (0, 0), (5, 0xffff_ffff), (0xffff_ffff, 1)];
+    let values: Vec<u64> = pairs
+        .iter()
+        .flat_map(|&(a, b)| [a.into(), b.into()])
+        .collect();
+    let out = u32s(
+        &run("subc_after_zero_add", &in_out(4, "u32", &values, 32)),
+        "out",
+    );
+    let want: Vec<u32> = pairs
+        .iter()
+        .flat_map(|&(a, b)| [a.wrapping_sub(b).wrapping_sub(1), a.wrapping_add(b)])
+        .collect();
+    assert_eq!(out, want);
+}

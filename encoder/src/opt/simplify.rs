@@ -33,7 +33,11 @@ pub fn simplify(code: &mut [MInst], du: &DefUse) -> bool {
                 continue;
             }
             if let Some(next) = code.get(i + 1).map(decoded) {
-                if let Op::Iadd { x: true, .. } = next.op {
+                // Not a subtraction's `.X`: without the carry, `nb` adds its own 1.
+                if let Op::Iadd {
+                    x: true, nb: false, ..
+                } = next.op
+                {
                     let mut taken = next;
                     if let Op::Iadd { x, .. } = &mut taken.op {
                         *x = false;
