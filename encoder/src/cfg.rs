@@ -154,6 +154,14 @@ impl Cfg {
         idom
     }
 
+    /// Where block `b` ends: the start of the next block, or the end of the code.
+    pub fn end(&self, b: usize) -> usize {
+        self.starts
+            .get(b + 1)
+            .copied()
+            .unwrap_or(self.block_of.len())
+    }
+
     /// The predecessors of every block.
     pub fn predecessors(&self) -> Vec<Vec<usize>> {
         let blocks = self.starts.len();
@@ -332,7 +340,7 @@ pub fn insert_reconvergence(code: Vec<MInst>, label_pos: &mut Vec<usize>) -> Vec
     }
     let mut ssy_before: Vec<Option<Target>> = vec![None; code.len()];
     for (b, &r) in ipdom.iter().enumerate() {
-        let end = cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+        let end = cfg.end(b);
         let last = &code[end - 1];
         let uni = sgpu_isa::field(last.word, sgpu_isa::fields::UNI) != 0;
         if last.opcode() != opcodes::BRA || last.always_runs() || uni {

@@ -161,10 +161,7 @@ pub fn signature(f: &ptx_grammar::ast::Function<'_>) -> Signature {
 /// The frame layout of results and parameters `ret` and `params` (a function's, or a call
 /// prototype's).
 pub fn signature_of(ret: &[VarDecl<'_>], params: &[VarDecl<'_>]) -> Signature {
-    let mut sig = Signature {
-        align: 1,
-        ..Signature::default()
-    };
+    let mut sig = Signature::default();
     let mut align = 1;
     let mut place = |decls: &[VarDecl<'_>], out: &mut Vec<FrameSlot>, at: &mut u32| {
         for p in decls {

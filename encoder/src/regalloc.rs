@@ -51,8 +51,7 @@ fn intervals(code: &[MInst], vregs: &VRegs, label_pos: &[usize]) -> Vec<Option<(
     let n = vregs.len();
     let cfg = Cfg::build(code, label_pos);
     let blocks = cfg.starts.len();
-    let block_range =
-        |b: usize| cfg.starts[b]..cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+    let block_range = |b: usize| cfg.starts[b]..cfg.end(b);
     let mut events = Events::new(vregs);
     // Which values are global: read before being fully written in a block (so live into
     // it), or named in more than one block.

@@ -196,28 +196,20 @@ impl<'a> FnLower<'a, '_> {
         let (fl, fh) = (self.new32(), self.new32());
         self.flo(fl, 0, lo, false, shamt);
         self.flo(fh, 0, hi, false, shamt);
-        let from_high = self.new32();
-        let from_low = if shamt {
+        let plus = self.new32();
+        let (from_low, from_high) = if shamt {
             // 32 plus the low word's shift, unless the low word is zero too (FLO's all ones).
-            let plus = self.new32();
             self.add(plus, 0, Lane::Reg(fl, 0), Lane::Imm(32));
             let none = self.is(Icmp::Eq, false, lo, Lane::Imm(0));
             let t = self.new32();
             self.sel(t, 0, Lane::Imm(u32::MAX), Lane::Reg(plus, 0), (none, false));
-            self.mov_lane(from_high, 0, Lane::Reg(fh, 0));
-            Lane::Reg(t, 0)
+            (Lane::Reg(t, 0), Lane::Reg(fh, 0))
         } else {
-            self.add(from_high, 0, Lane::Reg(fh, 0), Lane::Imm(32));
-            Lane::Reg(fl, 0)
+            self.add(plus, 0, Lane::Reg(fh, 0), Lane::Imm(32));
+            (Lane::Reg(fl, 0), Lane::Reg(plus, 0))
         };
         let high_empty = self.is(Icmp::Eq, false, hi, Lane::Imm(0));
-        self.sel(
-            d,
-            dp,
-            from_low,
-            Lane::Reg(from_high, 0),
-            (high_empty, false),
-        );
+        self.sel(d, dp, from_low, from_high, (high_empty, false));
     }
 
     /// `clz.b64`: the high word's count, or 32 plus the low word's where the high word is 0.

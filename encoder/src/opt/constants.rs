@@ -5,12 +5,10 @@
 //! instruction whose guard is known false. Definitions whose every read went are left to
 //! dead-code elimination.
 
-use super::defuse::{DefUse, Locs};
+use super::defuse::{carry_roles, DefUse, Locs};
 use super::rewrite::{decoded, delete, deleted, replace};
 use crate::mir::{Field, MInst, Marks, Slot};
-use sgpu_isa::{
-    fields, opcodes, Icmp, Instruction, Lop2, Op, Pred, PredSrc, Reg, RegOrImm, Rnd, Unit,
-};
+use sgpu_isa::{fields, Icmp, Instruction, Lop2, Op, Pred, PredSrc, Reg, RegOrImm, Rnd, Unit};
 
 /// Propagates and folds constants; whether anything changed.
 /// What [`propagate`] changed.
@@ -27,12 +25,11 @@ pub fn propagate(code: &mut [MInst], du: &DefUse) -> Changed {
     let mut known: Vec<Option<u32>> = vec![None; locs.len()];
     let mut changed = false;
     let mut control = false;
-    let n = code.len();
     // Definitions dominate their reads, so reverse postorder meets every value's definition
     // before its reads.
     for b in du.cfg.reverse_postorder() {
         let start = du.cfg.starts[b];
-        let end = du.cfg.starts.get(b + 1).copied().unwrap_or(n);
+        let end = du.cfg.end(b);
         // The carry is known after an instruction that wrote it from known operands.
         let mut carry = None;
         for m in &mut code[start..end] {
@@ -59,8 +56,7 @@ pub fn propagate(code: &mut [MInst], du: &DefUse) -> Changed {
             let Some(unit) = foldable(m) else {
                 continue;
             };
-            let adds = unit == Unit::Int && matches!(m.opcode(), opcodes::IADD | opcodes::IMAD);
-            let writes_carry = adds && decoded(m).op.roles().carry_write;
+            let writes_carry = unit == Unit::Int && carry_roles(m).1;
             match evaluate(m, locs, &known, carry) {
                 Some((values, carry_out)) => {
                     for (l, v) in values {

@@ -58,7 +58,6 @@ pub fn eliminate(code: &mut [MInst], vregs: &VRegs, du: &DefUse) -> bool {
     let mut others: FxHashMap<Key, Vec<usize>> = FxHashMap::default();
     let mut original: Vec<u32> = (0..locs.len() as u32).collect();
     let mut found = false;
-    let n = code.len();
     let dominates = |j: usize, i: usize| {
         let (bj, bi) = (du.cfg.block_of[j], du.cfg.block_of[i]);
         if bj == bi {
@@ -69,7 +68,7 @@ pub fn eliminate(code: &mut [MInst], vregs: &VRegs, du: &DefUse) -> bool {
     };
     for b in du.cfg.reverse_postorder() {
         let start = du.cfg.starts[b];
-        let end = du.cfg.starts.get(b + 1).copied().unwrap_or(n);
+        let end = du.cfg.end(b);
         for i in start..end {
             if !candidate(&code[i], du) {
                 continue;

@@ -29,7 +29,7 @@ pub fn remove(code: &mut [MInst], du: &DefUse) -> bool {
         let mut carry_read = false;
         for i in (0..code.len()).rev() {
             let b = du.cfg.block_of[i];
-            if du.cfg.starts.get(b + 1).copied().unwrap_or(code.len()) == i + 1 {
+            if du.cfg.end(b) == i + 1 {
                 carry_read = du.carry_live_out(b);
             }
             let m = &mut code[i];

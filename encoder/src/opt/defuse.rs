@@ -187,8 +187,7 @@ impl DefUse {
     /// block, or past its end).
     pub fn carry_read_after(&self, code: &[MInst], i: usize) -> bool {
         let b = self.cfg.block_of[i];
-        let end = self.cfg.starts.get(b + 1).copied().unwrap_or(code.len());
-        for m in &code[i + 1..end] {
+        for m in &code[i + 1..self.cfg.end(b)] {
             match carry_effect(m) {
                 Some(Carry::Read) => return true,
                 Some(Carry::Kill) => return false,
@@ -253,12 +252,11 @@ fn carry_effect(m: &MInst) -> Option<Carry> {
 /// kept as the literal translation has it, so that every `-O` level runs alike.
 fn carry_liveness(code: &[MInst], cfg: &Cfg) -> Vec<bool> {
     let blocks = cfg.starts.len();
-    let end = |b: usize| cfg.starts.get(b + 1).copied().unwrap_or(code.len());
     // What each block does, seen from its end: reads the carry before killing it, kills it,
     // or passes it through.
     let effect: Vec<Option<Carry>> = (0..blocks)
         .map(|b| {
-            code[cfg.starts[b]..end(b)]
+            code[cfg.starts[b]..cfg.end(b)]
                 .iter()
                 .rev()
                 .fold(None, |after, m| carry_effect(m).or(after))

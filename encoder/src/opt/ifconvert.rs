@@ -32,7 +32,7 @@ pub fn convert(code: &mut [MInst], label_pos: &[usize], du: &DefUse) -> bool {
     let n = code.len();
     let mut changed = false;
     for b in 0..cfg.starts.len() {
-        let end = cfg.starts.get(b + 1).copied().unwrap_or(n);
+        let end = cfg.end(b);
         let branch = end - 1;
         let m = &code[branch];
         if deleted(m) || m.opcode() != opcodes::BRA || !m.guarded() {

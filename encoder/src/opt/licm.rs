@@ -32,7 +32,7 @@ pub fn hoist(
     // (outer headers come first).
     let mut moves: Vec<Move> = Vec::new();
     let mut taken = vec![false; code.len()];
-    let end_of = |b: usize| cfg.starts.get(b + 1).copied().unwrap_or(code.len());
+    let end_of = |b: usize| cfg.end(b);
     for h in 0..blocks {
         let latches: Vec<usize> = preds[h]
             .iter()

@@ -2,6 +2,7 @@
 //! word the optimiser makes is one the ISA table defines, with the register slots kept in
 //! step with the fields that still name registers.
 
+use super::defuse::carry_roles;
 use crate::mir::{Field, MInst};
 use sgpu_isa::{fields, opcodes, Instruction, Op, Pred, Reg, RegOrImm, Sreg, Unit};
 
@@ -69,21 +70,18 @@ pub fn repeatable(m: &MInst) -> bool {
         Some(Unit::Mem) => op == opcodes::LDC,
         _ => false,
     };
-    // Only these read or write the carry or the clock; the rest need no decoding.
-    pure && match op {
-        opcodes::IADD | opcodes::IMAD | opcodes::ISETP => {
-            let roles = decoded(m).op.roles();
-            !roles.carry_read && !roles.carry_write
+    // Only the clock's S2R needs decoding beyond the carry's roles.
+    pure && carry_roles(m) == (false, false)
+        && match op {
+            opcodes::S2R => !matches!(
+                decoded(m).op,
+                Op::S2r {
+                    sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
+                    ..
+                }
+            ),
+            _ => true,
         }
-        opcodes::S2R => !matches!(
-            decoded(m).op,
-            Op::S2r {
-                sreg: Sreg::Clock | Sreg::ClockHi | Sreg::Clock64,
-                ..
-            }
-        ),
-        _ => true,
-    }
 }
 
 /// An `IADD` that only adds (no carry in or out, no negation, no saturation): its `rd`, `ra`
