@@ -32,20 +32,23 @@ module sgpu_lsu_addr (
 
   logic [7:0]  opcode;
   logic        ldc, atomic;
-  logic [63:0] off;
+  logic [63:0] off, sum;
+  logic        wide;
 
   assign opcode  = word_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
   assign ldc     = opcode == sgpu_isa_pkg::OP_LDC;
   assign atomic  = opcode == sgpu_isa_pkg::OP_ATOM || opcode == sgpu_isa_pkg::OP_RED;
   assign write_o = opcode == sgpu_isa_pkg::OP_ST;
   always_comb begin
-    {off, addr_o} = '0;
+    {off, sum, wide, addr_o} = '0;
     if (en_i) begin
       off    = atomic ? '0
              : 64'(signed'(word_i[sgpu_isa_pkg::OFF24_MSB:sgpu_isa_pkg::OFF24_LSB]));
-      // A 32-bit address wraps at 2^32 (docs/isa.md, "Addresses"); a pair's at 2^64.
-      if (word_i[sgpu_isa_pkg::E_LSB] && !ldc) addr_o = {ra_hi_i, ra_i} + off;
-      else addr_o = {32'd0, ra_i + off[31:0]};
+      // One adder: a 32-bit address wraps at 2^32 (docs/isa.md, "Addresses"), so its sum's
+      // high word is dropped; a pair's wraps at 2^64.
+      wide   = word_i[sgpu_isa_pkg::E_LSB] && !ldc;
+      sum    = {wide ? ra_hi_i : 32'd0, ra_i} + off;
+      addr_o = {wide ? sum[63:32] : 32'd0, sum[31:0]};
     end
   end
 
