@@ -131,7 +131,10 @@ module sgpu_core #(
   // A completed BARRED's reduction: its operation and value.
   output logic         rvfi_bar_red_o,
   output logic [1:0]   rvfi_bar_op_o,
-  output logic [31:0]  rvfi_bar_value_o
+  output logic [31:0]  rvfi_bar_value_o,
+  // A fault for the tests of the assertions to inject (docs/cosim.md, "Assertions"), one a
+  // bit (FAULT_*); zero in every other run.
+  input  logic [3:0]   fault_i
 `endif
 );
 
@@ -163,6 +166,20 @@ module sgpu_core #(
     S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_VIDEO,
     S_SU_LANE, S_SU_DESC, S_SU_DRSP, S_SU_UNIT, S_SU_PLACE, S_SU_REQ, S_SU_RSP, S_SU_WB
   } state_e;
+
+  // The faults the co-simulation can inject, to show its assertions fire: a refused request
+  // that changes its address, a state that is none, a load pushed into a full queue, and the
+  // register file's write port granted to two writers. Outside co-simulation, none.
+  localparam int unsigned FAULT_REQ_CHANGES = 0;
+  localparam int unsigned FAULT_STATE       = 1;
+  localparam int unsigned FAULT_QUEUE_FULL  = 2;
+  localparam int unsigned FAULT_TWO_WRITERS = 3;
+  logic [3:0] fault;
+`ifdef SGPU_COSIM
+  assign fault = fault_i;
+`else
+  assign fault = '0;
+`endif
   state_e               rel_next_q;
 
   // The launch, sampled at start_i: the core reads its own copy, so that nothing but the
@@ -886,7 +903,7 @@ module sgpu_core #(
   assign mem_req_write_o  = req_write;
   assign mem_req_space_o  = req_space;
   assign mem_req_thread_o = 10'({warp_q, m_lane});
-  assign mem_req_addr_o   = req_at;
+  assign mem_req_addr_o   = req_at ^ {59'd0, fault[FAULT_REQ_CHANGES] && !mem_req_ready_i, 4'd0};
   assign mem_req_be_o     = 16'(((17'd1 << req_len) - 17'd1) << req_at[3:0]);
   assign mem_req_wdata_o  = req_data << {req_at[3:0], 3'b000};
 
@@ -1142,15 +1159,23 @@ module sgpu_core #(
 
   // A posted load issues when its warp's registers are free and there is room in flight.
   assign ret_push = state_q == S_DECODE && !illegal && !unimplemented && posted && !ret_hazard
-                    && !ret_full && (top_q.mask & guard) != '0;
+                    && (!ret_full || fault[FAULT_QUEUE_FULL]) && (top_q.mask & guard) != '0;
 
   // The write port: the issue sequence's, else a posted load's answer. A surface lane's
   // register, one a cycle (RZ is not written: its slot holds the frame start).
   logic su_we;
   assign su_we = state_q == S_SU_WB && su_reg != 8'hff;
 
-  assign rf_free = !(state_q == S_INIT || state_q == S_REDWB || state_q == S_SU_WB
-                     || (state_q == S_WRITE && wr_left_q != 0));
+  assign rf_free = fault[FAULT_TWO_WRITERS]
+                   || !(state_q == S_INIT || state_q == S_REDWB || state_q == S_SU_WB
+                        || (state_q == S_WRITE && wr_left_q != 0));
+
+  // The issue sequence's writers of the register file; a posted load's answer writes only
+  // when none of them does (rf_free).
+  logic init_we, write_we, redwb_we;
+  assign init_we  = state_q == S_INIT;
+  assign write_we = state_q == S_WRITE && wr_left_q != 0 && (wr_reg != 8'hff || !wr_report_q);
+  assign redwb_we = state_q == S_REDWB && red_popc_q[warp_q] && red_rd_q[warp_q] != 8'hff;
 
   always_comb begin
     rf_waddr = rf_at(warp_q, beat_q, wr_reg);
@@ -1160,13 +1185,13 @@ module sgpu_core #(
       rf_waddr = rf_at(ret_warp, BW'(32'(ret_lane) / LANES), ret_reg);
       rf_we    = LANES'(1) << (32'(ret_lane) % LANES);
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = ret_data;
-    end else if (state_q == S_INIT) begin
+    end else if (init_we) begin
       rf_waddr = init_q;
       rf_we    = '1;
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = '0;
-    end else if (state_q == S_WRITE && wr_left_q != 0 && (wr_reg != 8'hff || !wr_report_q)) begin
+    end else if (write_we) begin
       rf_we = beat_mask;
-    end else if (state_q == S_REDWB && red_popc_q[warp_q] && red_rd_q[warp_q] != 8'hff) begin
+    end else if (redwb_we) begin
       rf_waddr = rf_at(warp_q, beat_q, red_rd_q[warp_q]);
       rf_we    = red_mask_q[warp_q][32'(beat_q) * LANES +: LANES];
       for (int unsigned k = 0; k < LANES; k++) rf_wdata[k] = red_value_q[warp_q];
@@ -1347,6 +1372,8 @@ module sgpu_core #(
       trap_warp_q  <= '0;
       warp_q       <= '0;
       for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= sgpu_core_pkg::WARP_ABSENT;
+      // A CTA's start and a trap clear them too: no warp waits outside a CTA.
+      for (int unsigned b = 0; b < NBAR; b++) bar_waiting_q[b] <= '0;
     end else begin
       if (ret_wake) blocked_q <= '0;
       unique case (state_q)
@@ -1866,6 +1893,7 @@ module sgpu_core #(
             trap_warp_q  <= 8'(ret_err_warp);
           end
           for (int unsigned w = 0; w < WARPS; w++) wstate_q[w] <= sgpu_core_pkg::WARP_ABSENT;
+          for (int unsigned b = 0; b < NBAR; b++) bar_waiting_q[b] <= '0;
           state_q <= S_DONE;
         end
 
@@ -1873,6 +1901,10 @@ module sgpu_core #(
 
         default: state_q <= S_IDLE;
       endcase
+`ifdef SGPU_COSIM
+      // No state (a cast yosys does not read, and no fault is injected outside co-simulation).
+      if (fault[FAULT_STATE]) state_q <= state_e'(6'h3f);
+`endif
     end
   end
 
@@ -2245,11 +2277,56 @@ module sgpu_core #(
   assign trap_pc_o    = trap_pc_q;
   assign trap_warp_o  = trap_warp_q;
 
+  // ---------------------------------------------------------------------------------------
+  // Assertions (docs/cosim.md): every co-simulation runs them (verilator --assert); a failure
+  // stops the run at its cycle. Not synthesised.
+  // ---------------------------------------------------------------------------------------
+`ifndef SYNTHESIS
+  // Which barriers warp `w` waits at.
+  function automatic logic [NBAR-1:0] waits_at(logic [WW-1:0] w);
+    for (int unsigned b = 0; b < NBAR; b++) waits_at[b] = bar_waiting_q[b][w];
+  endfunction
+
+  a_state_legal: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    int'(state_q) <= int'(S_SU_WB))
+    else $error("state_q is %0d, no state of the core", state_q);
+  // The port's handshake (docs/hw.md, "Memory port"): a request that is not taken stays, as
+  // it was, until it is; a request names at least one byte; done is a pulse.
+  a_req_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+      && $stable({mem_req_write_o, mem_req_space_o, mem_req_thread_o, mem_req_addr_o,
+                  mem_req_be_o, mem_req_wdata_o, mem_req_tag_o}))
+    else $error("a memory request changed or left before it was taken");
+  a_req_bytes: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    mem_req_valid_o |-> mem_req_be_o != '0)
+    else $error("a memory request with no byte enabled");
+  a_done_pulse: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    done_o |=> !done_o)
+    else $error("done_o is high two cycles");
+  a_one_writer: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    $onehot0({ret_we, init_we, write_we, redwb_we, su_we}))
+    else $error("two writers of the register file in one cycle");
+  // A warp waits at one barrier at most, and only while it is waiting (or its arrival
+  // completed the barrier, which S_RELEASE is releasing).
+  for (genvar w = 0; w < WARPS; w++) begin : g_barrier_assert
+    logic [NBAR-1:0] at;
+    logic            waiting;
+    assign at      = waits_at(WW'(w));
+    assign waiting = wstate_q[w] == sgpu_core_pkg::WARP_WAITING;
+    a_one_barrier: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      $onehot0(at) && (at == '0 || waiting || state_q == S_RELEASE))
+      else $error("warp %0d waits at barriers %h in state %0d", w, at, wstate_q[w]);
+  end
+`endif
+
 `ifndef SGPU_COSIM
   // What only the retirement port reports: the barrier events.
   logic unused_events;
   assign unused_events = ^{bar_ev_q, bar_ev_waits_q, bar_ev_id_q, bar_ev_released_q, exit_id,
                            exit_released, bar_ev_red_q, bar_ev_op_q, bar_ev_value_q};
+  // The one fault whose injection is co-simulation's own code.
+  logic unused_fault;
+  assign unused_fault = fault[FAULT_STATE];
 `endif
 
 `ifdef SGPU_COSIM

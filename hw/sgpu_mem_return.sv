@@ -170,6 +170,17 @@ module sgpu_mem_return #(
   end
 
   assign full_o  = vld_q[tail_q];
+
+`ifndef SYNTHESIS
+  // The queue's bounds (docs/cosim.md, "Assertions"): a push has room, and an answer has a
+  // request outstanding and a descriptor to go to.
+  a_push_room: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    push_i && !clear_i |-> !full_o)
+    else $error("a load or store pushed into a full queue");
+  a_answer_owned: assert property (@(posedge clk_i) disable iff (!rst_ni)
+    accept && !clear_i |-> vld_q[head_q] && out_q != '0)
+    else $error("an answer with no request outstanding");
+`endif
   assign wake_o  = finishing || (accept && !writes && rsp_tag_i.last);
   assign idle_o  = out_q == '0 && !lat_valid_q;
 

@@ -55,13 +55,16 @@ fn main() {
     }
     println!("cargo:rerun-if-changed={}", hw.join("files.f").display());
     println!("cargo:rerun-if-changed=csrc/shim.cpp");
+    for p in MESSAGES {
+        println!("cargo:rerun-if-changed={p}");
+    }
 
     let include = verilator_include();
     // What a model is built from: the RTL (as read once, into a snapshot that Verilator
     // reads, so that an edit during the build cannot end up under the old content's hash),
     // the shim and this script, by content.
     let (mut sources, files) = snapshot(&cache, &files);
-    for p in ["csrc/shim.cpp", "build.rs"] {
+    for p in ["csrc/shim.cpp", "build.rs", MESSAGES[0]] {
         sources.push_str(&read(Path::new(p)));
     }
     sources.push_str(&include.display().to_string());
@@ -81,7 +84,10 @@ fn main() {
         unit(&root, top, under, shim, &include, &cache);
     }
     // After the models, which need it: a static library resolves only what came before it.
-    let key = format!("{}{}", include.display(), read(Path::new("build.rs")));
+    let mut key = format!("{}{}", include.display(), read(Path::new("build.rs")));
+    for p in MESSAGES {
+        key.push_str(&read(Path::new(p)));
+    }
     cached(&cache, "verilated_rt", &key, |dir| runtime(&include, dir));
     println!("cargo:rustc-link-lib=stdc++");
     println!("cargo:rustc-link-lib=pthread");
@@ -188,19 +194,34 @@ fn verilator_include() -> PathBuf {
     PathBuf::from(root).join("include")
 }
 
-/// Verilator's runtime library (it does not change with the RTL), into `dir`.
-fn runtime(include: &Path, dir: &Path) {
-    cc::Build::new()
+/// Where Verilator's messages go (csrc/messages.h): the header every C++ file includes first,
+/// and the file that keeps them, part of the runtime.
+const MESSAGES: [&str; 2] = ["csrc/messages.h", "csrc/messages.cpp"];
+
+/// A C++ build with Verilator's messages redirected (`MESSAGES`).
+fn cpp_build() -> cc::Build {
+    let mut build = cc::Build::new();
+    build
         .cpp(true)
         .std("c++17")
         .opt_level(2)
         .debug(false)
         .warnings(false)
+        .define("VL_PRINTF", "sgpu_printf")
+        .flag("-include")
+        .flag(MESSAGES[0]);
+    build
+}
+
+/// Verilator's runtime library (it does not change with the RTL), into `dir`.
+fn runtime(include: &Path, dir: &Path) {
+    cpp_build()
         .include(include)
         .include(include.join("vltstd"))
         .file(include.join("verilated.cpp"))
         .file(include.join("verilated_threads.cpp"))
         .file(include.join("verilated_vcd_c.cpp"))
+        .file(MESSAGES[1])
         .cargo_metadata(false)
         .out_dir(dir)
         .compile("verilated_rt");
@@ -269,7 +290,15 @@ fn verilate(
     let dir = out.join(name);
     let _ = std::fs::remove_dir_all(&dir);
     let status = Command::new("verilator")
-        .args(["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
+        .args([
+            "--cc",
+            "-O3",
+            "--assert",
+            "--x-assign",
+            "unique",
+            "--x-initial",
+            "unique",
+        ])
         .args(["--prefix", &format!("V{name}")])
         .args(args)
         .arg("--Mdir")
@@ -278,15 +307,10 @@ fn verilate(
         .status()
         .expect("run verilator");
     assert!(status.success(), "verilator failed on hw/ for {name}");
-    let mut build = cc::Build::new();
+    let mut build = cpp_build();
     build
         .out_dir(out)
         .cargo_metadata(false)
-        .cpp(true)
-        .std("c++17")
-        .opt_level(2)
-        .debug(false)
-        .warnings(false)
         .include(&dir)
         .include(include)
         .include(include.join("vltstd"));

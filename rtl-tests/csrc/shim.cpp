@@ -4,6 +4,11 @@
 // asks in a cycle and what the harness answered in it belong together). The build script
 // compiles this file once per configuration with SGPU_TOP (the Verilated class) and
 // SGPU_NAME (the functions' prefix) defined.
+//
+// The models are Verilated with --assert and --x-initial unique: a failing assertion does
+// not abort the process but is reported in the cycle's outputs (`assert_failed`, with
+// Verilator's message on standard output), and a model made with a nonzero seed starts with
+// every register that reset does not set at a random value of that seed (X checking).
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -37,6 +42,7 @@ struct SgpuInputs {
     uint8_t mem_req_ready;
     uint8_t mem_rsp_valid;
     uint8_t mem_rsp_err;
+    uint8_t fault;
 };
 
 struct SgpuOutputs {
@@ -96,30 +102,42 @@ struct SgpuOutputs {
     uint8_t rvfi_lw_warp;
     uint8_t rvfi_lw_reg;
     uint8_t rvfi_lw_lane;
+    uint8_t assert_failed;
 };
 
+// The context is set up before the model is made: the model's initial values are drawn
+// when it is constructed, from the context of the constructing thread.
 struct SgpuModel {
     VerilatedContext context;
-    SGPU_TOP top{&context};
+    std::unique_ptr<SGPU_TOP> model;
     std::unique_ptr<VerilatedVcdC> vcd;
     uint64_t time = 0;
 };
 
 extern "C" {
 
-SgpuModel* SGPU_FN(new)(const char* vcd_path) {
+SgpuModel* SGPU_FN(new)(const char* vcd_path, uint64_t x_seed) {
     auto* m = new SgpuModel;
+    m->context.fatalOnError(false);
+    if (x_seed != 0) {
+        m->context.randReset(2);
+        // Verilator's seed is an int, and 0 would mean "from the clock".
+        m->context.randSeed(static_cast<int>(x_seed % 0x7fffffff) + 1);
+    }
+    if (vcd_path) m->context.traceEverOn(true);
+    Verilated::threadContextp(&m->context);
+    m->model = std::make_unique<SGPU_TOP>(&m->context);
+    auto& top = *m->model;
     if (vcd_path) {
-        m->context.traceEverOn(true);
         m->vcd = std::make_unique<VerilatedVcdC>();
-        m->top.trace(m->vcd.get(), 99);
+        top.trace(m->vcd.get(), 99);
         m->vcd->open(vcd_path);
     }
     return m;
 }
 
 void SGPU_FN(free)(SgpuModel* m) {
-    m->top.final();
+    m->model->final();
     if (m->vcd) m->vcd->close();
     delete m;
 }
@@ -127,7 +145,7 @@ void SGPU_FN(free)(SgpuModel* m) {
 uint32_t SGPU_FN(lanes)() { return SGPU_LANES; }
 
 void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
-    auto& t = m->top;
+    auto& t = *m->model;
     t.rst_ni = in->rst_n;
     t.imem_we_i = in->imem_we;
     t.imem_addr_i = in->imem_addr;
@@ -151,6 +169,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     t.mem_req_ready_i = in->mem_req_ready;
     t.mem_rsp_valid_i = in->mem_rsp_valid;
     t.mem_rsp_err_i = in->mem_rsp_err;
+    t.fault_i = in->fault;
     t.mem_rsp_tag_i = in->mem_rsp_tag;
     for (int i = 0; i < 4; i++) t.mem_rsp_rdata_i[i] = in->mem_rsp_rdata[i];
     t.clk_i = 0;
@@ -219,6 +238,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     t.clk_i = 1;
     t.eval();
     if (m->vcd) m->vcd->dump(m->time++);
+    out->assert_failed = m->context.gotError();
 }
 
 }  // extern "C"

@@ -14,28 +14,38 @@
 
 use crate::late::{Difference, LateWrites};
 use crate::model::{Inputs, Model, Outputs};
+use crate::port::{port_space, Port, Timing};
+use crate::requests::{self, Log, Logged, Request};
 use sgpu_isa::{abi, fields, opcodes};
 use sgpu_sim::cta::{Cta, Grid};
 use sgpu_sim::launch::Prepared;
-use sgpu_sim::memory::{Access, Global, Memories, Memory};
+use sgpu_sim::memory::{Global, Memories, Memory};
 use sgpu_sim::program::{Function, Program};
 use sgpu_sim::record::{Retired, Space};
 use sgpu_sim::trap::{Cause, Trap};
 use sgpu_sim::warp::LANES;
 use sgpu_sim::Shape;
-use std::collections::VecDeque;
 use std::path::PathBuf;
 
 /// Words of the core's instruction memory (`IMEM_WORDS` of hw/sgpu_core.sv).
 pub const IMEM_WORDS: usize = 16384;
+
+/// The variable the tests' seed of initial values is read from.
+pub const X_SEED_VARIABLE: &str = "SGPU_X_SEED";
 
 #[derive(Clone, Debug)]
 pub struct Options {
     pub lanes: u32,
     pub warps: u32,
     pub max_cycles: u64,
-    /// Cycles from a memory request to its response.
-    pub latency: u64,
+    /// How the memory behind the port answers (the tests': random, seeded).
+    pub memory: Timing,
+    /// The registers that reset leaves alone start at random values of this seed (X
+    /// checking), or at zero with 0. The tests': `SGPU_X_SEED`, else fresh.
+    pub x_seed: u64,
+    /// A test of the RTL's assertions: from this cycle on, the core gets these faults
+    /// (`fault_i`), and an assertion must stop the run.
+    pub inject: Option<(u64, u8)>,
     pub vcd: Option<PathBuf>,
     /// A test of the checker itself: the model's record of the first register-writing
     /// instruction from this retirement on gets one bit flipped, which must be reported.
@@ -51,7 +61,9 @@ impl Default for Options {
             lanes: 8,
             warps: 8,
             max_cycles: 200_000_000,
-            latency: 4,
+            memory: Timing::from_env(),
+            x_seed: crate::seed::from_env(X_SEED_VARIABLE),
+            inject: None,
             vcd: None,
             fault: None,
             check: true,
@@ -109,17 +121,6 @@ pub fn trap_code(c: &Cause) -> Option<u64> {
     })
 }
 
-fn port_space(code: u8) -> Option<Space> {
-    Some(match u64::from(code) {
-        abi::PORT_GLOBAL => Space::Global,
-        abi::PORT_SHARED => Space::Shared,
-        abi::PORT_LOCAL => Space::Local,
-        abi::PORT_CONSTANT => Space::Constant,
-        abi::PORT_PARAM => Space::Param,
-        _ => return None,
-    })
-}
-
 /// What the RTL reported of the instruction in flight, gathered over its cycles.
 #[derive(Default)]
 struct Gathered {
@@ -127,6 +128,8 @@ struct Gathered {
     regs: Vec<(u8, usize, u32)>,
     /// (lane, space, address, bytes).
     stores: Vec<(usize, Space, u64, Vec<u8>)>,
+    /// The memory requests the port took.
+    requests: Vec<Request>,
 }
 
 /// Runs `prepared`'s launch of `program` on the core and the model in lock-step. On success
@@ -150,7 +153,7 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
             program.code.len()
         )));
     }
-    let mut model = Model::new(o.lanes, o.warps, o.vcd.as_deref()).ok_or_else(|| {
+    let mut model = Model::new(o.lanes, o.warps, o.vcd.as_deref(), o.x_seed).ok_or_else(|| {
         Failure::Input(format!(
             "no core with {} lanes and {} warps was built (built: {:?})",
             o.lanes,
@@ -163,9 +166,14 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
     let params = launch.params.clone();
     let mut rtl_memory = Memories::new(&mut rtl_global, &params, &program.constants);
     let mut golden_memory = Memories::new(&mut golden_global, &params, &program.constants);
+    let log = Log::default();
+    let mut logged = Logged {
+        memory: &mut golden_memory,
+        log: log.clone(),
+    };
     let mut grid = Grid {
         program,
-        memory: &mut golden_memory,
+        memory: &mut logged,
         surfaces: &prepared.surfaces,
         grid: launch.grid,
         block: launch.block,
@@ -178,13 +186,14 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
         cta: None,
         ctas: 0,
         report: Report::default(),
-        pending: VecDeque::new(),
+        port: Port::new(o.memory),
+        log,
         late: LateWrites::default(),
         deferred: None,
         gathered: Gathered::default(),
         retired: Retired::default(),
-        latency: o.latency,
         fault: o.fault,
+        inject: o.inject,
         check: o.check,
     };
     // The core reads descriptor `h` as the two 16-byte blocks at table + 32h.
@@ -207,6 +216,16 @@ pub fn run(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<Re
     let finished = match result {
         Ok(()) => Ok(run.report),
         Err(Failure::Trap(t, _)) => Err(Failure::Trap(t, run.report)),
+        Err(Failure::Mismatch(what)) => {
+            let initial = match o.x_seed {
+                0 => "zero".to_string(),
+                seed => format!("random, seed {seed} ({X_SEED_VARIABLE}={seed} repeats it)"),
+            };
+            return Err(Failure::Mismatch(format!(
+                "{what}\n  memory: {}\n  initial register values: {initial}",
+                o.memory
+            )));
+        }
         Err(e) => return Err(e),
     };
     let deferred = run.deferred.map(|d| d.rtl_global);
@@ -250,7 +269,6 @@ fn start(
     i.shared = shape.shared;
     i.dyn_shared = launch.shared;
     i.local = shape.local;
-    i.mem_req_ready = 1;
     i
 }
 
@@ -272,14 +290,15 @@ struct Run<'p> {
     cta: Option<Cta>,
     ctas: u64,
     report: Report,
-    /// Memory responses in flight: (cycle due, data, error, tag).
-    pending: VecDeque<(u64, [u32; 4], bool, u16)>,
+    port: Port,
+    /// The model's memory accesses since the last retirement.
+    log: Log,
     late: LateWrites,
     deferred: Option<Deferred>,
     gathered: Gathered,
     retired: Retired,
-    latency: u64,
     fault: Option<u64>,
+    inject: Option<(u64, u8)>,
     check: bool,
 }
 
@@ -301,26 +320,29 @@ impl Run<'_> {
                     self.report.retired
                 )));
             }
-            inputs.mem_rsp_valid = 0;
-            if let Some(&(due, data, err, tag)) = self.pending.front() {
-                if due <= cycle {
-                    inputs.mem_rsp_valid = 1;
-                    inputs.mem_rsp_rdata = data;
-                    inputs.mem_rsp_err = u8::from(err);
-                    inputs.mem_rsp_tag = tag;
-                }
-            }
+            self.port.drive(&mut inputs, cycle);
+            inputs.fault = self
+                .inject
+                .filter(|&(from, _)| cycle >= from)
+                .map_or(0, |f| f.1);
             let out = model.cycle(&inputs);
-            if inputs.mem_rsp_valid != 0 && out.mem_rsp_ready != 0 {
-                self.pending.pop_front();
+            if out.assert_failed != 0 {
+                return Err(Failure::Mismatch(format!(
+                    "an assertion of the RTL failed at cycle {cycle}:\n{}",
+                    assertion_report(&crate::model::messages())
+                )));
             }
             inputs.start = 0;
             self.report.cycles += 1;
             if out.rvfi_cta != 0 {
                 self.start_cta(&out, grid, memory);
             }
-            if out.mem_req_valid != 0 {
-                self.serve(&out, memory, cycle);
+            let accepted = self
+                .port
+                .after(&inputs, &out, memory, cycle)
+                .map_err(|what| Failure::Mismatch(format!("at cycle {cycle}: {what}")))?;
+            if accepted && self.check {
+                self.gathered.requests.push(Request::from_port(&out));
             }
             self.gather(&out)?;
             if out.rvfi_valid != 0 {
@@ -337,40 +359,6 @@ impl Run<'_> {
         memory.start_cta(s.shared as usize, s.threads as usize, s.local as usize);
         self.cta = Some(Cta::new(self.kernel, s, out.rvfi_cta_idx, grid));
         self.ctas += 1;
-    }
-
-    /// A memory request, served from the RTL's copy of memory; the response comes
-    /// `latency` cycles later.
-    fn serve(&mut self, out: &Outputs, memory: &mut Memories<'_>, cycle: u64) {
-        let len = out.mem_req_be.count_ones() as usize;
-        let first = out.mem_req_be.trailing_zeros() as usize;
-        let at = port_space(out.mem_req_space).map(|space| Access {
-            space,
-            address: out.mem_req_addr,
-            thread: u32::from(out.mem_req_thread),
-        });
-        let mut block = [0u8; 16];
-        let ok = match at {
-            None => false,
-            Some(at) if out.mem_req_write != 0 => {
-                let mut data = [0u8; 16];
-                for (k, w) in out.mem_req_wdata.iter().enumerate() {
-                    data[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
-                }
-                memory.write(at, &data[first..first + len]).is_ok()
-            }
-            Some(at) => memory.read(at, &mut block[first..first + len]).is_ok(),
-        };
-        let words = std::array::from_fn(|k| {
-            u32::from_le_bytes([
-                block[4 * k],
-                block[4 * k + 1],
-                block[4 * k + 2],
-                block[4 * k + 3],
-            ])
-        });
-        self.pending
-            .push_back((cycle + self.latency, words, !ok, out.mem_req_tag));
     }
 
     /// Register writes and stores of the instruction in flight, and posted loads' writes.
@@ -426,7 +414,9 @@ impl Run<'_> {
         let cta = self.cta.as_mut().ok_or_else(|| {
             Failure::Mismatch("the RTL retired an instruction before starting a CTA".into())
         })?;
-        if let Err(trap) = cta.step(warp, grid, &mut self.retired) {
+        let step = cta.step(warp, grid, &mut self.retired);
+        let model_requests = std::mem::take(&mut *self.log.borrow_mut());
+        if let Err(trap) = step {
             if posted(out.rvfi_word) && trap_code(&trap.cause) == Some(abi::TRAP_OUT_OF_BOUNDS) {
                 self.deferred = Some(Deferred {
                     trap: Box::new(trap),
@@ -449,7 +439,13 @@ impl Run<'_> {
         }
         let writes = model_writes(r);
         let late = out.rvfi_late != 0;
-        let difference = differ(r, out, &self.gathered, if late { &[] } else { &writes });
+        let difference =
+            differ(r, out, &self.gathered, if late { &[] } else { &writes }).or_else(|| {
+                match surface(out.rvfi_word) {
+                    false => requests::differ(&model_requests, &self.gathered.requests),
+                    true => None,
+                }
+            });
         self.gathered = Gathered::default();
         if let Some(what) = difference {
             return Err(self.mismatch(out, &what));
@@ -577,10 +573,35 @@ fn inject_fault(r: &mut Retired, fault: &mut Option<u64>, retired: u64) {
     }
 }
 
+/// The first failures of Verilator's messages, without its "$stop" lines.
+fn assertion_report(messages: &str) -> String {
+    const SHOWN: usize = 8;
+    let failures: Vec<&str> = messages
+        .lines()
+        .filter(|l| !l.ends_with("Verilog $stop"))
+        .collect();
+    let mut report = failures[..failures.len().min(SHOWN)].join("\n");
+    if failures.len() > SHOWN {
+        report.push_str(&format!("\n({} more)", failures.len() - SHOWN));
+    }
+    report
+}
+
+/// The opcode of an instruction word.
+fn opcode(word: u64) -> u8 {
+    ((word >> fields::OP.lsb) & ((1 << (fields::OP.msb - fields::OP.lsb + 1)) - 1)) as u8
+}
+
 /// Whether the instruction is a load or store, whose errors come back through the port.
 fn posted(word: u64) -> bool {
-    let op = (word >> fields::OP.lsb) & ((1 << (fields::OP.msb - fields::OP.lsb + 1)) - 1);
-    [opcodes::LD, opcodes::LDC, opcodes::ST].contains(&(op as u8))
+    [opcodes::LD, opcodes::LDC, opcodes::ST].contains(&opcode(word))
+}
+
+/// Whether the instruction is a surface access, whose requests are not compared one for
+/// one: the core reads a lane's descriptor only when it differs from the last lane's (and
+/// again after a store into the table), the model for every lane.
+fn surface(word: u64) -> bool {
+    [opcodes::SULD, opcodes::SUST, opcodes::SURED, opcodes::SUQ].contains(&opcode(word))
 }
 
 /// Where two global memories differ first, if they do.

@@ -6,6 +6,7 @@
 use anyhow::{Context, Result};
 use clap::Parser;
 use rtl_tests::cosim::{self, Failure, Options};
+use rtl_tests::port::Timing;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -35,9 +36,17 @@ struct Args {
     /// Warps of the core.
     #[arg(long, default_value_t = 8)]
     warps: u32,
-    /// Cycles from a memory request to its answer.
-    #[arg(long, default_value_t = 4)]
+    /// Cycles from a memory request to its answer (every request accepted at once).
+    #[arg(long, default_value_t = 4, conflicts_with = "memory_seed")]
     latency: u64,
+    /// Random memory timing from this seed instead: requests refused, latencies spread and
+    /// answers held back, as the tests run (docs/cosim.md, "Memory timing").
+    #[arg(long, value_name = "SEED")]
+    memory_seed: Option<u64>,
+    /// Starts the registers that reset leaves alone at random values of this seed (X
+    /// checking) instead of zero.
+    #[arg(long, value_name = "SEED", default_value_t = 0)]
+    x_seed: u64,
 }
 
 fn main() -> ExitCode {
@@ -78,8 +87,12 @@ fn run(args: &Args) -> Result<u8> {
     let options = Options {
         lanes: args.lanes,
         warps: args.warps,
-        latency: args.latency,
+        memory: match args.memory_seed {
+            Some(seed) => Timing::Random(seed),
+            None => Timing::Fixed(args.latency),
+        },
         max_cycles: args.max_cycles,
+        x_seed: args.x_seed,
         vcd: args.vcd.clone(),
         ..Options::default()
     };

@@ -30,6 +30,9 @@ pub struct Inputs {
     pub mem_req_ready: u8,
     pub mem_rsp_valid: u8,
     pub mem_rsp_err: u8,
+    /// Faults to inject (`FAULT_*` of hw/sgpu_core.sv, a bit each): 0 but in the tests of
+    /// the assertions.
+    pub fault: u8,
 }
 
 #[repr(C)]
@@ -91,13 +94,16 @@ pub struct Outputs {
     pub rvfi_lw_warp: u8,
     pub rvfi_lw_reg: u8,
     pub rvfi_lw_lane: u8,
+    /// An assertion of the RTL failed at this cycle's edge or before ([`messages`] says
+    /// which).
+    pub assert_failed: u8,
 }
 
 /// One configuration's functions.
 struct Config {
     lanes: u32,
     warps: u32,
-    new: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    new: unsafe extern "C" fn(*const c_char, u64) -> *mut c_void,
     free: unsafe extern "C" fn(*mut c_void),
     cycle: unsafe extern "C" fn(*mut c_void, *const Inputs, *mut Outputs),
 }
@@ -110,7 +116,7 @@ macro_rules! model {
             use super::*;
             extern "C" {
                 #[link_name = concat!(stringify!($name), "_new")]
-                pub fn new(vcd: *const c_char) -> *mut c_void;
+                pub fn new(vcd: *const c_char, x_seed: u64) -> *mut c_void;
                 #[link_name = concat!(stringify!($name), "_free")]
                 pub fn free(m: *mut c_void);
                 #[link_name = concat!(stringify!($name), "_cycle")]
@@ -156,8 +162,9 @@ pub struct Model {
 
 impl Model {
     /// The core with `lanes` lanes and `warps` warps, writing a waveform to `vcd` if given;
-    /// `None` when that configuration was not built.
-    pub fn new(lanes: u32, warps: u32, vcd: Option<&Path>) -> Option<Model> {
+    /// `None` when that configuration was not built. Its registers that reset leaves alone
+    /// start at zero with an `x_seed` of 0, else at random values of that seed.
+    pub fn new(lanes: u32, warps: u32, vcd: Option<&Path>, x_seed: u64) -> Option<Model> {
         let c = configs()
             .into_iter()
             .find(|c| c.lanes == lanes && c.warps == warps)?;
@@ -165,7 +172,7 @@ impl Model {
         let arg = path.as_ref().map_or(std::ptr::null(), |p| p.as_ptr());
         // SAFETY: the shim allocates a model and returns it; `arg` is null or a C string that
         // outlives the call.
-        let ptr = unsafe { (c.new)(arg) };
+        let ptr = unsafe { (c.new)(arg, x_seed) };
         Some(Model {
             ptr,
             free: c.free,
@@ -182,6 +189,20 @@ impl Model {
         unsafe { (self.cycle)(self.ptr, inputs, &mut out) };
         out
     }
+}
+
+extern "C" {
+    fn sgpu_messages(buffer: *mut c_char, capacity: usize) -> usize;
+}
+
+/// What the Verilated code of this thread printed since the last call (a failed
+/// assertion's report, `$display`): csrc/messages.cpp keeps it.
+pub fn messages() -> String {
+    let mut buffer = vec![0u8; 64 * 1024];
+    // SAFETY: the buffer is writable for its whole length, which is the capacity given.
+    let n = unsafe { sgpu_messages(buffer.as_mut_ptr().cast(), buffer.len()) };
+    buffer.truncate(n);
+    String::from_utf8_lossy(&buffer).into_owned()
 }
 
 impl Drop for Model {

@@ -6,6 +6,7 @@
 mod common;
 
 use rtl_tests::cosim::{Failure, Options, Report};
+use rtl_tests::port::Timing;
 
 fn source(ptx: &str) -> String {
     let path = common::workspace().join(ptx);
@@ -144,13 +145,17 @@ fn kernels_agree(kernels: &[(&str, bool, u32)], lanes: u32) {
     }
 }
 
+/// examples/reduce.toml, its input file found from the workspace.
+fn reduce_manifest() -> String {
+    std::fs::read_to_string(common::workspace().join("examples/reduce.toml"))
+        .unwrap()
+        .replace("file = \"", "file = \"examples/")
+}
+
 /// The shipped example agrees at `lanes`: two CTAs of 256 threads summing through shared
 /// memory.
 fn example_agrees(lanes: u32) {
-    let text = std::fs::read_to_string(common::workspace().join("examples/reduce.toml"))
-        .unwrap()
-        .replace("file = \"", "file = \"examples/");
-    cosim("examples/reduce.ptx", &text, lanes, None)
+    cosim("examples/reduce.ptx", &reduce_manifest(), lanes, None)
         .unwrap_or_else(|f| panic!("examples/reduce.ptx at {lanes} lanes: {f:?}"));
 }
 
@@ -218,7 +223,7 @@ fn kernels_agree_at_2_4_and_16_lanes() {
 fn traps_agree() {
     let trap_after = |ptx: &str, m: &str, latency: u64| {
         let options = Options {
-            latency,
+            memory: Timing::Fixed(latency),
             ..Options::default()
         };
         match cosim_with(ptx, m, &options) {
@@ -339,5 +344,44 @@ fn recursion_agrees_at_8_1_and_32_lanes() {
             cosim("tests/kernels/regress/recursion.ptx", &m, lanes, None)
                 .unwrap_or_else(|f| panic!("{kernel} {depth} at {lanes} lanes: {f:?}"));
         }
+    }
+}
+
+/// Each assertion of the RTL fires on the fault it guards against (hw/sgpu_core.sv's
+/// `FAULT_*`, injected through `fault_i` from cycle 200 on), and the run stops there with its
+/// name: a refused request that changes, a state that is none, a load pushed into a full
+/// queue, two writers of the register file.
+#[test]
+fn assertions_fire_on_injected_faults() {
+    // A timing that refuses requests (for the first fault), and one slow enough that the
+    // loads in flight fill the queue (for the third).
+    let refusing = (1..)
+        .map(Timing::Random)
+        .find(|t| t.profile().accept <= 50)
+        .unwrap();
+    let reduce = ("examples/reduce.ptx", reduce_manifest());
+    // Three independent loads a thread: eight warps' worth fill the queue.
+    let loads = ("tests/kernels/more64.ptx", manifest_of("more64", true, 256));
+    let cases = [
+        (0, refusing, &reduce, "a_req_held"),
+        (1, Timing::Fixed(4), &reduce, "a_state_legal"),
+        (2, Timing::Fixed(5000), &loads, "a_push_room"),
+        (3, Timing::Fixed(20), &reduce, "a_one_writer"),
+    ];
+    for (bit, memory, (ptx, m), assertion) in cases {
+        let options = Options {
+            memory,
+            x_seed: 0,
+            inject: Some((200, 1 << bit)),
+            ..Options::default()
+        };
+        let result = cosim_with(ptx, m, &options);
+        let Err(Failure::Mismatch(what)) = result else {
+            panic!("fault {bit} went unnoticed: {result:?}");
+        };
+        assert!(
+            what.contains("an assertion of the RTL failed") && what.contains(assertion),
+            "fault {bit}: {what}"
+        );
     }
 }

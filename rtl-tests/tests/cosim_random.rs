@@ -5,6 +5,7 @@
 //! add it to `REGRESSIONS`, which run first, every time.
 
 use rtl_tests::cosim::{self, Failure, Options};
+use rtl_tests::port::Timing;
 use rtl_tests::random::{generate, Mix};
 
 /// Seeds that once found a difference.
@@ -17,25 +18,22 @@ fn programs(default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Runs the program of `seed` at `lanes`, with a memory latency the seed picks too (answers
-/// that come while the load is still sending, and long after); a difference panics with the
-/// seed.
+/// Runs the program of `seed` at `lanes`, with a random memory timing the seed picks too
+/// (requests refused, answers that come while the load is still sending, and long after); a
+/// difference panics with the seed.
 fn check(seed: u64, lanes: u32) -> cosim::Report {
     let warps = 1 + (seed % 8) as u32;
-    let latency = [1, 4, 20, 100][(seed / 8 % 4) as usize];
     let mut g = generate(seed, Mix::ALL, 60, warps);
     let options = Options {
         lanes,
-        latency,
+        memory: Timing::Random(seed),
         max_cycles: 50_000_000,
         ..Options::default()
     };
     match cosim::run(&g.program, &mut g.prepared, &options) {
         Ok(report) => report,
         Err(Failure::Trap(_, report)) => report,
-        Err(f) => panic!(
-            "random program, seed {seed}, {warps} warps, {lanes} lanes, latency {latency}: {f:?}"
-        ),
+        Err(f) => panic!("random program, seed {seed}, {warps} warps, {lanes} lanes: {f:?}"),
     }
 }
 
