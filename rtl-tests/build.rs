@@ -266,7 +266,7 @@ fn unit(root: &Path, top: &str, under: &[&str], shim: &str, include: &Path, cach
     println!("cargo:rerun-if-changed={shim}");
     println!("cargo:rerun-if-changed={UNIT_HEADER}");
     let (mut key, files) = snapshot(cache, &files);
-    for p in [shim, UNIT_HEADER, "build.rs"] {
+    for p in [shim, UNIT_HEADER, "build.rs", MESSAGES[0]] {
         key.push_str(&read(Path::new(p)));
     }
     key.push_str(&include.display().to_string());

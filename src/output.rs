@@ -127,6 +127,10 @@ fn reason(path: &Path, e: &std::io::Error) -> String {
 mod tests {
     use super::*;
 
+    fn is_link(path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+    }
+
     #[test]
     fn a_new_file_is_written_and_no_temporary_file_stays() {
         let dir = tempfile::tempdir().unwrap();
@@ -144,10 +148,7 @@ mod tests {
         let link = dir.path().join("link.elf");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         write(&link, b"new").unwrap();
-        assert!(std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(is_link(&link));
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
     }
 
@@ -158,10 +159,7 @@ mod tests {
         let link = dir.path().join("link.elf");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         write(&link, b"x").unwrap();
-        assert!(std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(is_link(&link));
         assert_eq!(std::fs::read(&target).unwrap(), b"x");
     }
 

@@ -20,6 +20,14 @@ fn in_out(threads: usize, kind: &str, values: &[u64], out_bytes: usize) -> Strin
 }
 
 /// Runs `tests/kernels/regress/NAME.ptx` at every level; it must finish.
+/// Pairs of words as the input buffer lists them, one after the other.
+fn flat(pairs: &[(u32, u32)]) -> Vec<u64> {
+    pairs
+        .iter()
+        .flat_map(|&(a, b)| [a.into(), b.into()])
+        .collect()
+}
+
 fn run(name: &str, manifest: &str) -> sgpu_sim::launch::Prepared {
     let (p, ran) = at_every_level(&format!("regress/{name}"), manifest);
     ran.unwrap_or_else(|t| panic!("{name}: {t}"));
@@ -35,10 +43,7 @@ fn a_guarded_carry_write_keeps_the_carry_where_it_does_not_run() {
         (0xffff_ffff, 0xffff_ffff),
         (7, 9),
     ];
-    let values: Vec<u64> = pairs
-        .iter()
-        .flat_map(|&(a, b)| [a.into(), b.into()])
-        .collect();
+    let values = flat(&pairs);
     let out = u32s(&run("carry_guard", &in_out(5, "u32", &values, 40)), "out");
     let carry = |a: u32, b: u32| u32::from(a.checked_add(b).is_none());
     let want: Vec<u32> = pairs
@@ -72,10 +77,7 @@ fn sixty_four_bit_comparisons_combine_with_a_predicate() {
         (0x8000_0000, 1),
         (0xffff_fffe, 0),
     ];
-    let values: Vec<u64> = cases
-        .iter()
-        .flat_map(|&(h, p)| [h.into(), p.into()])
-        .collect();
+    let values = flat(&cases);
     let out = u32s(&run("setp64_bop", &in_out(6, "u32", &values, 96)), "out");
     let want: Vec<u32> = cases
         .iter()
@@ -263,10 +265,7 @@ fn float_classes_and_64_bit_bfind_run_on_the_integer_units() {
 #[test]
 fn a_subtraction_reads_a_zero_carry_as_a_borrow() {
     let pairs: [(u32, u32); 4] = [(10, 3), (0, 0), (5, 0xffff_ffff), (0xffff_ffff, 1)];
-    let values: Vec<u64> = pairs
-        .iter()
-        .flat_map(|&(a, b)| [a.into(), b.into()])
-        .collect();
+    let values = flat(&pairs);
     let out = u32s(
         &run("subc_after_zero_add", &in_out(4, "u32", &values, 32)),
         "out",

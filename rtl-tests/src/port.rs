@@ -3,8 +3,8 @@
 //! as docs/hw.md's port contract says, at a [`Timing`]. A fixed timing accepts every request
 //! at once and answers it a set number of cycles later; a random one, drawn from a seed,
 //! refuses requests, spreads latencies and holds answers back, so that the core's stall paths
-//! run. The port also checks the contract's rules on the core's side: a request refused must
-//! stay up, unchanged, until it is taken.
+//! run. The core's side of the contract (a refused request stays, unchanged, until taken) is
+//! the RTL's own assertion `a_req_held`, which every co-simulation runs.
 
 use crate::model::{Inputs, Outputs};
 use crate::random::Rng;
@@ -103,32 +103,6 @@ impl Profile {
     }
 }
 
-/// A request as the core drives it: what must stay unchanged while it waits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Request {
-    write: u8,
-    space: u8,
-    thread: u16,
-    addr: u64,
-    be: u16,
-    wdata: [u32; 4],
-    tag: u16,
-}
-
-impl Request {
-    fn of(out: &Outputs) -> Request {
-        Request {
-            write: out.mem_req_write,
-            space: out.mem_req_space,
-            thread: out.mem_req_thread,
-            addr: out.mem_req_addr,
-            be: out.mem_req_be,
-            wdata: out.mem_req_wdata,
-            tag: out.mem_req_tag,
-        }
-    }
-}
-
 /// An answer in flight.
 struct Answer {
     due: u64,
@@ -142,8 +116,6 @@ pub struct Port {
     profile: Profile,
     rng: Rng,
     pending: VecDeque<Answer>,
-    /// The request the core offered last cycle and was refused.
-    refused: Option<Request>,
     /// The answer offered last cycle and not taken: it stays offered.
     offered: bool,
 }
@@ -158,7 +130,6 @@ impl Port {
             profile,
             rng,
             pending: VecDeque::new(),
-            refused: None,
             offered: false,
         }
     }
@@ -180,34 +151,24 @@ impl Port {
     }
 
     /// After the cycle: an answer taken leaves, a request accepted is served from `memory`.
-    /// Whether a request was accepted; an error when the core broke the port's rules.
+    /// Whether a request was accepted.
     pub fn after(
         &mut self,
         inputs: &Inputs,
         out: &Outputs,
         memory: &mut Memories<'_>,
         cycle: u64,
-    ) -> Result<bool, String> {
+    ) -> bool {
         let taken = inputs.mem_rsp_valid != 0 && out.mem_rsp_ready != 0;
         if taken {
             self.pending.pop_front();
         }
         self.offered = inputs.mem_rsp_valid != 0 && !taken;
-        let request = (out.mem_req_valid != 0).then(|| Request::of(out));
-        if let Some(before) = self.refused {
-            if request != Some(before) {
-                return Err(format!(
-                    "the memory request changed while it waited for ready: {before:x?}, then \
-                     {request:x?}"
-                ));
-            }
-        }
-        let accepted = request.is_some() && inputs.mem_req_ready != 0;
-        self.refused = request.filter(|_| !accepted);
+        let accepted = out.mem_req_valid != 0 && inputs.mem_req_ready != 0;
         if accepted {
             self.serve(out, memory, cycle);
         }
-        Ok(accepted)
+        accepted
     }
 
     fn chance(&mut self, percent: u32) -> bool {
@@ -228,21 +189,13 @@ impl Port {
         let ok = match at {
             None => false,
             Some(at) if out.mem_req_write != 0 => {
-                let mut data = [0u8; 16];
-                for (k, w) in out.mem_req_wdata.iter().enumerate() {
-                    data[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
-                }
+                let data = block_bytes(out.mem_req_wdata);
                 memory.write(at, &data[first..first + len]).is_ok()
             }
             Some(at) => memory.read(at, &mut block[first..first + len]).is_ok(),
         };
         let data = std::array::from_fn(|k| {
-            u32::from_le_bytes([
-                block[4 * k],
-                block[4 * k + 1],
-                block[4 * k + 2],
-                block[4 * k + 3],
-            ])
+            u32::from_le_bytes(block[4 * k..4 * k + 4].try_into().expect("four bytes"))
         });
         let spread = self.profile.max_latency - self.profile.min_latency;
         let latency = self.profile.min_latency + self.rng.word() % (spread + 1);
@@ -254,6 +207,15 @@ impl Port {
             tag: out.mem_req_tag,
         });
     }
+}
+
+/// A 16-byte block as the port carries it, four words, lowest first.
+pub fn block_bytes(words: [u32; 4]) -> [u8; 16] {
+    let mut bytes = [0u8; 16];
+    for (k, w) in words.iter().enumerate() {
+        bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    bytes
 }
 
 /// The space of a port code (`PORT_*`).

@@ -7,7 +7,7 @@
 //! data.
 
 use crate::model::Outputs;
-use crate::port::port_space;
+use crate::port::{block_bytes, port_space};
 use sgpu_sim::memory::{Access, Memory};
 use sgpu_sim::record::Space;
 use sgpu_sim::trap::Cause;
@@ -59,14 +59,8 @@ impl Request {
         let space = port_space(out.mem_req_space);
         let first = out.mem_req_be.trailing_zeros() as usize;
         let bytes = out.mem_req_be.count_ones() as usize;
-        let data = (out.mem_req_write != 0).then(|| {
-            let block: Vec<u8> = out
-                .mem_req_wdata
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect();
-            block[first..first + bytes].to_vec()
-        });
+        let data = (out.mem_req_write != 0)
+            .then(|| block_bytes(out.mem_req_wdata)[first..first + bytes].to_vec());
         Request {
             space,
             address: out.mem_req_addr,
