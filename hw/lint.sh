@@ -9,3 +9,9 @@ for f in "${files[@]}"; do
     [ -n "$top" ] || continue
     verilator --lint-only -Wall lint/verilator_waiver.vlt "${files[@]}" --top-module "$top"
 done
+# What yosys reads otherwise than Verilator, which the gate-level co-simulation found: yosys
+# 0.23 takes a typed parameter's '1 for 1 (not all ones).
+if grep -nE "^\s*(local)?param(eter)?\s+(logic|bit)\b.*=\s*'1\s*[;,]" "${files[@]}"; then
+    echo "lint.sh: a typed parameter of '1, which yosys reads as 1: write the value out" >&2
+    exit 1
+fi

@@ -26,9 +26,9 @@
 // rtl-tests/; it only observes.
 //
 // Package names are written out in full (sgpu_isa_pkg::, sgpu_core_pkg::) rather than
-// imported, and the launch's sizes come on flat vectors rather than unpacked-array ports, so
-// that yosys reads the module as Verilator does (hw/README.md); the retirement port, which
-// yosys never reads, keeps its arrays.
+// imported, and every port is a flat vector rather than an unpacked array (the launch's sizes,
+// the retirement port's lanes), so that yosys reads the module as Verilator does
+// (hw/README.md): the gate-level co-simulation synthesises the core with its retirement port.
 module sgpu_core #(
   parameter int unsigned WARPS      = 8,
   parameter int unsigned LANES      = 8,
@@ -94,8 +94,8 @@ module sgpu_core #(
   output logic [31:0]  rvfi_next_pc_o,
   output logic [31:0]  rvfi_next_active_o,
   output logic [1:0]   rvfi_pred_we_o,    // pd, pq written, with every lane's value after
-  output logic [2:0]   rvfi_pred_idx_o [2],
-  output logic [31:0]  rvfi_pred_val_o [2],
+  output logic [5:0]   rvfi_pred_idx_o,    // pd's at [2:0], pq's at [5:3]
+  output logic [63:0]  rvfi_pred_val_o,    // pd's at [31:0], pq's at [63:32]
   output logic         rvfi_carry_we_o,
   output logic [31:0]  rvfi_carry_o,
   output logic [31:0]  rvfi_clock_o,      // the instruction's %clock
@@ -105,7 +105,7 @@ module sgpu_core #(
   output logic [7:0]   rvfi_rf_reg_o,
   output logic [4:0]   rvfi_rf_lane0_o,
   output logic [LANES-1:0] rvfi_rf_lanes_o,
-  output logic [31:0]  rvfi_rf_data_o [LANES],
+  output logic [32*LANES-1:0] rvfi_rf_data_o, // lane k at [32*k +: 32]
   // Stores of the instruction in flight, one lane's at a time.
   output logic         rvfi_st_valid_o,
   output logic [4:0]   rvfi_st_lane_o,
@@ -121,7 +121,7 @@ module sgpu_core #(
   output logic [31:0]  rvfi_lw_data_o,
   // A CTA starts.
   output logic         rvfi_cta_o,
-  output logic [31:0]  rvfi_cta_idx_o [3],
+  output logic [95:0]  rvfi_cta_idx_o,     // x, y, z: element i at [32*i +: 32]
   // A barrier arrival (BAR), or barriers an exit completed: the barrier, whether the warp
   // waits, and the warps released.
   output logic         rvfi_bar_valid_o,
@@ -156,8 +156,9 @@ module sgpu_core #(
   localparam int unsigned SLOTS = 11;
   localparam int unsigned FRAME_SLOT = 10;
   localparam logic [7:0]  FRAME_REG = 8'hff;
-  // No reconvergence point: a path that ends only by exiting.
-  localparam logic [31:0] NEVER = '1;
+  // No reconvergence point: a path that ends only by exiting. Written out: yosys 0.23 reads a
+  // typed localparam of '1 as 1 (found by the gate-level co-simulation, docs/cosim.md).
+  localparam logic [31:0] NEVER = 32'hffff_ffff;
 
   typedef enum logic [5:0] {
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
@@ -1902,8 +1903,10 @@ module sgpu_core #(
         default: state_q <= S_IDLE;
       endcase
 `ifdef SGPU_COSIM
-      // No state (a cast yosys does not read, and no fault is injected outside co-simulation).
+`ifndef SYNTHESIS
+      // No state (a cast yosys does not read: the gate-level netlist has no fault to inject).
       if (fault[FAULT_STATE]) state_q <= state_e'(6'h3f);
+`endif
 `endif
     end
   end
@@ -2341,8 +2344,8 @@ module sgpu_core #(
   assign rvfi_next_pc_o     = top_q.pc;
   assign rvfi_next_active_o = top_q.mask;
   assign rvfi_pred_we_o     = pred_we;
-  assign rvfi_pred_idx_o    = '{pd_idx, pq_idx};
-  assign rvfi_pred_val_o    = '{pred_of(pd_idx), pred_of(pq_idx)};
+  assign rvfi_pred_idx_o    = {pq_idx, pd_idx};
+  assign rvfi_pred_val_o    = {pred_of(pq_idx), pred_of(pd_idx)};
   assign rvfi_carry_we_o    = carry_we;
   assign rvfi_carry_o       = carry_q[warp_q];
   assign rvfi_clock_o       = clock_now[31:0];
@@ -2359,7 +2362,7 @@ module sgpu_core #(
   assign rvfi_rf_lanes_o    = su_we ? LANES'(1) << m_k : beat_mask;
   always_comb begin
     for (int unsigned k = 0; k < LANES; k++) begin
-      rvfi_rf_data_o[k] = su_we ? su_value : res_q[k][wr_k_q[0]];
+      rvfi_rf_data_o[32*k +: 32] = su_we ? su_value : res_q[k][wr_k_q[0]];
     end
   end
   assign rvfi_st_valid_o    = mem_req_valid_o && mem_req_ready_i && req_write;
@@ -2369,7 +2372,7 @@ module sgpu_core #(
   assign rvfi_st_len_o      = req_len;
   assign rvfi_st_data_o     = req_data;
   assign rvfi_cta_o         = state_q == S_INIT && init_q == '0;
-  assign rvfi_cta_idx_o     = cta_q;
+  assign rvfi_cta_idx_o     = {cta_q[2], cta_q[1], cta_q[0]};
   // An exit that completes a barrier reports it (the golden model's `recheck`).
   logic exit_event;
   assign exit_event          = sp_q[warp_q] == '0 && exit_released != '0;

@@ -90,22 +90,26 @@ module sgpu_int_alu #(
   // Multiplication //
   ////////////////////
 
-  // One multiplier for IMUL, IMUL32I, IMAD and IMADW: two 33-bit signed operands (the sign
-  // bit is the operand's top bit with sgn, else 0) give the whole 64-bit product, signed or
-  // unsigned. IMUL32I keeps the low word only, which is the same either way, so the sgn bit
-  // (part of its immediate there) needs no gating.
-  logic signed [32:0] mul_a_ext, mul_b_ext;
+  // One multiplier for IMUL, IMUL32I, IMAD and IMADW: the unsigned 64-bit product of the
+  // words, and with sgn the signed one, which differs only in the high word: a signed
+  // operand is its word less 2^32 when its top bit is set, so b (a) times that 2^32 comes
+  // off the high word for a's (b's) sign, modulo 2^64. (Written as a product of two 33-bit
+  // signed operands, yosys 0.23's alumacc gets bit 63 wrong: found by the gate-level
+  // co-simulation.) IMUL32I keeps the low word only, which is the same either way, so the
+  // sgn bit (part of its immediate there) needs no gating.
+  logic               mul_sgn;
+  logic [31:0]        mul_fix;   // what the signs take off the high word
   logic [63:0]        product;
   logic [31:0]        mul_word;  // IMUL's and IMAD's word of the product
   logic               mad_cin;
   logic [32:0]        mad_sum;
   logic [63:0]        madw_sum;
   always_comb begin
-    {mul_a_ext, mul_b_ext, product, mul_word, mad_cin, mad_sum, madw_sum} = '0;
+    {mul_sgn, mul_fix, product, mul_word, mad_cin, mad_sum, madw_sum} = '0;
     if (en_i) begin
-      mul_a_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & a_i[31], a_i};
-      mul_b_ext = {instr_i[sgpu_isa_pkg::SGN_LSB] & b_val[31], b_val};
-      product = 64'(mul_a_ext) * 64'(mul_b_ext);
+      mul_sgn = instr_i[sgpu_isa_pkg::SGN_LSB];
+      mul_fix = (mul_sgn && a_i[31] ? b_val : '0) + (mul_sgn && b_val[31] ? a_i : '0);
+      product = 64'(a_i) * 64'(b_val) - {mul_fix, 32'd0};
 
       // IMUL's and IMAD's word of the product.
       mul_word = instr_i[sgpu_isa_pkg::HI_LSB] ? product[63:32] : product[31:0];

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// (lanes, warps) of every model built: the default core, every other lane count the core
-/// takes (1, 2, 4, 16, 32), and fewer warps for the latency-hiding measurements.
-const CONFIGS: [(u32, u32); 8] = [
+/// takes (1, 2, 4, 16, 32), fewer warps for the latency-hiding measurements, and the
+/// smallest core, whose netlist is built too (`NETLISTS`).
+const CONFIGS: [(u32, u32); 9] = [
     (8, 8),
     (1, 8),
     (2, 8),
@@ -26,7 +27,13 @@ const CONFIGS: [(u32, u32); 8] = [
     (32, 8),
     (8, 1),
     (8, 4),
+    (1, 1),
 ];
+
+/// (lanes, warps) of the cores also built from yosys's gate-level netlist
+/// (hw/synth/netlist.sh): the smallest, whose synthesis takes two minutes (the default core's
+/// flattened netlist would keep ABC busy for hours).
+const NETLISTS: [(u32, u32); 1] = [(1, 1)];
 
 /// Units linked into the tests' own process beside the golden model (src/units.rs): the
 /// module, the modules under it, and the C shim around it (which includes UNIT_HEADER).
@@ -68,15 +75,54 @@ fn main() {
         sources.push_str(&read(Path::new(p)));
     }
     sources.push_str(&include.display().to_string());
+    // The netlists not in the cache are synthesised first, beside the RTL models' C++
+    // compilation: yosys is one process, and on two cores the two together take little
+    // longer than the compilation alone.
+    let script = hw.join("synth/netlist.sh");
+    println!("cargo:rerun-if-changed={}", script.display());
+    let netlists: Vec<_> = NETLISTS
+        .into_iter()
+        .map(|(lanes, warps)| {
+            let name = format!("sgpu_gl_l{lanes}w{warps}");
+            let key = format!("{sources}{}{name}", read(&script));
+            let path = cache.join(format!("{name}.netlist-{}.v", std::process::id()));
+            let (script, files) = (script.clone(), files.clone());
+            let synthesis = (!library(&cache, &name, &key).exists())
+                .then(|| std::thread::spawn(move || netlist(&script, lanes, warps, &files, path)));
+            (name, key, lanes, warps, synthesis)
+        })
+        .collect();
     let (mut items, mut list) = (String::new(), String::from("["));
     for (lanes, warps) in CONFIGS {
         let name = format!("sgpu_l{lanes}w{warps}");
         let key = format!("{sources}{name}");
         cached(&cache, &name, &key, |dir| {
-            model(&name, lanes, warps, &files, &include, dir)
+            let args = [
+                "--trace".to_string(),
+                "-DSGPU_COSIM".to_string(),
+                format!("-GLANES={lanes}"),
+                format!("-GWARPS={warps}"),
+            ];
+            model(&name, lanes, &args, &files, &include, dir)
         });
         items.push_str(&format!("model!({name});\n"));
-        list.push_str(&format!("entry!({name}, {lanes}, {warps}),"));
+        list.push_str(&format!("entry!({name}, {lanes}, {warps}, false),"));
+    }
+    for (name, key, lanes, warps, synthesis) in netlists {
+        cached(&cache, &name, &key, |dir| {
+            let netlist = synthesis
+                .expect("synthesised, as it was not cached")
+                .join()
+                .expect("the synthesis thread ends");
+            // The netlist is yosys's, not ours to lint, and its vectors are bit-level logic
+            // that Verilator sees as loops. No waveform: tracing its hundred thousand wires
+            // would double the build.
+            let args = ["-Wno-lint".to_string(), "-Wno-UNOPTFLAT".to_string()];
+            model(&name, lanes, &args, &[netlist.clone()], &include, dir);
+            let _ = std::fs::remove_file(netlist);
+        });
+        items.push_str(&format!("model!({name});\n"));
+        list.push_str(&format!("entry!({name}, {lanes}, {warps}, true),"));
     }
     std::fs::write(out.join("models.rs"), items).unwrap();
     std::fs::write(out.join("configs.rs"), list + "]").unwrap();
@@ -111,8 +157,9 @@ fn cache_dir(out: &Path) -> PathBuf {
 /// temporary folder renamed into place at the end, so an interrupted build leaves nothing
 /// that looks finished.
 fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
-    let dir = cache.join(format!("{name}-{:016x}", fnv1a(key.as_bytes())));
-    if !dir.join(format!("lib{name}.a")).exists() {
+    let built = library(cache, name, key);
+    let dir = built.parent().expect("a library lies in its folder");
+    if !built.exists() {
         let started = std::time::Instant::now();
         let tmp = cache.join(format!("{name}.building-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&tmp);
@@ -141,6 +188,12 @@ fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
     }
     println!("cargo:rustc-link-search=native={}", dir.display());
     println!("cargo:rustc-link-lib=static={name}");
+}
+
+/// Where the library `name` built from `key` lies in the cache.
+fn library(cache: &Path, name: &str, key: &str) -> PathBuf {
+    let dir = cache.join(format!("{name}-{:016x}", fnv1a(key.as_bytes())));
+    dir.join(format!("lib{name}.a"))
 }
 
 /// Reads `files` once: their text, and copies of them in a folder of the cache named for
@@ -227,18 +280,16 @@ fn runtime(include: &Path, dir: &Path) {
         .compile("verilated_rt");
 }
 
-/// One configuration: Verilated into its own directory, compiled with the shim.
-fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, out: &Path) {
+/// One configuration, the RTL of `files` with `args` or a netlist: Verilated into its own
+/// directory, compiled with the shim (which writes waveforms if `args` has `--trace`).
+fn model(name: &str, lanes: u32, args: &[String], files: &[PathBuf], include: &Path, out: &Path) {
     let prefix = format!("V{name}");
-    let args = [
-        "--trace".to_string(),
-        "--top-module".to_string(),
-        "sgpu_core".to_string(),
-        "-DSGPU_COSIM".to_string(),
-        format!("-GLANES={lanes}"),
-        format!("-GWARPS={warps}"),
-    ];
-    let mut build = verilate(name, &args, files, include, out);
+    let mut all = vec!["--top-module".to_string(), "sgpu_core".to_string()];
+    all.extend_from_slice(args);
+    let mut build = verilate(name, &all, files, include, out);
+    if args.iter().any(|a| a == "--trace") {
+        build.define("SGPU_TRACE", None);
+    }
     build
         .define("SGPU_TOP", prefix.as_str())
         .define("SGPU_HEADER", format!("\"{prefix}.h\"").as_str())
@@ -246,6 +297,33 @@ fn model(name: &str, lanes: u32, warps: u32, files: &[PathBuf], include: &Path, 
         .define("SGPU_LANES", lanes.to_string().as_str())
         .file("csrc/shim.cpp");
     build.cpp_link_stdlib(None).compile(name);
+}
+
+/// The gate-level netlist of the core with `lanes` and `warps` from the RTL `files`, written
+/// to `path` by hw/synth/netlist.sh (yosys).
+fn netlist(script: &Path, lanes: u32, warps: u32, files: &[PathBuf], path: PathBuf) -> PathBuf {
+    println!("synthesising the {lanes}-lane, {warps}-warp core with yosys");
+    let status = Command::new(script)
+        .arg(&path)
+        .args([
+            format!("LANES={lanes}"),
+            format!("WARPS={warps}"),
+            "--".into(),
+        ])
+        .args(files)
+        .status()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}: the gate-level co-simulation needs yosys 0.23 or later \
+                 (`apt-get install -y yosys`)",
+                script.display()
+            )
+        });
+    assert!(
+        status.success(),
+        "yosys could not synthesise the core: {status}"
+    );
+    path
 }
 
 /// What every unit's shim includes.

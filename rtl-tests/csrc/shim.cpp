@@ -8,18 +8,34 @@
 // The models are Verilated with --assert and --x-initial unique: a failing assertion does
 // not abort the process but is reported in the cycle's outputs (`assert_failed`, with
 // Verilator's message on standard output), and a model made with a nonzero seed starts with
-// every register that reset does not set at a random value of that seed (X checking).
+// every register that reset does not set at a random value of that seed (X checking). A
+// model Verilated with --trace (SGPU_TRACE defined) writes a waveform when given a path; the
+// gate-level netlist's has none.
 #include <cstdint>
 #include <cstring>
 #include <memory>
 
 #include "verilated.h"
+#ifdef SGPU_TRACE
 #include "verilated_vcd_c.h"
+#endif
 #include SGPU_HEADER
 
 #define SGPU_CAT2(a, b) a##b
 #define SGPU_CAT(a, b) SGPU_CAT2(a, b)
 #define SGPU_FN(x) SGPU_CAT(SGPU_NAME, x)
+
+// Word `i` (32 bits) of a flat vector port: Verilator gives a port of up to 64 bits as an
+// integer and a wider one as VlWide, and the retirement port's lane data is either with the
+// lane count.
+template <typename T>
+static uint32_t word_of(const T& port, int i) {
+    return static_cast<uint32_t>(static_cast<uint64_t>(port) >> (32 * i));
+}
+template <std::size_t N>
+static uint32_t word_of(const VlWide<N>& port, int i) {
+    return port[i];
+}
 
 // Keep in step with `Inputs` and `Outputs` in src/model.rs (repr(C)).
 struct SgpuInputs {
@@ -110,9 +126,19 @@ struct SgpuOutputs {
 struct SgpuModel {
     VerilatedContext context;
     std::unique_ptr<SGPU_TOP> model;
+#ifdef SGPU_TRACE
     std::unique_ptr<VerilatedVcdC> vcd;
+#endif
     uint64_t time = 0;
 };
+
+// The cycle's half into the waveform, if one is written.
+static void dump(SgpuModel* m) {
+#ifdef SGPU_TRACE
+    if (m->vcd) m->vcd->dump(m->time);
+#endif
+    m->time++;
+}
 
 extern "C" {
 
@@ -124,21 +150,26 @@ SgpuModel* SGPU_FN(new)(const char* vcd_path, uint64_t x_seed) {
         // Verilator's seed is an int, and 0 would mean "from the clock".
         m->context.randSeed(static_cast<int>(x_seed % 0x7fffffff) + 1);
     }
+#ifdef SGPU_TRACE
     if (vcd_path) m->context.traceEverOn(true);
+#endif
     Verilated::threadContextp(&m->context);
     m->model = std::make_unique<SGPU_TOP>(&m->context);
-    auto& top = *m->model;
+#ifdef SGPU_TRACE
     if (vcd_path) {
         m->vcd = std::make_unique<VerilatedVcdC>();
-        top.trace(m->vcd.get(), 99);
+        m->model->trace(m->vcd.get(), 99);
         m->vcd->open(vcd_path);
     }
+#endif
     return m;
 }
 
 void SGPU_FN(free)(SgpuModel* m) {
     m->model->final();
+#ifdef SGPU_TRACE
     if (m->vcd) m->vcd->close();
+#endif
     delete m;
 }
 
@@ -174,7 +205,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     for (int i = 0; i < 4; i++) t.mem_rsp_rdata_i[i] = in->mem_rsp_rdata[i];
     t.clk_i = 0;
     t.eval();
-    if (m->vcd) m->vcd->dump(m->time++);
+    dump(m);
 
     out->busy = t.busy_o;
     out->done = t.done_o;
@@ -202,8 +233,8 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->rvfi_next_active = t.rvfi_next_active_o;
     out->rvfi_pred_we = t.rvfi_pred_we_o;
     for (int i = 0; i < 2; i++) {
-        out->rvfi_pred_idx[i] = t.rvfi_pred_idx_o[i];
-        out->rvfi_pred_val[i] = t.rvfi_pred_val_o[i];
+        out->rvfi_pred_idx[i] = (t.rvfi_pred_idx_o >> (3 * i)) & 7;
+        out->rvfi_pred_val[i] = word_of(t.rvfi_pred_val_o, i);
     }
     out->rvfi_carry_we = t.rvfi_carry_we_o;
     out->rvfi_carry = t.rvfi_carry_o;
@@ -212,7 +243,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->rvfi_rf_reg = t.rvfi_rf_reg_o;
     out->rvfi_rf_lane0 = t.rvfi_rf_lane0_o;
     out->rvfi_rf_lanes = t.rvfi_rf_lanes_o;
-    for (int i = 0; i < SGPU_LANES; i++) out->rvfi_rf_data[i] = t.rvfi_rf_data_o[i];
+    for (int i = 0; i < SGPU_LANES; i++) out->rvfi_rf_data[i] = word_of(t.rvfi_rf_data_o, i);
     out->rvfi_st_valid = t.rvfi_st_valid_o;
     out->rvfi_st_lane = t.rvfi_st_lane_o;
     out->rvfi_st_space = t.rvfi_st_space_o;
@@ -220,7 +251,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
     out->rvfi_st_len = t.rvfi_st_len_o;
     for (int i = 0; i < 4; i++) out->rvfi_st_data[i] = t.rvfi_st_data_o[i];
     out->rvfi_cta = t.rvfi_cta_o;
-    for (int i = 0; i < 3; i++) out->rvfi_cta_idx[i] = t.rvfi_cta_idx_o[i];
+    for (int i = 0; i < 3; i++) out->rvfi_cta_idx[i] = word_of(t.rvfi_cta_idx_o, i);
     out->rvfi_bar_valid = t.rvfi_bar_valid_o;
     out->rvfi_bar_id = t.rvfi_bar_id_o;
     out->rvfi_bar_waits = t.rvfi_bar_waits_o;
@@ -237,7 +268,7 @@ void SGPU_FN(cycle)(SgpuModel* m, const SgpuInputs* in, SgpuOutputs* out) {
 
     t.clk_i = 1;
     t.eval();
-    if (m->vcd) m->vcd->dump(m->time++);
+    dump(m);
     out->assert_failed = m->context.gotError();
 }
 

@@ -13,7 +13,7 @@
 //! core must report the same trap when it stops.
 
 use crate::late::{Difference, LateWrites};
-use crate::model::{Inputs, Model, Outputs};
+use crate::model::{Core, Inputs, Model, Outputs};
 use crate::port::{block_bytes, port_space, Port, Timing};
 use crate::requests::{self, Log, Logged, Request};
 use sgpu_isa::{abi, fields, opcodes};
@@ -37,6 +37,9 @@ pub const X_SEED_VARIABLE: &str = "SGPU_X_SEED";
 pub struct Options {
     pub lanes: u32,
     pub warps: u32,
+    /// Run yosys's gate-level netlist of the core rather than its RTL (built for the
+    /// smallest core only: build.rs's NETLISTS).
+    pub netlist: bool,
     pub max_cycles: u64,
     /// How the memory behind the port answers (the tests': random, seeded).
     pub memory: Timing,
@@ -60,6 +63,7 @@ impl Default for Options {
         Options {
             lanes: 8,
             warps: 8,
+            netlist: false,
             max_cycles: 200_000_000,
             memory: Timing::from_env(),
             x_seed: crate::seed::from_env(X_SEED_VARIABLE),
@@ -170,12 +174,24 @@ fn lock_step(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<
             program.code.len()
         )));
     }
-    let mut model = Model::new(o.lanes, o.warps, o.vcd.as_deref(), o.x_seed).ok_or_else(|| {
+    if o.netlist && o.vcd.is_some() {
+        return Err(Failure::Input(
+            "the netlist writes no waveform: run the RTL for one".into(),
+        ));
+    }
+    let core = Core {
+        lanes: o.lanes,
+        warps: o.warps,
+        netlist: o.netlist,
+    };
+    let mut model = Model::new(core, o.vcd.as_deref(), o.x_seed).ok_or_else(|| {
+        let built: Vec<String> = crate::model::available()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         Failure::Input(format!(
-            "no core with {} lanes and {} warps was built (built: {:?})",
-            o.lanes,
-            o.warps,
-            crate::model::available()
+            "{core} was not built (built: {})",
+            built.join(", ")
         ))
     })?;
     let mut rtl_global = prepared.global.clone();

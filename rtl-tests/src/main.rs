@@ -36,6 +36,10 @@ struct Args {
     /// Warps of the core.
     #[arg(long, default_value_t = 8)]
     warps: u32,
+    /// Runs yosys's gate-level netlist of the core instead of its RTL: built for 1 lane and
+    /// 1 warp (docs/cosim.md, "Gate level").
+    #[arg(long)]
+    netlist: bool,
     /// Cycles from a memory request to its answer (every request accepted at once).
     #[arg(long, default_value_t = 4, conflicts_with = "memory_seed")]
     latency: u64,
@@ -87,6 +91,7 @@ fn run(args: &Args) -> Result<u8> {
     let options = Options {
         lanes: args.lanes,
         warps: args.warps,
+        netlist: args.netlist,
         memory: match args.memory_seed {
             Some(seed) => Timing::Random(seed),
             None => Timing::Fixed(args.latency),

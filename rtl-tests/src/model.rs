@@ -1,6 +1,7 @@
 //! The Verilated core, one cycle at a time: [`Model::cycle`] applies [`Inputs`] and returns
 //! the [`Outputs`] of that cycle (sampled before the rising edge). Each configuration of
-//! lanes and warps is its own Verilated library (build.rs); [`Model::new`] picks one.
+//! lanes and warps is its own Verilated library (build.rs), from the RTL or, for the smallest,
+//! from yosys's gate-level netlist too; [`Model::new`] picks one.
 //!
 //! The C side is csrc/shim.cpp; `Inputs` and `Outputs` are its structs, field for field.
 #![allow(unsafe_code)] // the FFI to the Verilated model, and nothing else
@@ -101,8 +102,7 @@ pub struct Outputs {
 
 /// One configuration's functions.
 struct Config {
-    lanes: u32,
-    warps: u32,
+    core: Core,
     new: unsafe extern "C" fn(*const c_char, u64) -> *mut c_void,
     free: unsafe extern "C" fn(*mut c_void),
     cycle: unsafe extern "C" fn(*mut c_void, *const Inputs, *mut Outputs),
@@ -133,10 +133,13 @@ mod built {
 
 fn configs() -> Vec<Config> {
     macro_rules! entry {
-        ($name:ident, $lanes:literal, $warps:literal) => {
+        ($name:ident, $lanes:literal, $warps:literal, $netlist:literal) => {
             Config {
-                lanes: $lanes,
-                warps: $warps,
+                core: Core {
+                    lanes: $lanes,
+                    warps: $warps,
+                    netlist: $netlist,
+                },
                 new: built::$name::new,
                 free: built::$name::free,
                 cycle: built::$name::cycle,
@@ -146,9 +149,26 @@ fn configs() -> Vec<Config> {
     Vec::from(include!(concat!(env!("OUT_DIR"), "/configs.rs")))
 }
 
-/// The configurations built, as (lanes, warps).
-pub fn available() -> Vec<(u32, u32)> {
-    configs().iter().map(|c| (c.lanes, c.warps)).collect()
+/// A configuration of the core: its lanes and warps, and whether it is the RTL or yosys's
+/// gate-level netlist of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Core {
+    pub lanes: u32,
+    pub warps: u32,
+    pub netlist: bool,
+}
+
+impl std::fmt::Display for Core {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let (lanes, warps) = (self.lanes, self.warps);
+        let of = if self.netlist { "the netlist of " } else { "" };
+        write!(f, "{of}the core of {lanes} lanes and {warps} warps")
+    }
+}
+
+/// The configurations built.
+pub fn available() -> Vec<Core> {
+    configs().iter().map(|c| c.core).collect()
 }
 
 /// A Verilated core.
@@ -161,13 +181,11 @@ pub struct Model {
 }
 
 impl Model {
-    /// The core with `lanes` lanes and `warps` warps, writing a waveform to `vcd` if given;
-    /// `None` when that configuration was not built. Its registers that reset leaves alone
-    /// start at zero with an `x_seed` of 0, else at random values of that seed.
-    pub fn new(lanes: u32, warps: u32, vcd: Option<&Path>, x_seed: u64) -> Option<Model> {
-        let c = configs()
-            .into_iter()
-            .find(|c| c.lanes == lanes && c.warps == warps)?;
+    /// The `core`, writing a waveform to `vcd` if given; `None` when that configuration was
+    /// not built. Its registers that reset leaves alone start at zero with an `x_seed` of 0,
+    /// else at random values of that seed.
+    pub fn new(core: Core, vcd: Option<&Path>, x_seed: u64) -> Option<Model> {
+        let c = configs().into_iter().find(|c| c.core == core)?;
         let path = vcd.map(|p| CString::new(p.to_string_lossy().as_bytes()).unwrap_or_default());
         let arg = path.as_ref().map_or(std::ptr::null(), |p| p.as_ptr());
         // SAFETY: the shim allocates a model and returns it; `arg` is null or a C string that
@@ -177,8 +195,8 @@ impl Model {
             ptr,
             free: c.free,
             cycle: c.cycle,
-            lanes,
-            warps,
+            lanes: core.lanes,
+            warps: core.warps,
         })
     }
 

@@ -1,0 +1,81 @@
+//! Gate level: yosys's netlist of the smallest core (1 lane, 1 warp; hw/synth/netlist.sh)
+//! runs kernels in lock-step with the golden model, as the RTL does in tests/cosim.rs, so
+//! that synthesis reading the RTL otherwise than Verilator does cannot hide. The netlist has
+//! no assertions (yosys leaves them out); the checker compares all else, at random memory
+//! timing and with random initial values.
+
+mod common;
+
+use rtl_tests::cosim::Options;
+
+fn netlist() -> Options {
+    Options {
+        lanes: 1,
+        warps: 1,
+        netlist: true,
+        ..Options::default()
+    }
+}
+
+/// A CTA of one warp, two CTAs, with an output buffer and, with `input`, 256 input words.
+fn manifest(kernel: &str, input: bool) -> String {
+    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [32]\nshared = 16\n");
+    if input {
+        let words: Vec<String> = (0..256u32)
+            .map(|i| i.wrapping_mul(0x9e37_79b9).rotate_left(i % 32).to_string())
+            .collect();
+        m += "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n";
+        m += &format!("[buffers.in]\nu32 = [{}]\n", words.join(", "));
+    } else {
+        m += "params = [{ buffer = \"out\" }]\n";
+    }
+    m + "[buffers.out]\nsize = 8192\n"
+}
+
+/// Kernels of every unit the core has: divergence and reconvergence, guarded stores, 64-bit
+/// arithmetic and the divider, calls with local memory, the video ALU, and (blend) the
+/// surface unit.
+#[test]
+fn the_netlist_agrees_with_the_model() {
+    let kernels = [
+        ("divergent", false),
+        ("guarded", false),
+        ("more64", true),
+        ("localptr", false),
+        ("indirect", true),
+        ("dot", true),
+    ];
+    let mut retired = 0;
+    for (kernel, input) in kernels {
+        let ptx = format!("tests/kernels/{kernel}.ptx");
+        let source = std::fs::read_to_string(common::workspace().join(&ptx)).unwrap();
+        let report = common::cosim_source(&source, &ptx, &manifest(kernel, input), &netlist())
+            .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
+        retired += report.retired;
+    }
+    let blend = common::workspace().join("examples/blend.ptx");
+    let source = std::fs::read_to_string(&blend).unwrap();
+    let launch = std::fs::read_to_string(common::workspace().join("examples/blend.toml")).unwrap();
+    let report = common::cosim_source(&source, "examples/blend.ptx", &launch, &netlist())
+        .unwrap_or_else(|f| panic!("examples/blend.ptx on the netlist: {f:?}"));
+    retired += report.retired;
+    println!("{retired} warp instructions in lock-step on the netlist");
+}
+
+/// The netlist is a different model from the RTL's, and the checker still catches a wrong
+/// register write on it.
+#[test]
+fn the_checker_catches_a_fault_on_the_netlist() {
+    let ptx = "tests/kernels/divergent.ptx";
+    let source = std::fs::read_to_string(common::workspace().join(ptx)).unwrap();
+    let options = Options {
+        fault: Some(3),
+        ..netlist()
+    };
+    let failure = common::cosim_source(&source, ptx, &manifest("divergent", false), &options)
+        .expect_err("a flipped bit is a mismatch");
+    assert!(
+        matches!(failure, rtl_tests::cosim::Failure::Mismatch(_)),
+        "{failure:?}"
+    );
+}
