@@ -1,21 +1,28 @@
 //! Random but valid sgpu programs for the co-simulation (in the manner of riscv-dv and
 //! Nyuzi's generator): a kernel of random instructions from a chosen mix (integer ALU,
-//! video ALU, multiply and divide, loads and stores of every space and width, atomics,
-//! surface loads, stores, reductions and queries, branches that diverge and reconverge,
-//! nested, loops of per-lane trip counts, calls, barriers), run on the core and the golden
-//! model in lock-step. A seed gives the same program every time;
-//! every failure found is kept as a regression seed in tests/cosim_random.rs.
+//! video ALU, multiply and divide, loads and stores of every space and width, generic
+//! addressing, constant bank 1, global and shared atomics, surface loads, stores,
+//! reductions and queries, branches that diverge and reconverge, nested up to deep
+//! reconvergence stacks, loops of per-lane trip counts, calls with returns under
+//! divergence, barriers plain, counted, arrive-only and reducing, exits under divergence
+//! and of whole warps while others wait, WARPSYNC), run on the core and the golden model in
+//! lock-step, on CTAs of one, two and three dimensions. A seed gives the same program every
+//! time; every failure found is kept as a regression seed in tests/cosim_random.rs.
 //!
-//! Registers: R0 to R15 hold data (every ALU operand and result), R20 the thread index,
-//! R22:R23 the thread's slot of the global buffer, R24:R25 the buffer's start (where the
-//! atomics go, all threads at one address), R26 the thread's shared slot, R27 a loop count,
-//! R28 to R30 function addresses for CALLR, R16 and R17 a surface access's coordinates,
-//! R18:R19 the surface's handle.
-//! Predicates P0 to P3 are data. Each thread owns 128 bytes of the buffer: the first 64 for
-//! its loads and stores, the last 64 for its registers at the end, so that the final memory
-//! holds every thread's result. The launch binds one 2d surface of 8 x 4 elements of a
-//! random format (of 4, 8 or 16 bytes an element, so that every access placed at a multiple
-//! of its size is aligned) and random contents, at slot 0.
+//! Registers: sixteen consecutive registers hold data (every ALU operand and result), from a
+//! base the seed picks (R0, R40, R100 or R239, so that R254 is used too); R20 the thread's
+//! index in its CTA, R21 a scratch register, R22:R23 the thread's slot of the global buffer,
+//! R24:R25 the buffer's start (where the global atomics go, all threads at one address), R26
+//! the thread's shared slot, R27 a loop count, R28 to R30 function addresses for CALLR, R16
+//! and R17 a surface access's coordinates, R18:R19 the surface's handle, R31 the shared
+//! word every thread's shared atomics go to, R32:R33 and R34:R35 the generic addresses of the
+//! thread's shared slot and of its frame. Four of P0 to P6, in an order the seed picks, are
+//! data (the last the loops'), and one other the scratch of warp-uniform conditions. Each
+//! thread owns 128 bytes of the buffer: the first 64 for its loads and stores, the last 64
+//! for its registers at the end, so that the final memory holds every thread's result. The
+//! launch binds one 2d surface of 8 x 4 elements of a random format (of 4, 8 or 16 bytes an
+//! element, so that every access placed at a multiple of its size is aligned) and random
+//! contents, at slot 0, and 64 bytes of random constants in bank 1.
 
 use sgpu_isa::{
     decode, fields, set_field, Aop, Aty, Bmode, Cop, Dsize, Field, Geom, Instruction, Lop2, Msize,
@@ -41,6 +48,9 @@ pub struct Mix {
     pub branch: u32,
     pub call: u32,
     pub barrier: u32,
+    pub constant: u32,
+    pub exit: u32,
+    pub warpsync: u32,
 }
 
 impl Mix {
@@ -54,7 +64,10 @@ impl Mix {
         surface: 6,
         branch: 8,
         call: 3,
-        barrier: 2,
+        barrier: 3,
+        constant: 2,
+        exit: 1,
+        warpsync: 1,
     };
 }
 
@@ -63,6 +76,90 @@ const SLOT: u32 = 128;
 const DATA: i32 = 64;
 /// Local bytes of the kernel's frame, and of the called function's.
 const FRAME: u32 = 64;
+/// Bytes of constant bank 1.
+const CONSTANTS: u32 = 64;
+/// The registers with fixed roles (the module's documentation): R16 to R35.
+const SCRATCH: Reg = Reg(21);
+const SHARED_ATOMIC: Reg = Reg(31);
+const GENERIC_SHARED: Reg = Reg(32);
+const GENERIC_LOCAL: Reg = Reg(34);
+
+/// Where a program keeps its data: sixteen registers from `base`, and four predicates
+/// (`preds[3]` the loops'), with `spare` for warp-uniform conditions.
+#[derive(Clone, Copy)]
+struct Regs {
+    base: u32,
+    preds: [u8; 4],
+    spare: Pred,
+}
+
+impl Regs {
+    fn pick(rng: &mut Rng) -> Regs {
+        const BASES: [u32; 4] = [0, 40, 100, 239];
+        let base = BASES[rng.below(4) as usize];
+        let mut order: Vec<u8> = (0..7).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        Regs {
+            base,
+            preds: [order[0], order[1], order[2], order[3]],
+            spare: Pred(order[4]),
+        }
+    }
+
+    /// Data register `k` (0 to 15).
+    fn data(&self, k: u32) -> Reg {
+        r(self.base + k)
+    }
+
+    /// Data predicate `k` (0 to 3).
+    fn pred(&self, k: u32) -> Pred {
+        Pred(self.preds[k as usize])
+    }
+}
+
+/// The CTA's shape and the grid's: every dimension used, two CTAs.
+#[derive(Clone, Copy)]
+struct Shape {
+    block: [u32; 3],
+    grid: [u32; 3],
+}
+
+impl Shape {
+    /// Up to `warps` warps of threads, in one to three dimensions, the last warp partial now
+    /// and then.
+    fn pick(rng: &mut Rng, warps: u32) -> Shape {
+        let most = warps * 32;
+        let block = match rng.below(3) {
+            0 => {
+                let partial = if rng.chance(30) { rng.below(31) + 1 } else { 0 };
+                [(most - partial).max(1), 1, 1]
+            }
+            1 => {
+                let x = 1 + rng.below(16);
+                [x, (1 + rng.below(most / x)).min(most / x), 1]
+            }
+            _ => {
+                let x = 1 + rng.below(8);
+                let y = 1 + rng.below(4);
+                [x, y, (1 + rng.below(most / (x * y))).clamp(1, 64)]
+            }
+        };
+        let mut grid = [1, 1, 1];
+        grid[rng.below(3) as usize] = 2;
+        Shape { block, grid }
+    }
+
+    fn threads(&self) -> u32 {
+        self.block.iter().product()
+    }
+
+    /// The CTA's warps, the last one partial or not.
+    fn warps(&self) -> u32 {
+        self.threads().div_ceil(32)
+    }
+}
 
 /// xorshift64*.
 pub struct Rng(u64);
@@ -169,34 +266,40 @@ pub struct Generated {
     pub prepared: Prepared,
 }
 
-/// The program of `seed`: `length` statements of `mix` in a kernel of `warps` warps (the last
-/// one partial when `partial`), two CTAs.
+/// The program of `seed`: `length` statements of `mix` in a kernel of at most `warps` warps
+/// a CTA, two CTAs.
 pub fn generate(seed: u64, mix: Mix, length: u32, warps: u32) -> Generated {
     let mut rng = Rng::new(seed);
+    let shape = Shape::pick(&mut rng, warps);
+    let regs = Regs::pick(&mut rng);
     let mut b = Builder::default();
     let callee = [b.label(), b.label()];
-    prologue(&mut b, &mut rng);
+    prologue(&mut b, &mut rng, &regs, &shape);
+    let max_depth = if rng.chance(20) { 12 } else { 3 };
     let mut g = Gen {
         rng: &mut rng,
         b: &mut b,
         mix,
         callee,
         depth: 0,
+        max_depth,
+        regs,
+        warps: shape.warps(),
+        next_arrive: ARRIVE_FIRST,
     };
     g.statements(length, true);
-    epilogue(&mut b);
+    epilogue(&mut b, &regs);
     for f in callee {
         b.place(f);
-        function(&mut b, &mut rng);
+        function(&mut b, &mut rng, &regs);
     }
     let code = b.finish();
-    let threads = warps * 32 - if rng.chance(30) { rng.below(31) + 1 } else { 0 };
-    let threads = threads.max(1);
     let format = SURFACE_FORMATS[rng.below(SURFACE_FORMATS.len() as u32) as usize];
     let contents = (0..SURFACE_W * SURFACE_H * 16)
         .map(|_| rng.word() as u8)
         .collect();
-    launch(code, threads, format, contents)
+    let constants = (0..CONSTANTS).map(|_| rng.word() as u8).collect();
+    launch(code, shape, format, contents, constants)
 }
 
 /// The surface's formats: 4, 8 or 16 bytes an element, of every kind.
@@ -220,15 +323,15 @@ const SURFACE_FORMATS: [&str; 15] = [
 const SURFACE_W: u32 = 8;
 const SURFACE_H: u32 = 4;
 
-/// The thread index, the slots, and random register and predicate values that differ by
-/// lane.
-fn prologue(b: &mut Builder, rng: &mut Rng) {
-    b.emit(Op::S2r {
-        rd: r(20),
-        sreg: Sreg::TidX,
-    });
-    // The buffer's start (parameter 0, 8 bytes) and this thread's slot in it: CTA x's
-    // threads follow CTA x - 1's.
+/// The thread index, the slots and addresses, and random register and predicate values that
+/// differ by lane.
+fn prologue(b: &mut Builder, rng: &mut Rng, regs: &Regs, shape: &Shape) {
+    // The thread's index in its CTA into R20 and the CTA's in the grid into R21, x fastest.
+    use Sreg::*;
+    linear(b, r(20), [TidX, TidY, TidZ], [NtidX, NtidY]);
+    linear(b, r(21), [CtaidX, CtaidY, CtaidZ], [NctaidX, NctaidY]);
+    // The buffer's start (parameter 0, 8 bytes) and this thread's slot in it: CTA k's
+    // threads follow CTA k - 1's.
     b.emit(Op::Ldc {
         rd: r(24),
         cbank: 0,
@@ -236,24 +339,12 @@ fn prologue(b: &mut Builder, rng: &mut Rng) {
         off24: 0,
         msize: Msize::B64,
     });
-    b.emit(Op::S2r {
-        rd: r(21),
-        sreg: Sreg::CtaidX,
+    let threads = shape.threads();
+    b.emit(Op::Mov32i {
+        rd: r(27),
+        imm32: threads,
     });
-    b.emit(Op::S2r {
-        rd: r(26),
-        sreg: Sreg::NtidX,
-    });
-    b.emit(Op::Imad {
-        rd: r(21),
-        ra: r(21),
-        rb: RegOrImm::Reg(r(26)),
-        rc: RegOrImm::Reg(r(20)),
-        hi: false,
-        sgn: false,
-        cc: false,
-        x: false,
-    });
+    b.emit(imad(r(21), r(21), r(27), r(20)));
     b.emit(Op::Mov32i {
         rd: r(27),
         imm32: SLOT,
@@ -270,15 +361,48 @@ fn prologue(b: &mut Builder, rng: &mut Rng) {
         ra: r(20),
         rb: RegOrImm::Imm(6),
     });
+    // The shared atomics' word, after every thread's slot.
+    b.emit(Op::Mov32i {
+        rd: SHARED_ATOMIC,
+        imm32: threads * 64,
+    });
+    // Generic addresses: the shared slot's in its window, the frame's (absolute) in the
+    // local window.
+    b.emit(Op::S2r {
+        rd: r(27),
+        sreg: Frame,
+    });
+    for (at, window, offset) in [
+        (GENERIC_SHARED, SharedWindow, r(26)),
+        (GENERIC_LOCAL, LocalWindow, r(27)),
+    ] {
+        b.emit(Op::S2r {
+            rd: at,
+            sreg: window,
+        });
+        b.emit(Op::Iadd {
+            rd: at,
+            ra: at,
+            rb: RegOrImm::Reg(offset),
+            nb: false,
+            cc: false,
+            x: false,
+            sat: false,
+        });
+        b.emit(Op::Mov32i {
+            rd: r(u32::from(at.0) + 1),
+            imm32: 0,
+        });
+    }
     for k in 0..16 {
         if rng.chance(50) {
             b.emit(Op::Mov32i {
-                rd: r(k),
+                rd: regs.data(k),
                 imm32: rng.value(),
             });
         } else {
             b.emit(Op::Iadd32i {
-                rd: r(k),
+                rd: regs.data(k),
                 ra: r(20),
                 imm32: rng.value(),
             });
@@ -288,11 +412,11 @@ fn prologue(b: &mut Builder, rng: &mut Rng) {
     for k in [18, 19] {
         b.emit(Op::Mov32i { rd: r(k), imm32: 0 });
     }
-    for p in 0..4u8 {
+    for p in 0..4 {
         b.emit(Op::Isetp {
-            pd: Pred(p),
+            pd: regs.pred(p),
             pq: Pred::PT,
-            ra: r(p.into()),
+            ra: regs.data(p),
             rb: RegOrImm::Reg(r(20)),
             pc: ALWAYS,
             icmp: sgpu_isa::Icmp::Gt,
@@ -303,13 +427,44 @@ fn prologue(b: &mut Builder, rng: &mut Rng) {
     }
 }
 
+/// `rd = (v[2] * n[1] + v[1]) * n[0] + v[0]` of special registers: an index made linear, x
+/// fastest. Uses R26 and R27.
+fn linear(b: &mut Builder, rd: Reg, v: [Sreg; 3], n: [Sreg; 2]) {
+    b.emit(Op::S2r { rd, sreg: v[2] });
+    for k in [1, 0] {
+        b.emit(Op::S2r {
+            rd: r(26),
+            sreg: n[k],
+        });
+        b.emit(Op::S2r {
+            rd: r(27),
+            sreg: v[k],
+        });
+        b.emit(imad(rd, rd, r(26), r(27)));
+    }
+}
+
+/// `rd = ra * rb + rc`, 32 bits.
+fn imad(rd: Reg, ra: Reg, rb: Reg, rc: Reg) -> Op {
+    Op::Imad {
+        rd,
+        ra,
+        rb: RegOrImm::Reg(rb),
+        rc: RegOrImm::Reg(rc),
+        hi: false,
+        sgn: false,
+        cc: false,
+        x: false,
+    }
+}
+
 /// Every data register to the thread's slot, then the end.
-fn epilogue(b: &mut Builder) {
+fn epilogue(b: &mut Builder, regs: &Regs) {
     for k in 0..4 {
         b.emit(Op::St {
             ra: r(22),
             off24: DATA + 16 * k,
-            rd: r(4 * k as u32),
+            rd: regs.data(4 * k as u32),
             space: Space::Global,
             msize: Msize::B128,
             cop: Cop::Default,
@@ -321,17 +476,22 @@ fn epilogue(b: &mut Builder) {
 }
 
 /// The called function: a few ALU instructions, a store to and load from its own frame, and
-/// the return.
-fn function(b: &mut Builder, rng: &mut Rng) {
-    for _ in 0..4 {
-        let i = compute(rng, Unit::Int);
+/// the return, with now and then a return by some lanes on the way.
+fn function(b: &mut Builder, rng: &mut Rng, regs: &Regs) {
+    for n in 0..4 {
+        if n == 2 && rng.chance(50) {
+            let p = regs.pred(rng.below(4));
+            let negated = rng.chance(50);
+            b.guarded(PredSrc { pred: p, negated }, Op::Ret);
+        }
+        let i = compute(rng, Unit::Int, regs);
         b.code.push(i);
     }
-    let k = rng.below(16);
+    let k = regs.data(rng.below(16));
     b.emit(Op::St {
         ra: Reg::RZ,
         off24: 8,
-        rd: r(k),
+        rd: k,
         space: Space::Local,
         msize: Msize::B32,
         cop: Cop::Default,
@@ -339,7 +499,7 @@ fn function(b: &mut Builder, rng: &mut Rng) {
         labs: false,
     });
     b.emit(Op::Ld {
-        rd: r(rng.below(16)),
+        rd: regs.data(rng.below(16)),
         ra: Reg::RZ,
         off24: 8,
         space: Space::Local,
@@ -351,13 +511,21 @@ fn function(b: &mut Builder, rng: &mut Rng) {
     b.emit(Op::Ret);
 }
 
-/// The program loaded as the model loads an ELF, and its launch: two CTAs of `threads`
-/// threads, one buffer, one surface of `format` holding `contents` at slot 0.
-fn launch(code: Vec<u64>, threads: u32, format: &str, contents: Vec<u8>) -> Generated {
+/// The program loaded as the model loads an ELF, and its launch: two CTAs of `shape`, one
+/// buffer, one surface of `format` holding `contents` at slot 0, `constants` in bank 1.
+fn launch(
+    code: Vec<u64>,
+    shape: Shape,
+    format: &str,
+    contents: Vec<u8>,
+    constants: Vec<u8>,
+) -> Generated {
+    let threads = shape.threads();
     let info = sgpu_isa::elf::Info {
         entry: true,
         local_bytes: FRAME,
-        shared_bytes: threads * 64,
+        // Every thread's slot, and the shared atomics' 16 bytes.
+        shared_bytes: threads * 64 + 16,
         param_bytes: 8,
         params: vec![(0, 8)],
         ..Default::default()
@@ -374,17 +542,18 @@ fn launch(code: Vec<u64>, threads: u32, format: &str, contents: Vec<u8>) -> Gene
             len,
             info,
         }],
+        constants,
         ..Program::default()
     };
     let mut global = Global::default();
-    let bytes = (2 * threads * SLOT) as usize;
+    let bytes = (2 * threads * SLOT) as usize; // two CTAs
     let base = global.alloc("out", Vec::new(), bytes);
     let surfaces = surface(&mut global, format, contents);
     let prepared = Prepared {
         launch: sgpu_sim::Launch {
             kernel: "random".into(),
-            grid: [2, 1, 1],
-            block: [threads, 1, 1],
+            grid: shape.grid,
+            block: shape.block,
             shared: 0,
             params: base.to_le_bytes().to_vec(),
             max_instructions: 1 << 24,
@@ -416,10 +585,10 @@ fn surface(global: &mut Global, format: &str, mut contents: Vec<u8>) -> Surfaces
     }
 }
 
-/// A random instruction of the integer ALU (`unit` Int) or the video ALU (Video) on R0 to
-/// R15 and P0 to P3: random bits in every field it uses, then its registers and predicates
-/// moved into the data ones.
-fn compute(rng: &mut Rng, unit: Unit) -> Instruction {
+/// A random instruction of the integer ALU (`unit` Int) or the video ALU (Video) on the data
+/// registers and predicates: random bits in every field it uses, then its registers and
+/// predicates moved into the data ones.
+fn compute(rng: &mut Rng, unit: Unit, regs: &Regs) -> Instruction {
     let ops: Vec<(u8, u64)> = INSTRUCTIONS
         .iter()
         .filter_map(|&(_, op, used)| {
@@ -431,35 +600,58 @@ fn compute(rng: &mut Rng, unit: Unit) -> Instruction {
     loop {
         let (op, used) = ops[rng.below(ops.len() as u32) as usize];
         let mut word = rng.word() & used & !0xff | u64::from(op);
-        let regs: [Field; 4] = [fields::RD, fields::RA, fields::RB, fields::RC];
-        let preds: [Field; 4] = [fields::PD, fields::PQ, fields::PA, fields::PC];
+        let reg_fields: [Field; 4] = [fields::RD, fields::RA, fields::RB, fields::RC];
+        let pred_fields: [Field; 4] = [fields::PD, fields::PQ, fields::PA, fields::PC];
         let in_use = |f: Field| used & f.mask() == f.mask();
-        for f in regs {
+        for f in reg_fields {
             if in_use(f) {
-                let v = if rng.chance(5) { 255 } else { rng.below(16) };
+                let v = if rng.chance(5) {
+                    255
+                } else {
+                    regs.base + rng.below(16)
+                };
                 let _ = set_field(&mut word, f, i64::from(v));
             }
         }
-        for f in preds {
+        let pred = |rng: &mut Rng, always: u32| {
+            let v = if rng.chance(always) {
+                7
+            } else {
+                regs.pred(rng.below(4)).0
+            };
+            i64::from(v)
+        };
+        for f in pred_fields {
             if in_use(f) {
-                let v = if rng.chance(20) { 7 } else { rng.below(4) };
-                let _ = set_field(&mut word, f, i64::from(v));
+                let v = pred(rng, 20);
+                let _ = set_field(&mut word, f, v);
             }
         }
-        let guard = if rng.chance(80) { 7 } else { rng.below(4) };
-        let _ = set_field(&mut word, fields::PG, i64::from(guard));
+        let guard = pred(rng, 80);
+        let _ = set_field(&mut word, fields::PG, guard);
         let Ok(i) = decode(word) else { continue };
         let roles = i.op.roles();
-        let fits = roles
-            .regs
-            .iter()
-            .flatten()
-            .all(|r| r.first == Reg::RZ || u32::from(r.first.0) + u32::from(r.count) <= 16);
+        let data = regs.base..regs.base + 16;
+        let fits = roles.regs.iter().flatten().all(|r| {
+            let first = u32::from(r.first.0);
+            r.first == Reg::RZ || data.contains(&first) && first + u32::from(r.count) <= data.end
+        });
         if fits {
             return i;
         }
     }
 }
+
+/// Load and store widths: the `msize` and its bytes.
+const SIZES: [(Msize, u32); 7] = [
+    (Msize::U8, 1),
+    (Msize::S8, 1),
+    (Msize::U16, 2),
+    (Msize::S16, 2),
+    (Msize::B32, 4),
+    (Msize::B64, 8),
+    (Msize::B128, 16),
+];
 
 /// The statement generator.
 struct Gen<'g> {
@@ -469,7 +661,19 @@ struct Gen<'g> {
     /// Two functions: CALL calls the first, CALLR either, lane by lane.
     callee: [Label; 2],
     depth: u32,
+    /// How deep branches and loops nest: 3, or 12 for deep reconvergence stacks.
+    max_depth: u32,
+    regs: Regs,
+    /// The CTA's warps.
+    warps: u32,
+    /// The barrier of the next arrive-only barrier statement: each has its own, so that a
+    /// warp that only arrives never arrives twice before the barrier completes.
+    next_arrive: u8,
 }
+
+/// Barriers: 0 plain, 1 reducing, 2 counted, and from 3 on the arrive-only statements'.
+const COUNTED: u8 = 2;
+const ARRIVE_FIRST: u8 = 3;
 
 impl Gen<'_> {
     /// `n` statements; `top`: not inside a branch or loop (where barriers may go).
@@ -488,9 +692,16 @@ impl Gen<'_> {
             m.memory,
             m.atomic,
             m.surface,
-            if self.depth < 3 { m.branch } else { 0 },
+            if self.depth < self.max_depth {
+                m.branch
+            } else {
+                0
+            },
             m.call,
             if top { m.barrier } else { 0 },
+            m.constant,
+            m.exit,
+            if top { m.warpsync } else { 0 },
         ];
         let total: u32 = weights.iter().sum();
         let mut pick = self.rng.below(total);
@@ -505,7 +716,7 @@ impl Gen<'_> {
         match kind {
             0 | 1 => {
                 let unit = if kind == 0 { Unit::Int } else { Unit::Video };
-                let i = compute(self.rng, unit);
+                let i = compute(self.rng, unit, &self.regs);
                 self.b.code.push(i);
             }
             2 => self.divide(),
@@ -513,31 +724,53 @@ impl Gen<'_> {
             4 => self.atomic(),
             5 => self.surface(),
             6 => {
-                if self.rng.chance(50) {
-                    self.if_else()
+                if self.max_depth > 3 && self.depth == 0 && self.rng.chance(30) {
+                    let inner = 3 + self.rng.below(self.max_depth - 3);
+                    self.if_else(inner)
+                } else if self.rng.chance(50) {
+                    self.if_else(0)
                 } else {
                     self.r#loop()
                 }
             }
             7 => self.call(),
-            _ => self.barrier(),
+            8 => self.barrier(),
+            9 => self.constant(),
+            10 => self.exit(top),
+            _ => self.warpsync(),
         }
     }
 
-    /// A barrier of the whole CTA: plain, or reducing a predicate into a data register
+    /// A barrier of the whole CTA: plain, counted (every warp's threads), arrive-only for
+    /// the first warp while the others wait, or reducing a predicate into a data register
     /// (POPC) or predicate (AND, OR) of every warp.
     fn barrier(&mut self) {
-        if self.rng.chance(50) {
-            self.b.emit(Op::Bar {
-                rb: RegOrImm::Imm(0),
-                rc: Reg::RZ,
-                bmode: Bmode::Sync,
-            });
-            return;
+        match self.rng.below(6) {
+            0 | 1 => {
+                self.b.emit(Op::Bar {
+                    rb: RegOrImm::Imm(0),
+                    rc: Reg::RZ,
+                    bmode: Bmode::Sync,
+                });
+                return;
+            }
+            2 => return self.counted(COUNTED, Bmode::Sync, ALWAYS),
+            3 if self.warps > 1 && u64::from(self.next_arrive) < sgpu_isa::abi::BARRIERS => {
+                let id = self.next_arrive;
+                self.next_arrive += 1;
+                let first = self.first_warp();
+                self.counted(id, Bmode::Arrive, first);
+                let rest = PredSrc {
+                    negated: true,
+                    ..first
+                };
+                return self.counted(id, Bmode::Sync, rest);
+            }
+            _ => {}
         }
         let op = Op::Barred {
             rd: self.data(),
-            pd: Pred(self.rng.below(4) as u8),
+            pd: self.regs.pred(self.rng.below(4)),
             rb: RegOrImm::Imm(1),
             rc: Reg::RZ,
             pc: self.guard_pred(),
@@ -546,13 +779,104 @@ impl Gen<'_> {
         self.b.emit(op);
     }
 
+    /// `BAR` of barrier `id` counting every warp's threads (`bmode`), under `guard`.
+    fn counted(&mut self, id: u8, bmode: Bmode, guard: PredSrc) {
+        self.b.emit(Op::Mov32i {
+            rd: SCRATCH,
+            imm32: self.warps * 32,
+        });
+        let op = Op::Bar {
+            rb: RegOrImm::Imm(id),
+            rc: SCRATCH,
+            bmode,
+        };
+        self.b.guarded(guard, op);
+    }
+
+    /// The spare predicate set to whether the thread is in its CTA's first warp (the same for
+    /// a warp's lanes), as a guard.
+    fn first_warp(&mut self) -> PredSrc {
+        self.b.emit(Op::Isetp {
+            pd: self.regs.spare,
+            pq: Pred::PT,
+            ra: r(20),
+            rb: RegOrImm::Imm(32),
+            pc: ALWAYS,
+            icmp: sgpu_isa::Icmp::Lt,
+            sgn: false,
+            x: false,
+            bop: sgpu_isa::Bop::And,
+        });
+        PredSrc {
+            pred: self.regs.spare,
+            negated: false,
+        }
+    }
+
+    /// An exit: of the lanes a data predicate picks (under divergence when nested), or at
+    /// the top of the whole of the CTA's last warp, while the others may wait at a barrier.
+    fn exit(&mut self, top: bool) {
+        if top && self.warps > 1 && self.rng.chance(50) {
+            self.b.emit(Op::Isetp {
+                pd: self.regs.spare,
+                pq: Pred::PT,
+                ra: r(20),
+                rb: RegOrImm::Imm(
+                    u8::try_from((self.warps - 1) * 32).expect("at most eight warps a CTA"),
+                ),
+                pc: ALWAYS,
+                icmp: sgpu_isa::Icmp::Ge,
+                sgn: false,
+                x: false,
+                bop: sgpu_isa::Bop::And,
+            });
+            let last = PredSrc {
+                pred: self.regs.spare,
+                negated: false,
+            };
+            return self.b.guarded(last, Op::Exit);
+        }
+        let p = PredSrc {
+            pred: self.regs.pred(self.rng.below(4)),
+            negated: self.rng.chance(50),
+        };
+        self.b.guarded(p, Op::Exit);
+    }
+
+    /// WARPSYNC of the whole warp, where the warp is converged: by immediate or register.
+    fn warpsync(&mut self) {
+        if self.rng.chance(50) {
+            return self.b.emit(Op::Warpsynci { imm32: u32::MAX });
+        }
+        self.b.emit(Op::Mov32i {
+            rd: SCRATCH,
+            imm32: u32::MAX,
+        });
+        self.b.emit(Op::Warpsync { ra: SCRATCH });
+    }
+
+    /// A load of constant bank 1 at a random offset, of a random width.
+    fn constant(&mut self) {
+        let (msize, bytes) = SIZES[self.rng.below(SIZES.len() as u32) as usize];
+        let off = (self.rng.below(CONSTANTS / bytes) * bytes) as i32;
+        let op = Op::Ldc {
+            rd: self.tuple(bytes.div_ceil(4)),
+            cbank: 1,
+            ra: Reg::RZ,
+            off24: off,
+            msize,
+        };
+        let g = self.guard();
+        self.b.guarded(g, op);
+    }
+
     fn data(&mut self) -> Reg {
-        r(self.rng.below(16))
+        self.regs.data(self.rng.below(16))
     }
 
     /// A data register starting a tuple of `n`, aligned as the hardware wants none.
     fn tuple(&mut self, n: u32) -> Reg {
-        r(self.rng.below(17 - n))
+        self.regs.data(self.rng.below(17 - n))
     }
 
     fn guard(&mut self) -> PredSrc {
@@ -560,7 +884,7 @@ impl Gen<'_> {
             ALWAYS
         } else {
             PredSrc {
-                pred: Pred(self.rng.below(4) as u8),
+                pred: self.regs.pred(self.rng.below(4)),
                 negated: self.rng.chance(50),
             }
         }
@@ -582,23 +906,19 @@ impl Gen<'_> {
     }
 
     /// A load or store of a random width in the thread's global slot, its shared slot or
-    /// its frame.
+    /// its frame, by the space's address or a generic one (64 bits for global memory, 32
+    /// or 64 for the windows).
     fn memory(&mut self) {
-        const SIZES: [(Msize, u32); 7] = [
-            (Msize::U8, 1),
-            (Msize::S8, 1),
-            (Msize::U16, 2),
-            (Msize::S16, 2),
-            (Msize::B32, 4),
-            (Msize::B64, 8),
-            (Msize::B128, 16),
-        ];
-        let (msize, bytes) = SIZES[self.rng.below(7) as usize];
+        let (msize, bytes) = SIZES[self.rng.below(SIZES.len() as u32) as usize];
         let off = (self.rng.below(64 / bytes) * bytes) as i32;
-        let (ra, space, e) = match self.rng.below(3) {
+        let wide = self.rng.chance(50);
+        let (ra, space, e) = match self.rng.below(6) {
             0 => (r(22), Space::Global, true),
             1 => (r(26), Space::Shared, false),
-            _ => (Reg::RZ, Space::Local, false),
+            2 => (Reg::RZ, Space::Local, false),
+            3 => (r(22), Space::Generic, true),
+            4 => (GENERIC_SHARED, Space::Generic, wide),
+            _ => (GENERIC_LOCAL, Space::Generic, wide),
         };
         let regs = bytes.div_ceil(4);
         let rd = self.tuple(regs);
@@ -630,7 +950,8 @@ impl Gen<'_> {
         self.b.guarded(g, op);
     }
 
-    /// An integer atomic at the buffer's start, which every thread of the grid shares.
+    /// An integer atomic at the buffer's start, which every thread of the grid shares, or
+    /// at the shared word every thread of the CTA shares.
     fn atomic(&mut self) {
         const TYPES: [Aty; 5] = [Aty::U32, Aty::S32, Aty::B32, Aty::U64, Aty::S64];
         let aop = Aop::ALL[self.rng.below(Aop::ALL.len() as u32) as usize];
@@ -640,25 +961,30 @@ impl Gen<'_> {
         } else {
             1
         };
+        let (ra, space, e) = if self.rng.chance(60) {
+            (r(24), Space::Global, true)
+        } else {
+            (SHARED_ATOMIC, Space::Shared, false)
+        };
         let op = if self.rng.chance(70) {
             Op::Atom {
                 rd: self.tuple(n),
-                ra: r(24),
+                ra,
                 rb: self.tuple(n),
                 rc: self.tuple(n),
                 aop,
                 aty,
-                space: Space::Global,
-                e: true,
+                space,
+                e,
             }
         } else {
             Op::Red {
-                ra: r(24),
+                ra,
                 rb: self.tuple(n),
                 aop,
                 aty,
-                space: Space::Global,
-                e: true,
+                space,
+                e,
             }
         };
         let g = self.guard();
@@ -774,8 +1100,9 @@ impl Gen<'_> {
         self.b.guarded(g, op);
     }
 
-    /// `SSY join; @P BRA else; then...; BRA join; else: ...; join:`.
-    fn if_else(&mut self) {
+    /// `SSY join; @P BRA else; then...; BRA join; else: ...; join:`, with `inner` more of
+    /// them nested at the end of `then` (a deep reconvergence stack).
+    fn if_else(&mut self, inner: u32) {
         let (other, join) = (self.b.label(), self.b.label());
         let p = self.guard_pred();
         self.b.to(ALWAYS, Op::Ssy { target: 0 }, join);
@@ -789,6 +1116,11 @@ impl Gen<'_> {
         );
         let (then, otherwise) = (1 + self.rng.below(5), 1 + self.rng.below(5));
         self.nested(then);
+        if inner > 0 {
+            self.depth += 1;
+            self.if_else(inner - 1);
+            self.depth -= 1;
+        }
         self.b.to(
             ALWAYS,
             Op::Bra {
@@ -803,8 +1135,8 @@ impl Gen<'_> {
     }
 
     /// A loop whose trip count (1 to 4) differs by lane: `R27 = (data & 3) + 1; top: ...;
-    /// R27 -= 1; P3 = R27 > 0; SSY end; @P3 BRA top; end:`. P3 is the loop's for its
-    /// condition; the body may change it, which the next test overwrites.
+    /// R27 -= 1; P = R27 > 0; SSY end; @P BRA top; end:`, P the last data predicate; the
+    /// body may change it, which the next test overwrites.
     fn r#loop(&mut self) {
         let (top, end) = (self.b.label(), self.b.label());
         let k = self.data();
@@ -827,8 +1159,9 @@ impl Gen<'_> {
             ra: r(27),
             imm32: u32::MAX,
         });
+        let p3 = self.regs.pred(3);
         self.b.emit(Op::Isetp {
-            pd: Pred(3),
+            pd: p3,
             pq: Pred::PT,
             ra: r(27),
             rb: RegOrImm::Imm(0),
@@ -840,7 +1173,7 @@ impl Gen<'_> {
         });
         self.b.to(ALWAYS, Op::Ssy { target: 0 }, end);
         let p3 = PredSrc {
-            pred: Pred(3),
+            pred: p3,
             negated: false,
         };
         self.b.to(
@@ -866,7 +1199,7 @@ impl Gen<'_> {
 
     fn guard_pred(&mut self) -> PredSrc {
         PredSrc {
-            pred: Pred(self.rng.below(3) as u8),
+            pred: self.regs.pred(self.rng.below(3)),
             negated: self.rng.chance(50),
         }
     }

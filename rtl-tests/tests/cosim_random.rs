@@ -56,20 +56,69 @@ fn random_programs_agree_at_other_lane_counts() {
     }
 }
 
-/// The generator makes what it promises: programs of every kind of statement, which run.
+/// The generator makes what it promises: programs of every kind of statement, which run,
+/// over the registers and predicates it promises, on CTAs of every dimension.
 #[test]
 fn the_generator_covers_its_mix() {
-    use sgpu_isa::Op;
-    let mut seen = [false; 13];
-    for seed in 0..20 {
+    use sgpu_isa::{Bmode, Op, Space};
+    const KINDS: [&str; 24] = [
+        "integer ALU",
+        "division",
+        "load or store",
+        "global atomic",
+        "branch",
+        "call",
+        "barrier",
+        "indirect call",
+        "video ALU",
+        "surface load",
+        "surface store",
+        "surface reduction",
+        "surface query",
+        "generic access",
+        "shared atomic",
+        "constant bank 1",
+        "exit",
+        "return under a guard",
+        "WARPSYNC",
+        "counted barrier",
+        "arrive-only barrier",
+        "register R239 and up",
+        "predicate P4 to P6",
+        "CTA of 3 dimensions",
+    ];
+    let mut seen = [false; KINDS.len()];
+    for seed in 0..60 {
         let g = generate(seed, Mix::ALL, 60, 4);
         for d in g.program.decoded.iter().flatten() {
-            let k = match d.insn.op {
+            let i = &d.insn;
+            let k = match i.op {
                 Op::Idiv { .. } => 1,
+                Op::Ld {
+                    space: Space::Generic,
+                    ..
+                }
+                | Op::St {
+                    space: Space::Generic,
+                    ..
+                } => 13,
                 Op::Ld { .. } | Op::St { .. } => 2,
+                Op::Atom {
+                    space: Space::Shared,
+                    ..
+                }
+                | Op::Red {
+                    space: Space::Shared,
+                    ..
+                } => 14,
                 Op::Atom { .. } | Op::Red { .. } => 3,
                 Op::Bra { .. } => 4,
                 Op::Call { .. } => 5,
+                Op::Bar {
+                    bmode: Bmode::Arrive,
+                    ..
+                } => 20,
+                Op::Bar { rc, .. } if rc != sgpu_isa::Reg::RZ => 19,
                 Op::Bar { .. } | Op::Barred { .. } => 6,
                 Op::Callr { .. } => 7,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
@@ -78,11 +127,23 @@ fn the_generator_covers_its_mix() {
                 Op::Sust { .. } => 10,
                 Op::Sured { .. } => 11,
                 Op::Suq { .. } => 12,
+                Op::Ldc { cbank: 1, .. } => 15,
+                Op::Exit => 16,
+                Op::Ret if i.guard != sgpu_isa::PredSrc::ALWAYS => 17,
+                Op::Warpsync { .. } | Op::Warpsynci { .. } => 18,
                 _ => continue,
             };
             seen[k] = true;
+            let roles = i.op.roles();
+            seen[21] |= roles.regs.iter().flatten().any(|r| r.first.0 == 254);
+            seen[22] |= i.guard.pred.0 >= 4 && i.guard.pred.0 < 7;
         }
+        seen[23] |= g.prepared.launch.block.iter().all(|&n| n > 1);
         assert_eq!(g.program.decoded.iter().filter(|d| d.is_none()).count(), 0);
     }
-    assert_eq!(seen, [true; 13]);
+    let missing: Vec<&str> = (0..KINDS.len())
+        .filter(|&k| !seen[k])
+        .map(|k| KINDS[k])
+        .collect();
+    assert!(missing.is_empty(), "never generated: {missing:?}");
 }
