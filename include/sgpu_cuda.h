@@ -15,6 +15,13 @@
 
 #define __SGPU_DEVICE static __device__ __forceinline__
 
+/* printf in device code: clang turns each call into one of vprintf with the arguments packed
+ * in a local buffer, and ptxas-rs links vprintf from sgpu's printf runtime (docs/hw.md,
+ * "Device printf"). `__device__` alone (CUDA's headers say `__host__ __device__`), so that
+ * the host's <stdio.h> or <cstdio>, included after, may declare it again. */
+extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ int vprintf(const char *, const char *);
+
 /* __syncthreads() is a clang builtin; the fences are not. */
 __SGPU_DEVICE void __threadfence_block(void) { __nvvm_membar_cta(); }
 __SGPU_DEVICE void __threadfence(void) { __nvvm_membar_gl(); }

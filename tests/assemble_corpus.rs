@@ -69,15 +69,19 @@ fn corpus_assembles_or_is_rejected_as_unsupported() {
 }
 
 /// Instructions whose line is no line of the file: a module function's must be a line of
-/// the PTX; a runtime function's (PTX line 0) a line of the runtime's source.
+/// the PTX; a runtime function's (PTX line 0) a line of its library's source.
 fn unmapped_lines(name: &str, source: &str, a: &ptx_encoder::Assembled) -> Vec<String> {
     let lines = source.lines().count() as u32;
-    let runtime_lines = ptx_encoder::runtime::SOURCE.lines().count() as u32;
+    let runtime_lines = |file: u32| {
+        let libraries = ptx_encoder::runtime::LIBRARIES.iter();
+        let library = libraries.into_iter().find(|l| l.file_index == file);
+        library.map_or(0, |l| l.source.lines().count() as u32)
+    };
     let mut bad = Vec::new();
     for f in &a.functions {
         for (i, &[line, file, loc_line]) in f.lines.iter().enumerate() {
             let fine = if line == 0 {
-                file == ptx_encoder::runtime::FILE_INDEX && (1..=runtime_lines).contains(&loc_line)
+                (1..=runtime_lines(file)).contains(&loc_line)
             } else {
                 (1..=lines).contains(&line)
             };

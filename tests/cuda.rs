@@ -1,6 +1,7 @@
 //! `ptxas-rs cuda` end to end: every example in `examples/cuda/` compiled with clang-16 (which
 //! must be installed: these tests fail without it), assembled and run by the command, and
-//! its output checked against a Rust computation over the manifest's own inputs.
+//! its output checked against a Rust computation over the manifest's own inputs (or, for
+//! device printf, against what the host's C library prints).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -20,10 +21,11 @@ fn ptxas_rs(args: &[&str], path: Option<&str>) -> Output {
     command.output().expect("run ptxas-rs")
 }
 
-/// What running an example left: its manifest and the final bytes of the buffers and
-/// surfaces asked for.
+/// What running an example left: its manifest, what the kernel printed (device printf) and
+/// the run's report, and the final bytes of the buffers and surfaces asked for.
 struct Ran {
     manifest: toml::Table,
+    printed: String,
     stdout: String,
     dir: tempfile::TempDir,
 }
@@ -90,12 +92,15 @@ fn run(name: &str, dumps: &[&str]) -> Ran {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "ptxas-rs cuda {name}: {stderr}");
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.starts_with(&format!("ran {name}: ")), "{stdout}");
+    let report = format!("ran {name}: ");
+    let (printed, _) = stdout.split_once(&report).expect("the run's report");
+    let (printed, stdout) = (printed.to_string(), stdout[printed.len()..].to_string());
     let ptx = std::fs::read_to_string(dir.path().join("kernel.ptx")).expect("--ptx wrote it");
     assert!(ptx.contains(&format!(".entry {name}(")), "{ptx}");
     let text = std::fs::read_to_string(&toml_file).unwrap();
     Ran {
         manifest: text.parse().expect("the manifest is TOML"),
+        printed,
         stdout,
         dir,
     }
@@ -551,6 +556,63 @@ fn surface_reads_and_writes_of_every_dimension_size_vector_and_boundary_mode() {
     assert_eq!(stored_at, stores.len());
     // Some coordinates were out of bounds, for clamp and zero as well as trap.
     assert!(clamped > 0 && outside == 3 * clamped, "{outside} {clamped}");
+}
+
+/// What printf_demo.cu prints, as glibc's printf formats the same calls on the host (gcc,
+/// glibc 2.36).
+const PRINTF_DEMO: &str = "\
+block 0 thread  0 (even): 4294967280 0xfffffff0 -1 18446744073709551615 0.50 500000
+block 0 thread  8 (odd ): 4294967288 0xfffffff8 9223372036854775807 9223372036854775807 -1.25 -1.25e+06
+block 0 thread 16 (even): 0 0 -9223372036854775808 9223372036854775808 3.14 3.14159e+06
+block 0 thread 24 (odd ): 8 0x8 0 0 0.00 1000
+block 0 thread 32 (even): 16 0x10 42 42 0.67 666667
+block 0 thread 40 (odd ): 24 0x18 -42 18446744073709551574 -0.00 -0
+block 0 thread 48 (even): 32 0x20 1099511627776 1099511627776 10000000000.00 1e+16
+block 0 thread 56 (odd ): 40 0x28 123456789012 123456789012 7.00 7e+06
+block 0 done: [ok    ] [0.0e+00] A (first)
+block 1 thread  0 (even): 4294967280 0xfffffff0 -1 18446744073709551615 0.50 500000
+block 1 thread  8 (odd ): 4294967288 0xfffffff8 9223372036854775807 9223372036854775807 -1.25 -1.25e+06
+block 1 thread 16 (even): 0 0 -9223372036854775808 9223372036854775808 3.14 3.14159e+06
+block 1 thread 24 (odd ): 8 0x8 0 0 0.00 1000
+block 1 thread 32 (even): 16 0x10 42 42 0.67 666667
+block 1 thread 40 (odd ): 24 0x18 -42 18446744073709551574 -0.00 -0
+block 1 thread 48 (even): 32 0x20 1099511627776 1099511627776 10000000000.00 1e+16
+block 1 thread 56 (odd ): 40 0x28 123456789012 123456789012 7.00 7e+06
+block 1 done: [ok    ] [5.0e-01] B \n";
+
+/// printf from several threads of both CTAs, each warp in turn: the lines exactly as C's
+/// printf formats them, at -O3 (`ptxas-rs cuda`) and at -O0 (the same PTX assembled again);
+/// each call returns its nine arguments.
+#[test]
+fn printf_demo_prints_each_thread_in_turn() {
+    let ran = run("printf_demo", &["out"]);
+    assert_eq!(ran.printed, PRINTF_DEMO);
+    let want: Vec<u32> = (0..128).map(|i| if i % 8 == 0 { 9 } else { 0 }).collect();
+    assert_eq!(ran.u32s("out"), want);
+    let (ptx, elf) = (
+        ran.dir.path().join("kernel.ptx"),
+        ran.dir.path().join("O0.elf"),
+    );
+    let asm = ptxas_rs(
+        &["-O0", ptx.to_str().unwrap(), "-o", elf.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(
+        asm.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&asm.stderr)
+    );
+    let manifest = example("printf_demo.toml");
+    let args = [
+        "run",
+        elf.to_str().unwrap(),
+        "--launch",
+        manifest.to_str().unwrap(),
+    ];
+    let out = ptxas_rs(&args, None);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.split("ran printf_demo: ").next(), Some(PRINTF_DEMO));
 }
 
 /// surfaces.toml with its last parameter, `trap`, set to `value`, in a temporary directory.

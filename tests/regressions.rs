@@ -101,6 +101,29 @@ fn cnot_of_64_bits_tests_and_writes_both_words() {
 }
 
 #[test]
+fn a_narrow_load_into_a_64_bit_register_extends_into_the_high_word() {
+    let bytes: [u8; 16] = [
+        0xff, 0x80, 0x34, 0x92, 0x00, 0x80, 0, 0, 0xef, 0xbe, 0xad, 0xde, 0x01, 0x00, 0x00, 0x80,
+    ];
+    let manifest = in_out(1, "u8", &bytes.map(u64::from), 80);
+    let out = u64s(&run("ld_wide_register", &manifest), "out");
+    let s = |x: i64| x as u64;
+    let want = [
+        0xff,                            // u8
+        s(-128),                         // s8
+        0x9234,                          // u16
+        s(-32768),                       // s16
+        0xdead_beef,                     // u32
+        s(-0x7fff_ffff),                 // s32
+        0x80,                            // b8
+        s(0xdead_beefu32 as i32 as i64), // v2.s32
+        s(-0x7fff_ffff),
+        u64::MAX, // stored before the loads, not written since
+    ];
+    assert_eq!(out, want);
+}
+
+#[test]
 fn barriers_complete_when_the_last_warp_missing_exits() {
     let manifest = "block = [128]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 512\n";
     let (p, ran) = at_every_level("barrier_exit", manifest);

@@ -93,7 +93,12 @@ pub fn assemble(
     let mut diags = diag::Diags::default();
     let mut lines = lower::LineCursor::new(source);
     reserve_runtime_names(module, &mut diags);
-    let layout = layout::Layout::build(&[module, runtime::module()], &mut diags);
+    let libraries = runtime::libraries_for(module);
+    let modules: Vec<&Module<'_>> = std::iter::once(module)
+        .chain(libraries.iter().map(|l| l.module()))
+        .collect();
+    let layout = layout::Layout::build(&modules, &mut diags);
+    check_vprintf(module, &libraries, &mut diags);
     let mut lowered = Vec::new();
     let mut loc_files = Vec::new();
     for item in &module.items {
@@ -120,8 +125,14 @@ pub fn assemble(
     if options.opt_level > 0 {
         drop_unreferenced(&mut functions, &layout);
     }
-    if diags.is_empty() && link_runtime(&mut functions, &layout, options, frame_align, &mut diags) {
-        loc_files.push((runtime::FILE_INDEX, runtime::FILE.to_string()));
+    if diags.is_empty() {
+        let linked = link_runtime(&mut functions, &layout, &libraries, options, frame_align);
+        match linked {
+            Ok(linked) => {
+                loc_files.extend((linked.iter()).map(|l| (l.file_index, l.file.to_string())))
+            }
+            Err(list) => diags.list.extend(list),
+        }
     }
     if !diags.is_empty() {
         let mut list = diags.list;
@@ -141,20 +152,52 @@ pub fn assemble(
     })
 }
 
-/// Reports the module's names that the f64 runtime defines, which every module is linked
-/// with (the runtime's functions would be called in their place).
+/// Reports the module's names that a library of the runtime defines (`__sgpu_*`), which
+/// every module may be linked with (the runtime's would be used in their place).
 fn reserve_runtime_names(module: &Module<'_>, diags: &mut diag::Diags) {
     let names = module.items.iter().flat_map(|item| match item {
         Item::Function(f) => vec![f.name],
         Item::Var(v) => v.declarators.iter().map(|d| d.name).collect(),
         _ => Vec::new(),
     });
-    for name in names {
-        if name.text.starts_with("__sgpu_") && runtime::function(name.text).is_some() {
+    for name in names.filter(|n| n.text.starts_with("__sgpu_")) {
+        if let Some(library) = runtime::LIBRARIES.iter().find(|l| l.defines(name.text)) {
             diags.error(
                 name.span,
-                format!("`{}` is reserved: sgpu's f64 runtime defines it", name.text),
+                format!(
+                    "`{}` is reserved: sgpu's {} runtime defines it",
+                    name.text, library.name
+                ),
             );
+        }
+    }
+}
+
+/// Reports a declaration of `vprintf` whose parameters or result differ from the printf
+/// runtime's (CUDA's `int vprintf(const char *, const char *)`): its calls would pass
+/// arguments where the runtime does not read them.
+fn check_vprintf(module: &Module<'_>, libraries: &[&runtime::Library], diags: &mut diag::Diags) {
+    if !libraries.iter().any(|l| std::ptr::eq(*l, &runtime::PRINTF)) {
+        return;
+    }
+    let Some(defined) = runtime::PRINTF.function(runtime::VPRINTF) else {
+        return;
+    };
+    let slots = |f: &ptx_grammar::ast::Function<'_>| {
+        let s = layout::signature(f);
+        (s.results, s.params)
+    };
+    for item in &module.items {
+        match item {
+            Item::Function(f) if f.name.text == runtime::VPRINTF && slots(f) != slots(defined) => {
+                diags.error(
+                    f.name.span,
+                    "`vprintf` is declared with other parameters than sgpu's printf runtime \
+                     defines: `.func (.param .b32 r) vprintf(.param .b64 format, .param .b64 \
+                     args)`",
+                );
+            }
+            _ => {}
         }
     }
 }
@@ -187,19 +230,24 @@ fn drop_unreferenced(functions: &mut Vec<Function>, layout: &layout::Layout<'_>)
     functions.retain(|_| k.next().unwrap_or(true));
 }
 
-/// Adds to `functions` the runtime functions that they call, and those that these call;
-/// whether there were any. The runtime lowers cleanly (tested), and its frames are no larger
-/// than those of the module's functions that call it, so nothing should be reported; what is
-/// is reported at the module's start, since the runtime's source is not the module's.
+/// Adds to `functions` the runtime functions that they call, and those that these call,
+/// from `libraries`: the libraries linked, or what went wrong. The runtime lowers cleanly
+/// (tested), and its frames are no larger than those of the module's functions that call it,
+/// so nothing should be reported; what is is reported at the module's start, since the
+/// runtime's source is not the module's.
 fn link_runtime(
     functions: &mut Vec<Function>,
     layout: &layout::Layout<'_>,
+    libraries: &[&'static runtime::Library],
     options: &Options,
     frame_align: u32,
-    diags: &mut diag::Diags,
-) -> bool {
-    let mut lines = lower::LineCursor::new(runtime::SOURCE);
-    let mut runtime_diags = diag::Diags::default();
+) -> Result<Vec<&'static runtime::Library>, Vec<Diagnostic>> {
+    // Per library: where its lines are counted, what it reported, whether it was linked.
+    let mut cursors: Vec<_> = (libraries.iter())
+        .map(|l| lower::LineCursor::new(l.source))
+        .collect();
+    let mut reported: Vec<diag::Diags> = libraries.iter().map(|_| Default::default()).collect();
+    let mut used = vec![false; libraries.len()];
     let mut linked = std::collections::HashSet::new();
     let mut scanned = 0;
     while scanned < functions.len() {
@@ -211,33 +259,46 @@ fn link_runtime(
             .collect();
         scanned += 1;
         for name in callees {
-            let Some(f) = runtime::function(name).filter(|_| linked.insert(name)) else {
+            let found = (libraries.iter().enumerate())
+                .find_map(|(i, l)| Some((i, l.function(name)?)))
+                .filter(|_| linked.insert(name));
+            let Some((i, f)) = found else {
                 continue;
             };
-            let lowered =
-                lower::FnLower::lower(runtime::SOURCE, f, layout, &mut lines, &mut runtime_diags);
+            let (library, diags) = (libraries[i], &mut reported[i]);
+            let lowered = lower::FnLower::lower(library.source, f, layout, &mut cursors[i], diags);
             // The runtime's frames need no more than the module's (its C has no
             // over-aligned locals).
             let mut function = match lowered.map(|l| finish(l, options, frame_align)) {
                 Some(Ok(function)) => function,
                 Some(Err(d)) => {
-                    runtime_diags.list.push(d);
+                    diags.list.push(d);
                     continue;
                 }
                 None => continue,
             };
-            // Lines of the runtime's file, not of the module's.
+            // Lines of the library's file, not of the module's.
             for line in &mut function.lines {
-                *line = [0, runtime::FILE_INDEX, line[0]];
+                *line = [0, library.file_index, line[0]];
             }
+            used[i] = true;
             functions.push(function);
         }
     }
-    for d in runtime_diags.list {
-        let message = format!("the f64 runtime cannot be linked: {}", d.message);
-        diags.error(ptx_grammar::ast::Span::new(0, 0), message);
+    let errors: Vec<Diagnostic> = (libraries.iter().zip(reported))
+        .flat_map(|(l, diags)| {
+            diags.list.into_iter().map(move |d| {
+                let message = format!("the {} runtime cannot be linked: {}", l.name, d.message);
+                Diagnostic::error(ptx_grammar::ast::Span::new(0, 0), message)
+            })
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
     }
-    !linked.is_empty()
+    Ok((libraries.iter().zip(used))
+        .filter_map(|(l, used)| used.then_some(*l))
+        .collect())
 }
 
 /// Reconvergence, allocation and branch targets for one lowered function; a frame or a

@@ -165,7 +165,14 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
     expect_keys(
         &root,
         &[
-            "kernel", "grid", "block", "shared", "params", "buffers", "surfaces",
+            "kernel",
+            "grid",
+            "block",
+            "shared",
+            "params",
+            "buffers",
+            "surfaces",
+            "printf_buffer",
         ],
         "",
     )?;
@@ -269,6 +276,14 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         bound[slot] = Some((binding, d));
     }
     let surfaces = descriptor_table(&mut global, bound)?;
+    let printf_bytes = match root.get("printf_buffer") {
+        None => crate::printf::abi::DEFAULT_BYTES,
+        Some(v) => v
+            .as_integer()
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or("`printf_buffer` must be a non-negative integer")?,
+    };
+    crate::printf::reserve(&mut global, program, printf_bytes)?;
 
     // Parameters, at the kernel's offsets.
     let mut params = vec![0u8; function.info.param_bytes as usize];

@@ -9,6 +9,8 @@
 //! - `warp.rs` is a warp's state and reconvergence stack, `barrier.rs` a CTA's named
 //!   barriers, `cta.rs` a CTA and [`cta::Cta::step`], which retires one instruction of the
 //!   warp its caller names, so a co-simulation can follow the RTL's issue order.
+//! - `printf.rs` is the device printf buffer a launch reserves and what the host prints
+//!   from it: the records, formatted as C's printf does.
 //! - `record.rs` is what a step retired ([`record::Retired`]: every effect of the
 //!   instruction), `trap.rs` why a kernel stopped ([`trap::Cause`]).
 //!
@@ -22,6 +24,7 @@ pub mod lane;
 pub mod launch;
 pub mod memory;
 pub mod mufu;
+pub mod printf;
 pub mod program;
 pub mod record;
 pub mod surface;

@@ -80,6 +80,13 @@ impl Global {
         Ok(())
     }
 
+    /// The bytes from `address` to the end of its allocation, for a reader that does not
+    /// know how many it needs (a NUL-terminated string); `None` outside every allocation.
+    pub fn bytes_from(&self, address: u64) -> Option<&[u8]> {
+        let r = &self.regions[self.region(address, 1)?];
+        Some(&r.bytes[(address - r.base) as usize..])
+    }
+
     pub fn by_name(&self, name: &str) -> Option<&Region> {
         self.regions.iter().find(|r| r.name == name)
     }

@@ -1,6 +1,6 @@
 //! Loads, stores, atomics and reductions.
 
-use super::int::pair_lanes;
+use super::int::{pair_lanes, signed};
 use super::*;
 use crate::layout::FrameSlot;
 use ptx_grammar::ast::{AddressPart, Operand as O};
@@ -330,6 +330,8 @@ impl<'a> FnLower<'a, '_> {
         // The destination: one register (tuple), or a vector of them gathered from a
         // temporary tuple, or a vector register of small elements unpacked from one.
         let whole = self.whole_small_vector(&ins.operands[0]);
+        // A 64-bit register loaded from 32 bits or fewer: its high word, written after.
+        let mut widened = None;
         let (target, gather) = match &ins.operands[0] {
             O::Vector(items, _) if n > 1 => {
                 let t = self.vregs.new_reg(Class::Gpr { size: words });
@@ -340,13 +342,21 @@ impl<'a> FnLower<'a, '_> {
                 None,
             ),
             O::Expr(e) => match self.dst(e) {
-                Some((v, p, _)) => (R::of(v, p), None),
+                Some((v, p, ty)) => {
+                    if ty.bits == 64 && words == 1 {
+                        widened = Some((v, p + 1));
+                    }
+                    (R::of(v, p), None)
+                }
                 None => return,
             },
             _ => return self.unsupported("this destination"),
         };
         let first = self.code.len();
         self.emit_load(target, addr, space, (size, words), cache_op(ins));
+        if let Some((v, high)) = widened {
+            self.extend_high(v, high, target);
+        }
         if self.has(".nc") && space == Space::Global {
             // ld.global.nc: the data does not change while the kernel runs, so the load may
             // run again in place of keeping its value (the allocator's rematerialisation).
@@ -366,7 +376,7 @@ impl<'a> FnLower<'a, '_> {
                 if matches!(e, Expr::Name(id) if id.text == "_") {
                     continue;
                 }
-                let Some((d, dp, _)) = self.dst(e) else {
+                let Some((d, dp, dty)) = self.dst(e) else {
                     return;
                 };
                 if ty.bits < 32 {
@@ -375,12 +385,25 @@ impl<'a> FnLower<'a, '_> {
                     let word = Lane::Reg(t, (at / 32) as u8);
                     let (pos, len) = (Lane::Imm(at % 32), Lane::Imm(u32::from(ty.bits)));
                     self.bfe(d, dp, word, pos, len, ty.class == TyClass::Signed);
-                    continue;
+                } else {
+                    for w in 0..per {
+                        self.mov_lane(d, dp + w, Lane::Reg(t, i as u8 * per + w));
+                    }
                 }
-                for w in 0..per {
-                    self.mov_lane(d, dp + w, Lane::Reg(t, i as u8 * per + w));
+                if dty.bits == 64 && ty.bits <= 32 {
+                    self.extend_high(d, dp + 1, R::of(d, dp));
                 }
             }
+        }
+    }
+
+    /// The high word of 64-bit register `v` whose low word `low` was loaded from 32 bits or
+    /// fewer: the value zero- or sign-extended by the instruction's type, PTX's rule for a
+    /// destination wider than the instruction type (`ld.u8 %rd1, [a]`).
+    fn extend_high(&mut self, v: VReg, high: u8, low: R) {
+        match self.tys.last().copied() {
+            Some(ty) if signed(ty) => self.shift(v, high, low, Lane::Imm(31), true, true),
+            _ => self.mov_lane(v, high, Lane::Imm(0)),
         }
     }
 
