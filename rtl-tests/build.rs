@@ -118,7 +118,14 @@ fn main() {
             // that Verilator sees as loops. No waveform: tracing its hundred thousand wires
             // would double the build.
             let args = ["-Wno-lint".to_string(), "-Wno-UNOPTFLAT".to_string()];
-            model(&name, lanes, &args, &[netlist.clone()], &include, dir);
+            model(
+                &name,
+                lanes,
+                &args,
+                std::slice::from_ref(&netlist),
+                &include,
+                dir,
+            );
             let _ = std::fs::remove_file(netlist);
         });
         items.push_str(&format!("model!({name});\n"));
@@ -176,8 +183,8 @@ fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
                 let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::rename(&tmp, &dir).expect("move the built library into the cache");
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::rename(&tmp, dir).expect("move the built library into the cache");
         // In the build script's output (target/<profile>/build/rtl-tests-*/output), not as a
         // cargo warning: cargo would show that again on every build, long after.
         println!(

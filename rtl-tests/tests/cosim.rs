@@ -32,30 +32,8 @@ fn cosim_with(ptx: &str, manifest: &str, options: &Options) -> Result<Report, Fa
     common::cosim_source(&source(ptx), ptx, manifest, options)
 }
 
-/// Two CTAs of `block` threads with one output buffer (and an input of random words), and
-/// 16 bytes of dynamic shared memory for kernels with an `.extern .shared` array.
-fn manifest_of(kernel: &str, with_input: bool, block: u32) -> String {
-    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\nshared = 16\n");
-    if with_input {
-        let mut x = 0x9e37_79b9u32;
-        let words: Vec<String> = (0..2048)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 17;
-                x ^= x << 5;
-                x.to_string()
-            })
-            .collect();
-        m += "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n";
-        m += &format!("[buffers.in]\nu32 = [{}]\n", words.join(", "));
-    } else {
-        m += "params = [{ buffer = \"out\" }]\n";
-    }
-    m + "[buffers.out]\nsize = 8192\n"
-}
-
 fn manifest(kernel: &str, with_input: bool) -> String {
-    manifest_of(kernel, with_input, 64)
+    common::manifest_of(kernel, with_input, 64)
 }
 
 /// Kernels of tests/kernels/ that use only the core's units, whether they take input, and
@@ -136,8 +114,13 @@ fn video_corpus_agrees(lanes: u32) {
 fn kernels_agree(kernels: &[(&str, bool, u32)], lanes: u32) {
     for &(kernel, input, block) in kernels {
         let ptx = format!("tests/kernels/{kernel}.ptx");
-        let report = cosim(&ptx, &manifest_of(kernel, input, block), lanes, None)
-            .unwrap_or_else(|f| panic!("{kernel} at {lanes} lanes: {f:?}"));
+        let report = cosim(
+            &ptx,
+            &common::manifest_of(kernel, input, block),
+            lanes,
+            None,
+        )
+        .unwrap_or_else(|f| panic!("{kernel} at {lanes} lanes: {f:?}"));
         assert!(
             report.retired > 0 && report.cycles > report.retired,
             "{kernel}: {report:?}"
@@ -361,7 +344,10 @@ fn assertions_fire_on_injected_faults() {
         .unwrap();
     let reduce = ("examples/reduce.ptx", reduce_manifest());
     // Three independent loads a thread: eight warps' worth fill the queue.
-    let loads = ("tests/kernels/more64.ptx", manifest_of("more64", true, 256));
+    let loads = (
+        "tests/kernels/more64.ptx",
+        common::manifest_of("more64", true, 256),
+    );
     let cases = [
         (0, refusing, &reduce, "a_req_held"),
         (1, Timing::Fixed(4), &reduce, "a_state_legal"),

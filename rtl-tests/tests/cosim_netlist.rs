@@ -17,21 +17,6 @@ fn netlist() -> Options {
     }
 }
 
-/// A CTA of one warp, two CTAs, with an output buffer and, with `input`, 256 input words.
-fn manifest(kernel: &str, input: bool) -> String {
-    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [32]\nshared = 16\n");
-    if input {
-        let words: Vec<String> = (0..256u32)
-            .map(|i| i.wrapping_mul(0x9e37_79b9).rotate_left(i % 32).to_string())
-            .collect();
-        m += "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n";
-        m += &format!("[buffers.in]\nu32 = [{}]\n", words.join(", "));
-    } else {
-        m += "params = [{ buffer = \"out\" }]\n";
-    }
-    m + "[buffers.out]\nsize = 8192\n"
-}
-
 /// Kernels of every unit the core has: divergence and reconvergence, guarded stores, 64-bit
 /// arithmetic and the divider, calls with local memory, the video ALU, and (blend) the
 /// surface unit.
@@ -49,8 +34,13 @@ fn the_netlist_agrees_with_the_model() {
     for (kernel, input) in kernels {
         let ptx = format!("tests/kernels/{kernel}.ptx");
         let source = std::fs::read_to_string(common::workspace().join(&ptx)).unwrap();
-        let report = common::cosim_source(&source, &ptx, &manifest(kernel, input), &netlist())
-            .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
+        let report = common::cosim_source(
+            &source,
+            &ptx,
+            &common::manifest_of(kernel, input, 32),
+            &netlist(),
+        )
+        .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
         retired += report.retired;
     }
     let blend = common::workspace().join("examples/blend.ptx");
@@ -72,8 +62,13 @@ fn the_checker_catches_a_fault_on_the_netlist() {
         fault: Some(3),
         ..netlist()
     };
-    let failure = common::cosim_source(&source, ptx, &manifest("divergent", false), &options)
-        .expect_err("a flipped bit is a mismatch");
+    let failure = common::cosim_source(
+        &source,
+        ptx,
+        &common::manifest_of("divergent", false, 32),
+        &options,
+    )
+    .expect_err("a flipped bit is a mismatch");
     assert!(
         matches!(failure, rtl_tests::cosim::Failure::Mismatch(_)),
         "{failure:?}"

@@ -228,3 +228,25 @@ pub fn cosim_program(
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     rtl_tests::cosim::run(program, &mut prepared, options)
 }
+
+/// Two CTAs of `block` threads with one output buffer (and an input of random words), and
+/// 16 bytes of dynamic shared memory for kernels with an `.extern .shared` array.
+pub fn manifest_of(kernel: &str, with_input: bool, block: u32) -> String {
+    let mut m = format!("kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\nshared = 16\n");
+    if with_input {
+        let mut x = 0x9e37_79b9u32;
+        let words: Vec<String> = (0..2048)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x.to_string()
+            })
+            .collect();
+        m += "params = [{ buffer = \"in\" }, { buffer = \"out\" }]\n";
+        m += &format!("[buffers.in]\nu32 = [{}]\n", words.join(", "));
+    } else {
+        m += "params = [{ buffer = \"out\" }]\n";
+    }
+    m + "[buffers.out]\nsize = 8192\n"
+}
