@@ -6,15 +6,17 @@
 # of the RTL. A netlist that runs differently from the RTL is yosys reading the RTL otherwise
 # than Verilator does.
 #
-#   synth/netlist.sh OUT.v [PARAMETER=VALUE ...] [-- SOURCE ...]
+#   synth/netlist.sh OUT.v [--top MODULE] [PARAMETER=VALUE ...] [-- SOURCE ...]
 #   synth/netlist.sh /tmp/core.v LANES=1 WARPS=1
+#   synth/netlist.sh /tmp/alu.v --top sgpu_int_alu
 #
+# MODULE is sgpu_core unless given.
 # The memories (code, registers, reconvergence stacks) stay memories (`memory -nomap`), as a
 # vendor flow maps them to block RAM: as flip-flops and multiplexers they would be millions
 # of gates. The sources are those of files.f unless given (rtl-tests' build gives its
 # snapshot of them). About two minutes for the smallest core, one yosys process.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 OUT.v [PARAMETER=VALUE ...] [-- SOURCE ...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 OUT.v [--top MODULE] [PARAMETER=VALUE ...] [-- SOURCE ...]" >&2; exit 2; }
 out=$(realpath "$1")
 shift
 params=()
@@ -37,7 +39,7 @@ if [ ${#given[@]} -gt 0 ]; then
 fi
 top=sgpu_core
 top_and_params "${params[@]}"
-[ ${#rest[@]} -eq 0 ] || { echo "$0: not a PARAMETER=VALUE: ${rest[*]}" >&2; exit 2; }
+[ ${#rest[@]} -eq 0 ] || { echo "$0: not --top or PARAMETER=VALUE: ${rest[*]}" >&2; exit 2; }
 chparam=""
 [ -z "$setparams" ] || chparam="chparam$setparams $top;"
 

@@ -25,9 +25,9 @@
 //! contents, at slot 0, and 64 bytes of random constants in bank 1.
 
 use sgpu_isa::{
-    decode, fields, set_field, Aop, Aty, Bmode, Cop, Dsize, Field, Geom, Instruction, Lop2, Msize,
-    Op, Pred, PredSrc, Query, Reg, RegOrImm, Sclamp, Sop, Space, Sreg, Sty, Surface, Unit, Vwidth,
-    INSTRUCTIONS,
+    decode, fields, set_field, Aop, Aty, Bmode, Cop, Dsize, Field, Geom, Icmp, Instruction, Lop2,
+    Msize, Op, Pred, PredSrc, Query, Reg, RegOrImm, Sclamp, Sop, Space, Sreg, Sty, Surface, Unit,
+    Vwidth, INSTRUCTIONS,
 };
 use sgpu_sim::launch::Prepared;
 use sgpu_sim::memory::Global;
@@ -413,17 +413,14 @@ fn prologue(b: &mut Builder, rng: &mut Rng, regs: &Regs, shape: &Shape) {
         b.emit(Op::Mov32i { rd: r(k), imm32: 0 });
     }
     for p in 0..4 {
-        b.emit(Op::Isetp {
-            pd: regs.pred(p),
-            pq: Pred::PT,
-            ra: regs.data(p),
-            rb: RegOrImm::Reg(r(20)),
-            pc: ALWAYS,
-            icmp: sgpu_isa::Icmp::Gt,
-            sgn: false,
-            x: false,
-            bop: sgpu_isa::Bop::And,
-        });
+        let p_gt_tid = isetp(
+            regs.pred(p),
+            regs.data(p),
+            RegOrImm::Reg(r(20)),
+            Icmp::Gt,
+            false,
+        );
+        b.emit(p_gt_tid);
     }
 }
 
@@ -441,6 +438,21 @@ fn linear(b: &mut Builder, rd: Reg, v: [Sreg; 3], n: [Sreg; 2]) {
             sreg: v[k],
         });
         b.emit(imad(rd, rd, r(26), r(27)));
+    }
+}
+
+/// `pd = ra icmp rb` (signed with `sgn`), PT for the second result.
+fn isetp(pd: Pred, ra: Reg, rb: RegOrImm, icmp: Icmp, sgn: bool) -> Op {
+    Op::Isetp {
+        pd,
+        pq: Pred::PT,
+        ra,
+        rb,
+        pc: ALWAYS,
+        icmp,
+        sgn,
+        x: false,
+        bop: sgpu_isa::Bop::And,
     }
 }
 
@@ -758,7 +770,7 @@ impl Gen<'_> {
             3 if self.warps > 1 && u64::from(self.next_arrive) < sgpu_isa::abi::BARRIERS => {
                 let id = self.next_arrive;
                 self.next_arrive += 1;
-                let first = self.first_warp();
+                let first = self.warp_test(Icmp::Lt, 32);
                 self.counted(id, Bmode::Arrive, first);
                 let rest = PredSrc {
                     negated: true,
@@ -793,20 +805,12 @@ impl Gen<'_> {
         self.b.guarded(guard, op);
     }
 
-    /// The spare predicate set to whether the thread is in its CTA's first warp (the same for
-    /// a warp's lanes), as a guard.
-    fn first_warp(&mut self) -> PredSrc {
-        self.b.emit(Op::Isetp {
-            pd: self.regs.spare,
-            pq: Pred::PT,
-            ra: r(20),
-            rb: RegOrImm::Imm(32),
-            pc: ALWAYS,
-            icmp: sgpu_isa::Icmp::Lt,
-            sgn: false,
-            x: false,
-            bop: sgpu_isa::Bop::And,
-        });
+    /// The spare predicate set to `tid icmp threads` of the thread's index in its CTA (the
+    /// same for a warp's lanes, `threads` being a multiple of 32), as a guard.
+    fn warp_test(&mut self, icmp: Icmp, threads: u32) -> PredSrc {
+        let threads = u8::try_from(threads).expect("at most eight warps a CTA");
+        let op = isetp(self.regs.spare, r(20), RegOrImm::Imm(threads), icmp, false);
+        self.b.emit(op);
         PredSrc {
             pred: self.regs.spare,
             negated: false,
@@ -817,23 +821,7 @@ impl Gen<'_> {
     /// the top of the whole of the CTA's last warp, while the others may wait at a barrier.
     fn exit(&mut self, top: bool) {
         if top && self.warps > 1 && self.rng.chance(50) {
-            self.b.emit(Op::Isetp {
-                pd: self.regs.spare,
-                pq: Pred::PT,
-                ra: r(20),
-                rb: RegOrImm::Imm(
-                    u8::try_from((self.warps - 1) * 32).expect("at most eight warps a CTA"),
-                ),
-                pc: ALWAYS,
-                icmp: sgpu_isa::Icmp::Ge,
-                sgn: false,
-                x: false,
-                bop: sgpu_isa::Bop::And,
-            });
-            let last = PredSrc {
-                pred: self.regs.spare,
-                negated: false,
-            };
+            let last = self.warp_test(Icmp::Ge, (self.warps - 1) * 32);
             return self.b.guarded(last, Op::Exit);
         }
         let p = PredSrc {
@@ -1160,17 +1148,8 @@ impl Gen<'_> {
             imm32: u32::MAX,
         });
         let p3 = self.regs.pred(3);
-        self.b.emit(Op::Isetp {
-            pd: p3,
-            pq: Pred::PT,
-            ra: r(27),
-            rb: RegOrImm::Imm(0),
-            pc: ALWAYS,
-            icmp: sgpu_isa::Icmp::Gt,
-            sgn: true,
-            x: false,
-            bop: sgpu_isa::Bop::And,
-        });
+        self.b
+            .emit(isetp(p3, r(27), RegOrImm::Imm(0), Icmp::Gt, true));
         self.b.to(ALWAYS, Op::Ssy { target: 0 }, end);
         let p3 = PredSrc {
             pred: p3,

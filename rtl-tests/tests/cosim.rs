@@ -8,13 +8,8 @@ mod common;
 use rtl_tests::cosim::{Failure, Options, Report};
 use rtl_tests::port::Timing;
 
-fn source(ptx: &str) -> String {
-    let path = common::workspace().join(ptx);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{ptx}: {e}"))
-}
-
 fn program(ptx: &str) -> sgpu_sim::program::Program {
-    common::program_of(&source(ptx), ptx)
+    common::program_of(&common::source(ptx), ptx)
 }
 
 /// Runs `ptx` as `manifest` launches it (files relative to the workspace) on a core of
@@ -25,11 +20,7 @@ fn cosim(ptx: &str, manifest: &str, lanes: u32, fault: Option<u64>) -> Result<Re
         fault,
         ..Options::default()
     };
-    cosim_with(ptx, manifest, &options)
-}
-
-fn cosim_with(ptx: &str, manifest: &str, options: &Options) -> Result<Report, Failure> {
-    common::cosim_source(&source(ptx), ptx, manifest, options)
+    common::cosim_file(ptx, manifest, &options)
 }
 
 fn manifest(kernel: &str, with_input: bool) -> String {
@@ -209,7 +200,7 @@ fn traps_agree() {
             memory: Timing::Fixed(latency),
             ..Options::default()
         };
-        match cosim_with(ptx, m, &options) {
+        match common::cosim_file(ptx, m, &options) {
             Err(Failure::Trap(t, _)) => t,
             other => {
                 panic!("{ptx}, latency {latency}: expected a trap both agree on, got {other:?}")
@@ -361,7 +352,7 @@ fn assertions_fire_on_injected_faults() {
             inject: Some((200, 1 << bit)),
             ..Options::default()
         };
-        let result = cosim_with(ptx, m, &options);
+        let result = common::cosim_file(ptx, m, &options);
         let Err(Failure::Mismatch(what)) = result else {
             panic!("fault {bit} went unnoticed: {result:?}");
         };

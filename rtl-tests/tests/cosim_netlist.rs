@@ -33,20 +33,12 @@ fn the_netlist_agrees_with_the_model() {
     let mut retired = 0;
     for (kernel, input) in kernels {
         let ptx = format!("tests/kernels/{kernel}.ptx");
-        let source = std::fs::read_to_string(common::workspace().join(&ptx)).unwrap();
-        let report = common::cosim_source(
-            &source,
-            &ptx,
-            &common::manifest_of(kernel, input, 32),
-            &netlist(),
-        )
-        .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
+        let report = common::cosim_file(&ptx, &common::manifest_of(kernel, input, 32), &netlist())
+            .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
         retired += report.retired;
     }
-    let blend = common::workspace().join("examples/blend.ptx");
-    let source = std::fs::read_to_string(&blend).unwrap();
-    let launch = std::fs::read_to_string(common::workspace().join("examples/blend.toml")).unwrap();
-    let report = common::cosim_source(&source, "examples/blend.ptx", &launch, &netlist())
+    let launch = common::source("examples/blend.toml");
+    let report = common::cosim_file("examples/blend.ptx", &launch, &netlist())
         .unwrap_or_else(|f| panic!("examples/blend.ptx on the netlist: {f:?}"));
     retired += report.retired;
     println!("{retired} warp instructions in lock-step on the netlist");
@@ -57,18 +49,12 @@ fn the_netlist_agrees_with_the_model() {
 #[test]
 fn the_checker_catches_a_fault_on_the_netlist() {
     let ptx = "tests/kernels/divergent.ptx";
-    let source = std::fs::read_to_string(common::workspace().join(ptx)).unwrap();
     let options = Options {
         fault: Some(3),
         ..netlist()
     };
-    let failure = common::cosim_source(
-        &source,
-        ptx,
-        &common::manifest_of("divergent", false, 32),
-        &options,
-    )
-    .expect_err("a flipped bit is a mismatch");
+    let failure = common::cosim_file(ptx, &common::manifest_of("divergent", false, 32), &options)
+        .expect_err("a flipped bit is a mismatch");
     assert!(
         matches!(failure, rtl_tests::cosim::Failure::Mismatch(_)),
         "{failure:?}"

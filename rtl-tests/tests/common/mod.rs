@@ -217,6 +217,21 @@ pub fn cosim_source(
     cosim_program(&program_of(source, name), name, manifest, options)
 }
 
+/// The text of `path`, relative to the workspace.
+pub fn source(path: &str) -> String {
+    let at = workspace().join(path);
+    std::fs::read_to_string(&at).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// [`cosim_source`] of the PTX file `ptx` (relative to the workspace).
+pub fn cosim_file(
+    ptx: &str,
+    manifest: &str,
+    options: &rtl_tests::cosim::Options,
+) -> Result<rtl_tests::cosim::Report, rtl_tests::cosim::Failure> {
+    cosim_source(&source(ptx), ptx, manifest, options)
+}
+
 /// [`cosim_source`] of a program already assembled.
 pub fn cosim_program(
     program: &sgpu_sim::program::Program,
