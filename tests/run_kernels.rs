@@ -838,6 +838,108 @@ fn async_copies_and_space_tests() {
     }
 }
 
+/// cp.async with a source size below the copy's and with ignore-src: the first bytes copied,
+/// the rest zeros, nothing read past the source size (the edge buffer ends 5 bytes after the
+/// copies' source, so reading 16 traps), and a guarded copy leaving threads that skip it alone.
+#[test]
+fn async_copies_fill_past_the_source_size_with_zeros() {
+    let input: Vec<u8> = (0..512u32).map(|i| (i * 37 + 11) as u8).collect();
+    let edge: Vec<u8> = (0..21u8).map(|i| 200 + i).collect();
+    let manifest = format!(
+        "block = [32]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"edge\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu8 = [{}]\n[buffers.edge]\nu8 = [{}]\n[buffers.out]\nsize = 4096\n",
+        list(&input),
+        list(&edge)
+    );
+    let p = run("asyncpartial", &manifest);
+    let out = words::<16>(&p, "out");
+    // `size` bytes of `from` (clamped to `copy`), zeros to `copy`, the 0xAA fill after it.
+    let copied = |from: &[u8], size: usize, copy: usize| -> [u8; 16] {
+        let mut want = [0xAA; 16];
+        want[..copy].fill(0);
+        let n = size.min(copy);
+        want[..n].copy_from_slice(&from[..n]);
+        want
+    };
+    for t in 0..32 {
+        let from = &input[16 * t..16 * t + 16];
+        let n = t % 18;
+        let kept = if t < 24 {
+            copied(from, n, 16)
+        } else {
+            [0xAA; 16]
+        };
+        let ignored = if t % 2 == 1 { 0 } else { 16 };
+        let want = [
+            copied(from, n, 16),
+            copied(from, 5, 16),
+            copied(from, 12, 16),
+            copied(from, 3, 8),
+            copied(from, ignored, 16),
+            kept,
+            copied(&edge[16..], t % 6, 16),
+            copied(&edge[16..], 5, 16),
+        ];
+        assert_eq!(out[8 * t..8 * t + 8], want, "thread {t}");
+    }
+}
+
+/// Vector atomics: each element its own atomic at its own address, sunk elements (`_`) still
+/// applied, a generic address with an offset. The order the threads' atomics ran in is
+/// whatever the count (element 3 of the f32 vector) says; every old value must be what the
+/// threads before it in that order leave.
+#[test]
+fn vector_atomics_operate_on_each_element() {
+    use sgpu_sim::float::{widen, BF16, F16};
+    let manifest = "block = [32]\nparams = [{ buffer = \"acc\" }, { buffer = \"out\" }]\n\
+         [buffers.acc]\nsize = 64\n[buffers.out]\nsize = 1024\n";
+    let p = run("vecatomic", manifest);
+    let (acc, out) = (u32s(&p, "acc"), u32s(&p, "out"));
+    let f = |bits: u32| f32::from_bits(bits);
+    let half = |word: u32, hi: bool| widen(if hi { word >> 16 } else { word & 0xffff }, F16);
+    let threads: Vec<f32> = (0..32).map(|t| t as f32).collect();
+    // Thread t's turn, from the count it saw.
+    let turn: Vec<usize> = (0..32).map(|t| f(out[8 * t]) as usize).collect();
+    let mut order = turn.clone();
+    order.sort_unstable();
+    assert_eq!(
+        order,
+        (0..32).collect::<Vec<_>>(),
+        "the counts are a permutation"
+    );
+    let value = |t: usize, i: usize| ((t * (i + 1)) % 37) as f32;
+    for t in 0..32 {
+        let before: Vec<usize> = (0..32).filter(|&u| turn[u] < turn[t]).collect();
+        let sum: f32 = before.iter().map(|&u| threads[u]).sum();
+        let olds = [f(out[8 * t + 1]), f(out[8 * t + 2]), f(out[8 * t + 3])];
+        assert_eq!(olds, [sum, 2.0 * sum, 3.0 * sum], "thread {t}'s f32 olds");
+        let max = |i: usize| before.iter().map(|&u| value(u, i)).fold(0.0, f32::max);
+        let (w, w9) = (out[8 * t + 4], out[8 * t + 5]);
+        let got = [half(w, false), half(w, true), half(w9, false)];
+        assert_eq!(got, [max(0), max(2), max(7)], "thread {t}'s f16 olds");
+        let min = |x: fn(f32) -> f32| before.iter().map(|&u| x(threads[u])).fold(0.0, f32::min);
+        let pairs = [out[8 * t + 6], out[8 * t + 7]];
+        let got = pairs.map(|w| [half(w, false), half(w, true)]);
+        let want = [[min(|x| -x), min(|x| x)], [min(|x| x), min(|x| -2.0 * x)]];
+        assert_eq!(got, want, "thread {t}'s f16x2 olds");
+    }
+    assert_eq!(
+        acc[..4].iter().map(|&b| f(b)).collect::<Vec<_>>(),
+        [496.0, 992.0, 1488.0, 32.0]
+    );
+    let maxima: Vec<f32> = (0..8)
+        .map(|i| (0..32).map(|t| value(t, i)).fold(0.0, f32::max))
+        .collect();
+    let halves: Vec<f32> = (0..8).map(|i| half(acc[4 + i / 2], i % 2 == 1)).collect();
+    assert_eq!(halves, maxima);
+    let sums: Vec<f32> = (0..8)
+        .map(|i| widen((acc[8 + i / 2] >> (16 * (i % 2))) & 0xffff, BF16))
+        .collect();
+    assert_eq!(sums, [32.0, 64.0, 32.0, 64.0, 32.0, 64.0, 32.0, 64.0]);
+    let pairs: Vec<f32> = (0..4).map(|i| half(acc[12 + i / 2], i % 2 == 1)).collect();
+    assert_eq!(pairs, [-31.0, 0.0, 0.0, -62.0]);
+}
+
 /// `.global` and `.const` variables declared inside functions: two functions' statics of
 /// one name are two variables, and a block's constant table is read by its name.
 #[test]

@@ -7,6 +7,8 @@ use ptx_grammar::ast::{AddressPart, Operand as O};
 use sgpu_isa::abi::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use sgpu_isa::{Aop, Aty, Bop, Cop, Icmp, Msize, Space};
 
+mod copy_async;
+
 /// Where an address points, once resolved.
 #[derive(Clone, Copy)]
 enum Address {
@@ -894,76 +896,25 @@ impl<'a> FnLower<'a, '_> {
         self.plop(d, Some((in_window, !inside)), None, Bop::And);
     }
 
-    /// `cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, policy}`:
-    /// sgpu copies at once, a load and a store, so `cp.async.commit_group`, `wait_group` and
-    /// `wait_all` find every copy done and are no instructions; program order is kept. A
-    /// source size of 0 stores zeros (PTX's zero fill); other partial sizes, `ignore-src`
-    /// predicates and the bulk and mbarrier forms are not supported.
-    pub(super) fn copy_async(&mut self, ins: &PtxInstruction<'a>) {
-        let has = |m: &str| ins.modifiers().any(|x| x == m);
-        if !has(".async") || has(".bulk") || has(".mbarrier") {
-            return self.unsupported(format!("`{}`", ins.mnemonic.text));
-        }
-        if has(".commit_group") || has(".wait_group") || has(".wait_all") {
-            return;
-        }
-        let Some(Src::Imm(bytes)) = self.operand(ins, 2) else {
-            return self.unsupported("`cp.async` with a copy size that is not a constant");
-        };
-        let size = match bytes {
-            4 => Msize::B32,
-            8 => Msize::B64,
-            16 => Msize::B128,
-            _ => return self.unsupported(format!("`cp.async` of {bytes} bytes")),
-        };
-        let words = (bytes / 4) as u8;
-        let zero_fill = match ins.operands.get(3).map(|_| self.operand(ins, 3)) {
-            None => false,
-            Some(Some(Src::Imm(n))) if n == bytes => false,
-            Some(Some(Src::Imm(0))) => true,
-            // A cache policy (`.L2::cache_hint`) in the fourth place: no source size.
-            Some(Some(Src::Reg { .. })) if has(".L2::cache_hint") && ins.operands.len() == 4 => {
-                false
-            }
-            _ => return self.unsupported("`cp.async` with a partial source size or `ignore-src`"),
-        };
-        let mut dst_space = Space::Shared;
-        let Some(dst) = self.address(&ins.operands[0], &mut dst_space, false) else {
-            return;
-        };
-        let value = if zero_fill {
-            R::ZERO
-        } else {
-            let mut src_space = Space::Global;
-            let Some(src) = self.address(&ins.operands[1], &mut src_space, false) else {
-                return;
-            };
-            let t = R::of(self.vregs.new_reg(Class::Gpr { size: words }), 0);
-            self.emit_load(t, src, src_space, (size, words), cache_op(ins));
-            t
-        };
-        self.emit_store(dst, value, dst_space, (size, words), Cop::default());
-    }
-
     fn atomic(&mut self, ins: &PtxInstruction<'a>, mut space: Space) {
         let red = ins.opcode() == "red";
         let Some(ty) = self.tys.last().copied() else {
             return self.unsupported(format!("`{}` without a type", ins.mnemonic.text));
         };
-        let aty = match (ty.name, ty.bits) {
-            ("u32", _) => Aty::U32,
-            ("s32", _) => Aty::S32,
-            ("u64", _) => Aty::U64,
-            ("s64", _) => Aty::S64,
-            ("f32", _) => Aty::F32,
-            ("b32", _) => Aty::B32,
-            ("b64", _) => Aty::B64,
-            ("f16", _) => Aty::F16,
-            ("f16x2", _) => Aty::F16x2,
-            ("bf16", _) => Aty::Bf16,
-            ("bf16x2", _) => Aty::Bf16x2,
+        let aty = match ty.name {
+            "u32" => Aty::U32,
+            "s32" => Aty::S32,
+            "u64" => Aty::U64,
+            "s64" => Aty::S64,
+            "f32" => Aty::F32,
+            "b32" => Aty::B32,
+            "b64" => Aty::B64,
+            "f16" => Aty::F16,
+            "f16x2" => Aty::F16x2,
+            "bf16" => Aty::Bf16,
+            "bf16x2" => Aty::Bf16x2,
             // ATOM has no f64 sum: a compare-and-swap loop (`atomic_add_f64`).
-            ("f64", _) => Aty::B64,
+            "f64" => Aty::B64,
             _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
         };
         let aop = isa_modifier(ins, Aop::from_name);
@@ -987,84 +938,168 @@ impl<'a> FnLower<'a, '_> {
         else {
             return self.unsupported("an atomic on constant memory");
         };
-        // ATOM takes no offset: add it to the address.
-        let base = if offset != 0 {
-            self.offset_base(base, w, offset)
-        } else {
-            base
-        };
         let words = if ty.bits == 64 { 2 } else { 1 };
-        let value = |me: &mut Self, i: usize| -> Option<R> {
-            let s = me.operand(ins, i)?;
-            if let Src::Reg { v, part, .. } = s {
-                return Some(R::of(v, part));
-            }
-            let t = me.vregs.new_reg(Class::Gpr { size: words });
-            for w in 0..words {
-                let l = me.lane(s, w == 1)?;
-                me.mov_lane(t, w, l);
-            }
-            Some(R::of(t, 0))
+        let site = AtomicSite {
+            base,
+            wide: w,
+            space,
+            aop,
+            aty,
+            words,
         };
-        let Some(rb) = value(self, first + 1) else {
+        if let O::Vector(values, _) = &ins.operands[first + 1] {
+            let dests = match &ins.operands[0] {
+                O::Vector(d, _) if !red => Some(d.as_slice()),
+                _ => None,
+            };
+            return self.vector_atomic(site, offset, values, dests, u32::from(ty.bits) / 8);
+        }
+        let (Some(b), c) = (
+            self.operand(ins, first + 1),
+            (aop == Aop::Cas).then(|| self.operand(ins, first + 2)),
+        ) else {
             return;
         };
-        let rc = if aop == Aop::Cas {
-            match value(self, first + 2) {
+        // ATOM takes no offset: add it to the address.
+        let site = self.at_offset(site, offset);
+        let Some(rb) = self.atomic_value(b, words) else {
+            return;
+        };
+        let rc = match c {
+            Some(Some(c)) => match self.atomic_value(c, words) {
                 Some(r) => r,
                 None => return,
-            }
-        } else {
-            R::ZERO
+            },
+            Some(None) => return,
+            None => R::ZERO,
         };
-        let aw = if w { 2 } else { 1 };
+        let result = if red {
+            None
+        } else {
+            match self.dest(ins, 0) {
+                Some((d, dp, _)) => Some(R::of(d, dp)),
+                None => return,
+            }
+        };
         if ty.name == "f64" {
             if aop != Aop::Add {
                 return self.unsupported(format!("`{}`", ins.mnemonic.text));
             }
-            let result = if red { None } else { self.dest(ins, 0) };
-            return self.atomic_add_f64((base, w), space, rb, result.map(|(d, dp, _)| (d, dp)));
+            let result = result.and_then(|r| r.v);
+            return self.atomic_add_f64((site.base, w), space, rb, result);
         }
-        if red {
-            self.emit(
-                Op::Red {
-                    ra: base.reg,
-                    rb: rb.reg,
-                    aop,
-                    aty,
-                    space,
-                    e: w,
-                },
-                &[
-                    wide(use_(fields::RA, base), aw),
-                    wide(use_(fields::RB, rb), words),
-                ],
-            );
-        } else {
-            let Some((d, dp, _)) = self.dest(ins, 0) else {
+        self.emit_atomic(&site, result, rb, rc);
+    }
+
+    /// An atomic of a vector (`atom.global.v8.f16.max.noftz`): one atomic of each element,
+    /// `bytes` apart, as PTX defines it (each element atomic on its own).
+    fn vector_atomic(
+        &mut self,
+        site: AtomicSite,
+        offset: i64,
+        values: &[Expr<'a>],
+        dests: Option<&[Expr<'a>]>,
+        bytes: u32,
+    ) {
+        for (i, e) in values.iter().enumerate() {
+            let at = self.at_offset(site, offset + i64::from(bytes) * i as i64);
+            let Some(rb) = self.src(e).and_then(|s| self.atomic_value(s, site.words)) else {
                 return;
             };
-            let rd = R::of(d, dp);
-            self.emit(
-                Op::Atom {
-                    rd: rd.reg,
-                    ra: base.reg,
-                    rb: rb.reg,
-                    rc: rc.reg,
-                    aop,
-                    aty,
-                    space,
-                    e: w,
+            // A sunk element (`_`) has no destination: a reduction.
+            let result = match dests.map(|d| &d[i]) {
+                None => None,
+                Some(Expr::Name(id)) if id.text == "_" => None,
+                Some(d) => match self.dst(d) {
+                    Some((d, dp, _)) => Some(R::of(d, dp)),
+                    None => return,
                 },
-                &[
-                    wide(def(fields::RD, rd), words),
-                    wide(use_(fields::RA, base), aw),
-                    wide(use_(fields::RB, rb), words),
-                    wide(use_(fields::RC, rc), words),
-                ],
-            );
+            };
+            self.emit_atomic(&at, result, rb, R::ZERO);
         }
     }
+
+    /// `site` moved `offset` bytes on (ATOM takes no offset: it is added to the address).
+    fn at_offset(&mut self, site: AtomicSite, offset: i64) -> AtomicSite {
+        if offset == 0 {
+            return site;
+        }
+        AtomicSite {
+            base: self.offset_base(site.base, site.wide, offset),
+            ..site
+        }
+    }
+
+    /// An atomic's value operand in registers: an immediate moved into new ones.
+    fn atomic_value(&mut self, s: Src<'a>, words: u8) -> Option<R> {
+        if let Src::Reg { v, part, .. } = s {
+            return Some(R::of(v, part));
+        }
+        let t = self.vregs.new_reg(Class::Gpr { size: words });
+        for w in 0..words {
+            let l = self.lane(s, w == 1)?;
+            self.mov_lane(t, w, l);
+        }
+        Some(R::of(t, 0))
+    }
+
+    /// `ATOM` into `result`, or `RED` without one.
+    fn emit_atomic(&mut self, site: &AtomicSite, result: Option<R>, rb: R, rc: R) {
+        let AtomicSite {
+            base,
+            wide: e,
+            space,
+            aop,
+            aty,
+            words,
+        } = *site;
+        let aw = if e { 2 } else { 1 };
+        let Some(rd) = result else {
+            let op = Op::Red {
+                ra: base.reg,
+                rb: rb.reg,
+                aop,
+                aty,
+                space,
+                e,
+            };
+            let fields = [
+                wide(use_(fields::RA, base), aw),
+                wide(use_(fields::RB, rb), words),
+            ];
+            self.emit(op, &fields);
+            return;
+        };
+        let op = Op::Atom {
+            rd: rd.reg,
+            ra: base.reg,
+            rb: rb.reg,
+            rc: rc.reg,
+            aop,
+            aty,
+            space,
+            e,
+        };
+        let fields = [
+            wide(def(fields::RD, rd), words),
+            wide(use_(fields::RA, base), aw),
+            wide(use_(fields::RB, rb), words),
+            wide(use_(fields::RC, rc), words),
+        ];
+        self.emit(op, &fields);
+    }
+}
+
+/// Where and how an atomic operates: its address register (a pair when `wide`), space,
+/// operation, type, and the registers a value takes.
+#[derive(Clone, Copy)]
+struct AtomicSite {
+    base: R,
+    wide: bool,
+    space: Space,
+    aop: Aop,
+    aty: Aty,
+    words: u8,
 }
 
 impl<'a> FnLower<'a, '_> {

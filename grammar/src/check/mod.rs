@@ -8,6 +8,7 @@ mod special;
 mod surface;
 pub mod types;
 pub mod video;
+mod widths;
 
 use crate::ast::*;
 use crate::diag::Diagnostic;

@@ -3,7 +3,7 @@
 use super::decl::DeclInfo;
 use super::forms::{self, Form, Kind, Matched, OperandSpec};
 use super::types::{Class, Type};
-use super::{special, surface, video, Checker, MnemonicMatch, Symbol};
+use super::{special, surface, video, widths, Checker, MnemonicMatch, Symbol};
 use crate::ast::*;
 use crate::diag::Diagnostic;
 
@@ -112,8 +112,15 @@ impl<'m, 'a: 'm> Checker<'m, 'a> {
         if video::is_simd(opcode) {
             self.diags.extend(video::check_simd(ins));
         }
-        if opcode == "mov" {
-            self.whole_vector_mov(ins);
+        match opcode {
+            "mov" => self.whole_vector_mov(ins),
+            "cp" if ins.modifiers().any(|m| m == ".async")
+                && !ins.modifiers().any(|m| m == ".bulk") =>
+            {
+                self.diags.extend(widths::check_copy(ins));
+            }
+            "ld" | "st" => self.diags.extend(widths::check_access(ins)),
+            _ => {}
         }
         if matches!(opcode, "suld" | "sust" | "sured" | "suq") {
             let problems = surface::check(ins, |name| self.lookup(name));
