@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod cuda;
+pub mod device_printf;
 pub mod output;
 pub mod ptxas_flags;
 pub mod render;

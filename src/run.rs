@@ -66,7 +66,7 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
     drop(err);
     // What the kernel printed comes first, as a CUDA program's device output comes when the
     // kernel ends; also when it trapped, since it may tell why.
-    device_printf(&program, &prepared)?;
+    crate::device_printf::print("ptxas-rs", &program, &prepared)?;
     let stats = match result {
         Ok(stats) => stats,
         Err(mut trap) => {
@@ -90,33 +90,6 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
         crate::output::write(&path, bytes)?;
     }
     Ok(0)
-}
-
-/// The records of the kernel's printf buffer on standard output, and what went wrong with
-/// them (records dropped for want of room, one never written) as warnings.
-fn device_printf(program: &sgpu_sim::program::Program, prepared: &Prepared) -> Result<()> {
-    use sgpu_sim::printf;
-    let Some(printed) = printf::printed(&prepared.global, program) else {
-        return Ok(());
-    };
-    std::io::stdout()
-        .write_all(&printed.text)
-        .context("writing standard output")?;
-    for problem in &printed.problems {
-        eprintln!("ptxas-rs: warning: printf: {problem}");
-    }
-    if printed.dropped > 0 {
-        let size = prepared
-            .global
-            .by_name(printf::REGION)
-            .map_or(0, |r| r.bytes.len());
-        eprintln!(
-            "ptxas-rs: warning: printf: {} records did not fit in the printf buffer's {size} \
-             bytes and were dropped (the manifest's `printf_buffer` sets its size)",
-            printed.dropped
-        );
-    }
-    Ok(())
 }
 
 /// A `PATH:LINE` location with the path relative to the working directory when the file is

@@ -1,7 +1,7 @@
 //! `sgpu-cosim FILE.elf --launch LAUNCH.toml`: runs a kernel on the Verilated RTL core in
 //! lock-step with the golden model (docs/cosim.md). It takes the manifest of `ptxas-rs run`,
-//! writes the same dumps and exits alike: 0 done, 1 bad input, 2 the RTL and the model
-//! differ, 3 a trap both agree on.
+//! writes the same dumps, prints what the kernel printed with device printf, and exits
+//! alike: 0 done, 1 bad input, 2 the RTL and the model differ, 3 a trap both agree on.
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -115,6 +115,9 @@ fn run(args: &Args) -> Result<u8> {
         }
     };
     let seconds = started.elapsed().as_secs_f64();
+    // What the kernel printed, as `ptxas-rs run` shows it: also after a trap, which it may
+    // explain.
+    ptxas_rs::device_printf::print("sgpu-cosim", &program, &prepared)?;
     println!(
         "{} cycles, {} warp instructions retired, IPC {:.3} ({:.2} M cycles/s)",
         report.cycles,

@@ -1,7 +1,7 @@
-//! `sgpu-cosim`'s output files, as `ptxas-rs` writes them (src/output.rs): a dump to a device
+//! `sgpu-cosim`'s output, as `ptxas-rs` writes it: files (src/output.rs: a dump to a device
 //! is written in place, and a waveform or dump that cannot be written is an error naming its
-//! path, exit 1, before anything runs (Verilator would otherwise write no waveform and say
-//! nothing).
+//! path, exit 1, before anything runs, where Verilator would write nothing and say nothing),
+//! and what the kernel printed with device printf.
 
 mod common;
 
@@ -73,4 +73,39 @@ fn outputs_go_to_devices_in_place_and_missing_folders_are_errors() {
         err.contains("cannot write /nonexistent/o.bin") && !err.contains(".tmp"),
         "{err}"
     );
+}
+
+/// What a kernel printed with device printf comes out of `sgpu-cosim` as the model prints it
+/// (`tests/kernels/printf.ptx`: two CTAs, several warps, doubles and strings), before the
+/// run's report.
+#[test]
+fn device_printf_is_printed_after_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = common::source("tests/kernels/printf.ptx");
+    let program = common::program_of(&source, "printf.ptx");
+    let (module, _) = ptx_grammar::parse(&source);
+    let assembled =
+        ptx_encoder::assemble(&source, "printf.ptx", &module, &Default::default()).unwrap();
+    std::fs::write(dir.path().join("k.elf"), assembled.elf).unwrap();
+    let manifest = "grid = [2]\nblock = [40]\nparams = [{ buffer = \"out\" }]\n\
+                    [buffers.out]\nsize = 1280\n";
+    std::fs::write(dir.path().join("k.toml"), manifest).unwrap();
+    let mut model = sgpu_sim::launch::prepare(manifest, dir.path(), &program).unwrap();
+    let ran = sgpu_sim::run(
+        &program,
+        &mut model.global,
+        &model.surfaces,
+        &model.launch,
+        |_, _, _| {},
+    );
+    ran.unwrap();
+    let want = sgpu_sim::printf::printed(&model.global, &program).expect("a printf buffer");
+    assert!(want.text.len() > 1000 && want.problems.is_empty());
+
+    let run = cosim(dir.path(), &["k.elf", "--launch", "k.toml"]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    let (printed, report) = run.stdout.split_at(want.text.len().min(run.stdout.len()));
+    assert_eq!(String::from_utf8_lossy(printed), String::from_utf8_lossy(&want.text));
+    assert!(String::from_utf8_lossy(report).contains("cycles"), "{err}");
 }
