@@ -299,3 +299,11 @@ fn a_subtraction_reads_a_zero_carry_as_a_borrow() {
         .collect();
     assert_eq!(out, want);
 }
+
+#[test]
+fn a_loop_counted_by_a_divergent_carry_is_not_uniform() {
+    let manifest = "block = [32]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 128\n";
+    let out = u32s(&run("divergent_carry_loop", manifest), "out");
+    let want: Vec<u32> = (0..32).map(|t| u32::from(t < 16)).collect();
+    assert_eq!(out, want);
+}

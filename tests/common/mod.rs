@@ -87,6 +87,9 @@ pub struct Both {
     pub optimised: sgpu_sim::program::Program,
     pub literal: sgpu_sim::program::Program,
     file: String,
+    /// Warp instructions each launch may run before it traps (the model's default when
+    /// `None`).
+    pub max_instructions: Option<u64>,
 }
 
 /// [`load`] at `-O3` and at `-O0`.
@@ -96,14 +99,24 @@ pub fn load_both(source: &str, file: &str) -> Both {
 
 /// [`load`] at `-O<level>` and at `-O0`.
 pub fn load_both_at(source: &str, file: &str, level: u8) -> Both {
-    let at = |opt_level| ptx_encoder::Options {
-        opt_level,
+    let optimised = ptx_encoder::Options {
+        opt_level: level,
+        ..Default::default()
+    };
+    load_both_with(source, file, &optimised)
+}
+
+/// [`load`] with `optimised`'s options and at `-O0` with the default registers.
+pub fn load_both_with(source: &str, file: &str, optimised: &ptx_encoder::Options) -> Both {
+    let literal = ptx_encoder::Options {
+        opt_level: 0,
         ..Default::default()
     };
     Both {
-        optimised: load_with(source, file, &at(level)),
-        literal: load_with(source, file, &at(0)),
+        optimised: load_with(source, file, optimised),
+        literal: load_with(source, file, &literal),
         file: file.to_string(),
+        max_instructions: None,
     }
 }
 
@@ -138,6 +151,9 @@ impl Both {
     ) -> Launched {
         let run = |program: &sgpu_sim::program::Program, observe| {
             let mut p = sgpu_sim::launch::prepare(manifest, dir, program).unwrap();
+            if let Some(limit) = self.max_instructions {
+                p.launch.max_instructions = limit;
+            }
             let ran = sgpu_sim::run(program, &mut p.global, &p.surfaces, &p.launch, observe);
             (p, ran.map(|_| ()))
         };

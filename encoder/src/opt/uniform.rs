@@ -12,11 +12,17 @@
 //!   branch and its immediate post-dominator) and read outside it: threads that took
 //!   different paths, or left a loop after different iterations, hold different values.
 //!
+//! The carry has no slot: the one an instruction reads from the instruction just before it
+//! (in its block, always running: a 64-bit add's two halves) is as divergent as that
+//! instruction's results; any other is the function's carry, one value tracked for the
+//! whole function, divergent once any instruction that writes the carry is tainted as
+//! above or writes it inside a divergent branch's region.
+//!
 //! A branch is divergent when its guard is. Both grow together to a fixed point. Constant
 //! banks (kernel parameters), `%ctaid`, `%ntid` and the like, immediates, and what is
 //! computed from them alone are uniform.
 
-use super::defuse::{reads, DefUse};
+use super::defuse::{carry_roles, reads, DefUse};
 use super::rewrite::deleted;
 use crate::mir::{Field, MInst};
 use sgpu_isa::{fields, opcodes, Sreg, Unit};
@@ -76,9 +82,11 @@ pub fn divergent_locations(code: &[MInst], du: &DefUse) -> Vec<bool> {
     }
     let ipdom = du.cfg.post_dominators();
     let mut split = vec![false; du.cfg.starts.len()];
+    let mut carry = false;
     loop {
         let mut changed = false;
-        for m in code.iter().filter(|m| !deleted(m)) {
+        for (i, m) in code.iter().enumerate().filter(|(_, m)| !deleted(m)) {
+            let (reads_carry, writes_carry) = carry_roles(m);
             // A vote or a reduction gives every thread taking part the same result, whatever
             // each brought; only a guard that splits the threads (or the value a guard keeps)
             // makes it differ.
@@ -87,10 +95,12 @@ pub fn divergent_locations(code: &[MInst], du: &DefUse) -> Vec<bool> {
                 operands_matter || s.def() || s.field == Field::of(fields::PG)
             };
             let tainted = divergent_source(m)
+                || (reads_carry && carry_divergent(code, du, i, &divergent, carry))
                 || reads(m)
                     .filter(read)
                     .any(|s| du.locs.of(s).any(|l| divergent[l]));
             if tainted {
+                changed |= writes_carry && !std::mem::replace(&mut carry, true);
                 for s in m.slots().filter(|s| s.def()) {
                     for l in du.locs.of(s) {
                         changed |= !std::mem::replace(&mut divergent[l], true);
@@ -111,11 +121,32 @@ pub fn divergent_locations(code: &[MInst], du: &DefUse) -> Vec<bool> {
                 changed = true;
                 let region = region(du, b, ipdom[b]);
                 escape(code, du, &region, &mut divergent);
+                let block = &du.cfg.block_of;
+                carry |= (0..code.len()).any(|i| region[block[i]] && carry_roles(&code[i]).1);
             }
         }
         if !changed {
             return divergent;
         }
+    }
+}
+
+/// Whether the carry instruction `i` reads may differ between threads: the one the
+/// instruction before it in its block writes (always running) is as divergent as that
+/// instruction's results; any other is the function's carry, `carry`.
+fn carry_divergent(code: &[MInst], du: &DefUse, i: usize, divergent: &[bool], carry: bool) -> bool {
+    let block = &du.cfg.block_of;
+    let before = (0..i)
+        .rev()
+        .take_while(|&j| block[j] == block[i])
+        .find(|&j| !deleted(&code[j]));
+    let Some(j) = before.filter(|&j| code[j].always_runs() && carry_roles(&code[j]).1) else {
+        return carry;
+    };
+    let mut results = code[j].slots().filter(|s| s.def()).peekable();
+    match results.peek() {
+        None => carry,
+        Some(_) => results.any(|s| du.locs.of(s).any(|l| divergent[l])),
     }
 }
 

@@ -1,35 +1,38 @@
-//! The optimiser against the literal translation on random programs: random PTX kernels of
-//! integer arithmetic on 32- and 64-bit registers, comparisons, predicate logic, selects,
-//! guards, forward branches, counted loops, global loads and shared loads and stores, run at
-//! -O3 and -O0 (`common::Both`), which must leave the same results. Every register is stored
-//! at the end, so a wrong value anywhere shows.
-//!
-//! The shapes that once broke it run among them (`Gen::shapes`): carry chains under guards
-//! and across labels, 64-bit comparisons combined with predicates (one or two destinations),
-//! `cnot.b64`, and 32-bit shared addresses that wrap below zero.
-//!
-//! Every program runs at -O1, -O2 and -O3. CI runs `OPT_CASES` (256) programs;
-//! `SGPU_OPT_CASES=20000 cargo test --release --test optimiser` by hand runs more. A failing
-//! program is printed whole.
+//! Random PTX kernels for the optimiser's differential test (`Gen`, `program`): integer
+//! arithmetic on 32- and 64-bit registers, comparisons, predicate logic, selects, guards,
+//! forward branches, loops counted uniformly and per thread (zero trips included), global
+//! loads, shared loads and stores, and the shapes that once broke the optimiser
+//! (`Gen::shapes`): carry chains under guards and across labels, 64-bit comparisons combined
+//! with predicates, `cnot.b64`, 32-bit shared addresses that wrap below zero. Beside them
+//! (`Gen::memory`, `Gen::call`): stores and loads through two pointers that may alias (one
+//! generic), in divergent code, atomics and reductions followed by loads of the same word,
+//! and calls of a recursive function and of one taking `.param` arguments of every size and
+//! an array of a random alignment, under uniform and divergent branches, with every random
+//! register live across the call.
 
-mod common;
+use super::common::xorshift;
 
-use common::{list, xorshift};
-
-/// Random programs in CI; `SGPU_OPT_CASES` overrides.
-const OPT_CASES: u64 = 256;
 /// 32-bit registers `%r0..%r14`; `%r15` counts loops and nothing else writes it.
 const REGS: u32 = 15;
-/// 64-bit registers `%rd4..%rd7` (below are the buffers' addresses).
+/// 64-bit registers `%rd4..%rd7` (below are the buffers' addresses; `%rd8` and `%rd10` are
+/// addresses computed for one access, `%rd9` the thread's 64 bytes of `scratch`).
 const WIDE: [u32; 4] = [4, 5, 6, 7];
 const PREDS: u32 = 4;
 /// Threads: two warps, so that guards and branches on `%tid` diverge within each.
-const THREADS: usize = 64;
-const INPUT_WORDS: usize = 64;
+pub const THREADS: usize = 64;
+pub const INPUT_WORDS: usize = 64;
+/// Bytes of `out` a thread stores: 15 words, then 4 pairs.
+pub const OUT_BYTES: usize = 96;
+/// Bytes of `scratch` a thread owns.
+pub const SCRATCH_BYTES: usize = 64;
 
 struct Gen {
     next: Box<dyn FnMut() -> u64>,
     labels: u32,
+    /// Call sites so far (each declares its arguments in a block of its own).
+    calls: u32,
+    /// The alignment of `mix`'s array argument in this program: 4, 8 or 16.
+    align: u32,
     /// Registers `%t0..` written once each.
     temps: u32,
     text: String,
@@ -81,7 +84,7 @@ impl Gen {
             _ => String::new(),
         };
         let (d, a, b, c) = (self.reg(), self.src(), self.src(), self.src());
-        let body = match self.below(21) {
+        let body = match self.below(24) {
             0..=4 => {
                 let op = self.pick(&[
                     "add.s32",
@@ -158,6 +161,8 @@ impl Gen {
             }
             17 => return self.shared(&guard),
             19 => return self.shapes(&guard),
+            20 | 21 => return self.memory(&guard),
+            22 => return self.call(),
             18 if self.temps < 250 && guard.is_empty() => {
                 // A value written once (an SSA value: in a loop, often an invariant one,
                 // which the optimiser may hoist), folded into a random register.
@@ -296,9 +301,140 @@ impl Gen {
         }
     }
 
+    /// Through two pointers into the thread's `scratch` words: one at a word the generator
+    /// picks, one at a word a register picks (they may be the same word, which the optimiser
+    /// cannot know), a store or an atomic through one (under `guard`), then a load through
+    /// the other. Sometimes the register's pointer is generic, or the store 64 bits wide
+    /// over two words.
+    fn memory(&mut self, guard: &str) {
+        let (a, k) = (self.reg(), 4 * self.below(16));
+        self.line(&format!("and.b32 %r16, {a}, 15"));
+        self.line("mul.wide.u32 %rd10, %r16, 4");
+        self.line("add.s64 %rd10, %rd9, %rd10");
+        let fixed = format!("%rd9+{k}");
+        let (near, far) = match self.below(2) {
+            0 => ("%rd10".to_string(), fixed),
+            _ => (fixed, "%rd10".to_string()),
+        };
+        let (d, r) = (self.reg(), self.reg());
+        let write = match self.below(6) {
+            0 | 1 => format!("st.global.u32 [{near}], {r}"),
+            2 => {
+                let op = self.pick(&["add.u32", "exch.b32", "max.u32", "min.s32", "or.b32"]);
+                let old = self.reg();
+                format!("atom.global.{op} {old}, [{near}], {r}")
+            }
+            3 => {
+                let op = self.pick(&["add.u32", "xor.b32", "max.s32"]);
+                format!("red.global.{op} [{near}], {r}")
+            }
+            4 => {
+                self.line("cvta.global.u64 %rd10, %rd10");
+                format!("st.u32 [%rd10], {r}")
+            }
+            _ => {
+                let x = self.wide();
+                format!("st.global.u64 [%rd9+{}], {x}", 8 * self.below(8))
+            }
+        };
+        self.line(&format!("{guard}{write}"));
+        let read = match far.as_str() {
+            "%rd10" if write.starts_with("st.u32") => "ld.u32",
+            _ => "ld.global.u32",
+        };
+        self.line(&format!("{read} {d}, [{far}]"));
+    }
+
+    /// A call of `rec` (recursive: its depth is 0 to 3, the same in every thread or this
+    /// thread's own) or of `mix` (arguments of 8 to 64 bits and a 16-byte array), maybe
+    /// skipped by some threads (a divergent branch) or by all alike (`%p5`, uniform).
+    fn call(&mut self) {
+        let skip = match self.below(3) {
+            0 => None,
+            1 => Some(self.pred()),
+            _ => Some("%p5".to_string()),
+        };
+        let label = self.labels;
+        if let Some(p) = &skip {
+            self.labels += 1;
+            let neg = self.pick(&["", "!"]);
+            self.line(&format!("@{neg}{p} bra L{label}"));
+        }
+        let site = self.calls;
+        self.calls += 1;
+        self.text.push_str("\t{\n");
+        if self.below(2) == 0 {
+            let d = self.reg();
+            let x = self.src();
+            let n = match self.below(2) {
+                0 => format!("{}", self.below(4)),
+                _ => {
+                    let a = self.reg();
+                    self.line(&format!("and.b32 %r16, {a}, 3"));
+                    "%r16".to_string()
+                }
+            };
+            self.line(&format!(".param .b32 n{site}"));
+            self.line(&format!(".param .b32 x{site}"));
+            self.line(&format!(".param .b32 r{site}"));
+            self.line(&format!("st.param.b32 [n{site}], {n}"));
+            self.line(&format!("st.param.b32 [x{site}], {x}"));
+            self.line(&format!("call (r{site}), rec, (n{site}, x{site})"));
+            self.line(&format!("ld.param.b32 {d}, [r{site}]"));
+        } else {
+            self.mix_call(site);
+        }
+        self.text.push_str("\t}\n");
+        if skip.is_some() {
+            self.text.push_str(&format!("L{label}:\n"));
+        }
+    }
+
+    /// The arguments of `mix` from random registers, the call, its result into a wide one.
+    fn mix_call(&mut self, site: u32) {
+        let align = self.align;
+        for (name, ty) in [("c", "b8"), ("h", "b16"), ("k", "b32"), ("a", "b64")] {
+            self.line(&format!(".param .{ty} {name}{site}"));
+        }
+        self.line(&format!(".param .align {align} .b8 v{site}[16]"));
+        self.line(&format!(".param .align 8 .b8 r{site}[8]"));
+        let (c, h, k, a) = (self.reg(), self.reg(), self.src(), self.wide());
+        self.line(&format!("cvt.u16.u32 %h0, {c}"));
+        self.line(&format!("st.param.b8 [c{site}], %h0"));
+        self.line(&format!("cvt.u16.u32 %h0, {h}"));
+        self.line(&format!("st.param.b16 [h{site}], %h0"));
+        self.line(&format!("st.param.b32 [k{site}], {k}"));
+        self.line(&format!("st.param.b64 [a{site}], {a}"));
+        let words: Vec<String> = (0..4).map(|_| self.reg()).collect();
+        match align {
+            16 => self.line(&format!(
+                "st.param.v4.b32 [v{site}], {{{}}}",
+                words.join(", ")
+            )),
+            8 => {
+                let text = format!("st.param.v2.b32 [v{site}], {{{}, {}}}", words[0], words[1]);
+                self.line(&text);
+                let text = format!(
+                    "st.param.v2.b32 [v{site}+8], {{{}, {}}}",
+                    words[2], words[3]
+                );
+                self.line(&text);
+            }
+            _ => {
+                for (i, w) in words.iter().enumerate() {
+                    self.line(&format!("st.param.b32 [v{site}+{}], {w}", 4 * i));
+                }
+            }
+        }
+        let params = ["c", "h", "k", "a", "v"].map(|p| format!("{p}{site}"));
+        self.line(&format!("call (r{site}), mix, ({})", params.join(", ")));
+        let d = self.wide();
+        self.line(&format!("ld.param.b64 {d}, [r{site}]"));
+    }
+
     fn block(&mut self, depth: u32, length: u64) {
         for _ in 0..length {
-            match self.below(12) {
+            match self.below(13) {
                 0 if depth < 2 => {
                     // A forward branch over a block, taken by some threads.
                     let (p, label) = (self.pred(), self.labels);
@@ -322,25 +458,85 @@ impl Gen {
                     self.line("setp.ne.s32 %p4, %r15, 0");
                     self.line(&format!("@%p4 bra L{label}"));
                 }
+                2 if depth == 0 => {
+                    // A loop tested at its top, 0 to 3 trips, each thread its own count.
+                    let (top, end) = (self.labels, self.labels + 1);
+                    self.labels += 2;
+                    let a = self.reg();
+                    self.line(&format!("and.b32 %r15, {a}, 3"));
+                    self.text.push_str(&format!("L{top}:\n"));
+                    self.line("setp.eq.s32 %p4, %r15, 0");
+                    self.line(&format!("@%p4 bra L{end}"));
+                    let n = 1 + self.below(6);
+                    self.block(depth + 1, n);
+                    self.line("sub.s32 %r15, %r15, 1");
+                    self.line(&format!("bra L{top}"));
+                    self.text.push_str(&format!("L{end}:\n"));
+                }
                 _ => self.instruction(),
             }
         }
     }
 }
 
-/// A random kernel `(in, out)`: each thread starts its registers from its thread index,
-/// the input and constants, runs random code, and stores every register.
-fn program(seed: u64) -> String {
+/// `rec(n, x) = n == 0 ? x : rec(n - 1, x + n) ^ n`, recursing behind a conditional branch.
+const REC: &str = ".func (.param .b32 r) rec(.param .b32 n, .param .b32 x)\n{\n\
+    \t.reg .pred %q<1>;\n\t.reg .b32 %a<6>;\n\
+    \tld.param.b32 %a0, [n];\n\tld.param.b32 %a1, [x];\n\tmov.b32 %a2, %a1;\n\
+    \tsetp.eq.u32 %q0, %a0, 0;\n\t@%q0 bra DONE;\n\
+    \tsub.s32 %a3, %a0, 1;\n\tadd.s32 %a4, %a1, %a0;\n\
+    \t{\n\t.param .b32 pn;\n\t.param .b32 px;\n\t.param .b32 pr;\n\
+    \tst.param.b32 [pn], %a3;\n\tst.param.b32 [px], %a4;\n\
+    \tcall (pr), rec, (pn, px);\n\tld.param.b32 %a5, [pr];\n\t}\n\
+    \txor.b32 %a2, %a5, %a0;\nDONE:\n\tst.param.b32 [r], %a2;\n\tret;\n}\n\n";
+
+/// `mix(c, h, k, a, v)`: every argument folded into a 64-bit result; `v`'s alignment is the
+/// program's, read as its alignment allows.
+fn mix(align: u32) -> String {
+    let read = match align {
+        16 => "\tld.param.v4.b32 {%b1, %b2, %b3, %b4}, [v];\n".to_string(),
+        8 => {
+            "\tld.param.v2.b32 {%b1, %b2}, [v];\n\tld.param.v2.b32 {%b3, %b4}, [v+8];\n".to_string()
+        }
+        _ => (1..=4)
+            .map(|i| format!("\tld.param.b32 %b{i}, [v+{}];\n", 4 * (i - 1)))
+            .collect(),
+    };
+    format!(
+        ".func (.param .align 8 .b8 r[8]) mix(.param .b8 c, .param .b16 h, .param .b32 k, \
+         .param .b64 a, .param .align {align} .b8 v[16])\n{{\n\
+         \t.reg .b16 %m<2>;\n\t.reg .b32 %b<9>;\n\t.reg .b64 %e<3>;\n\
+         \tld.param.u8 %m0, [c];\n\tld.param.u16 %m1, [h];\n\tld.param.b32 %b0, [k];\n\
+         \tld.param.b64 %e0, [a];\n{read}\
+         \tcvt.u32.u16 %b5, %m0;\n\tcvt.u32.u16 %b6, %m1;\n\
+         \tmad.lo.s32 %b7, %b0, %b5, %b6;\n\txor.b32 %b7, %b7, %b1;\n\
+         \tsub.s32 %b8, %b2, %b3;\n\tmul.lo.s32 %b8, %b8, %b4;\n\
+         \tmov.b64 %e1, {{%b7, %b8}};\n\tadd.s64 %e2, %e0, %e1;\n\
+         \tst.param.b64 [r], %e2;\n\tret;\n}}\n\n"
+    )
+}
+
+/// A random kernel `(in, out, scratch)` after the functions it may call: each thread starts
+/// its registers from its thread index, the input and constants, runs random code, and
+/// stores every register.
+pub fn program(seed: u64) -> String {
     let mut g = Gen {
         next: Box::new(xorshift(seed | 1)),
         labels: 0,
+        calls: 0,
+        align: 4,
         temps: 0,
         text: String::new(),
     };
+    g.align = [4, 8, 16][g.below(3) as usize];
+    g.text
+        .push_str(".version 7.0\n.target sm_80\n.address_size 64\n\n");
+    g.text.push_str(REC);
+    g.text.push_str(&mix(g.align));
     g.text.push_str(
-        ".version 7.0\n.target sm_80\n.address_size 64\n\n\
-         .visible .entry rnd(.param .u64 in, .param .u64 out)\n{\n\
-         \t.reg .b32 %r<17>;\n\t.reg .b64 %rd<9>;\n\t.reg .pred %p<5>;\n\t.reg .b32 %s<3>;\n\t.reg .b32 %t<256>;\n\
+        ".visible .entry rnd(.param .u64 in, .param .u64 out, .param .u64 scratch)\n{\n\
+         \t.reg .b16 %h<1>;\n\t.reg .b32 %r<17>;\n\t.reg .b64 %rd<11>;\n\t.reg .pred %p<6>;\n\
+         \t.reg .b32 %s<3>;\n\t.reg .b32 %t<256>;\n\
          \t.shared .align 16 .b8 pad[48];\n\t.shared .align 16 .b8 sh[4096];\n",
     );
     g.line("ld.param.u64 %rd0, [in]");
@@ -348,6 +544,10 @@ fn program(seed: u64) -> String {
     g.line("cvta.to.global.u64 %rd0, %rd0");
     g.line("cvta.to.global.u64 %rd1, %rd1");
     g.line("mov.u32 %r0, %tid.x");
+    g.line("ld.param.u64 %rd9, [scratch]");
+    g.line("cvta.to.global.u64 %rd9, %rd9");
+    g.line(&format!("mul.wide.u32 %rd8, %r0, {SCRATCH_BYTES}"));
+    g.line("add.s64 %rd9, %rd9, %rd8");
     // Each thread's 64 bytes of shared memory, from %s0 (`sh` lies past `pad`: its address is
     // a constant the optimiser may fold into the accesses' offsets).
     g.line("shl.b32 %s1, %r0, 6");
@@ -379,11 +579,16 @@ fn program(seed: u64) -> String {
         let bound = g.below(THREADS as u64);
         g.line(&format!("setp.lt.u32 %p{p}, %r0, {bound}"));
     }
+    // The same in every thread.
+    let bound = g.below(2 * THREADS as u64);
+    g.line("mov.u32 %r16, %ntid.x");
+    g.line(&format!("setp.lt.u32 %p5, %r16, {bound}"));
+    g.text.push_str(&format!("\t{}\n", super::minimise::FROM));
     let n = 8 + g.below(30);
     g.block(0, n);
     // Every register to out[tid][..]: 15 words, then 4 pairs.
     g.line("mov.u32 %r16, %tid.x");
-    g.line("mul.wide.u32 %rd8, %r16, 96");
+    g.line(&format!("mul.wide.u32 %rd8, %r16, {OUT_BYTES}"));
     g.line("add.s64 %rd8, %rd1, %rd8");
     for r in 0..REGS {
         g.line(&format!("st.global.u32 [%rd8+{}], %r{r}", 4 * r));
@@ -394,70 +599,4 @@ fn program(seed: u64) -> String {
     g.line("ret");
     g.text.push_str("}\n");
     g.text
-}
-
-#[test]
-fn optimised_code_computes_what_the_literal_translation_does() {
-    let cases = std::env::var("SGPU_OPT_CASES").map_or(OPT_CASES, |v| v.parse().unwrap());
-    let mut seeds = xorshift(0x0917);
-    let input: Vec<u32> = {
-        let mut next = xorshift(0x1234);
-        (0..INPUT_WORDS).map(|_| next() as u32).collect()
-    };
-    let manifest = format!(
-        "block = [{THREADS}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
-         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
-        list(&input),
-        THREADS * 96
-    );
-    let started = std::time::Instant::now();
-    for _ in 0..cases {
-        let source = program(seeds());
-        common::assert_checks(&source);
-        for level in 1..=3 {
-            let run = std::panic::catch_unwind(|| {
-                let both = common::load_both_at(&source, "random.ptx", level);
-                both.finish(&manifest, std::path::Path::new("."))
-            });
-            assert!(run.is_ok(), "this program differs at -O{level}:\n{source}");
-        }
-    }
-    println!(
-        "optimiser: {cases} random programs, each at -O1, -O2 and -O3 against -O0, agree ({:.1} s)",
-        started.elapsed().as_secs_f64()
-    );
-}
-
-/// Device functions no kernel reaches are dropped from optimised code (sgpu has no linker,
-/// so nothing else can call them), and kept at -O0; one reached through a function pointer
-/// in an initializer stays.
-#[test]
-fn unreferenced_device_functions_are_dropped() {
-    let source = ".version 7.0\n.target sm_80\n.address_size 64\n\n\
-        .visible .func (.param .b32 r) unused(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\
-        \tld.param.b32 %r0, [a];\n\tst.param.b32 [r], %r0;\n\tret;\n}\n\n\
-        .visible .func (.param .b32 r) pointed(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\
-        \tld.param.b32 %r0, [a];\n\tst.param.b32 [r], %r0;\n\tret;\n}\n\n\
-        .global .u64 table[1] = {pointed};\n\n\
-        .visible .func (.param .b32 r) called(.param .b32 a)\n{\n\t.reg .b32 %r<2>;\n\
-        \tld.param.b32 %r0, [a];\n\tadd.s32 %r1, %r0, 1;\n\tst.param.b32 [r], %r1;\n\tret;\n}\n\n\
-        .visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\
-        \tld.param.u64 %rd0, [out];\n\tmov.u32 %r0, 7;\n\t{\n\t.param .b32 a;\n\t.param .b32 r;\n\
-        \tst.param.b32 [a], %r0;\n\tcall (r), called, (a);\n\tld.param.b32 %r1, [r];\n\t}\n\
-        \tst.global.u32 [%rd0], %r1;\n\tret;\n}\n";
-    common::assert_checks(source);
-    let (module, _) = ptx_grammar::parse(source);
-    let names = |opt_level| {
-        let options = ptx_encoder::Options {
-            opt_level,
-            ..Default::default()
-        };
-        let a = ptx_encoder::assemble(source, "f.ptx", &module, &options).unwrap();
-        a.functions.into_iter().map(|f| f.name).collect::<Vec<_>>()
-    };
-    assert_eq!(names(0), ["unused", "pointed", "called", "k"]);
-    assert_eq!(names(3), ["pointed", "called", "k"]);
-    let manifest = "params = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 4\n";
-    let p = common::load_both(source, "f.ptx").finish(manifest, std::path::Path::new("."));
-    assert_eq!(common::u32s(&p, "out"), [8]);
 }
