@@ -118,6 +118,7 @@ impl Op {
     }
 }
 
+#[derive(Clone)]
 enum Expr {
     Var(usize),
     Tid,
@@ -133,6 +134,7 @@ enum Expr {
     Array(Box<Expr>),
 }
 
+#[derive(Clone)]
 enum Stmt {
     Assign(usize, Expr),
     Store(Expr, Expr),
@@ -192,6 +194,7 @@ impl Thread<'_> {
 }
 
 /// A random kernel's statements.
+#[derive(Clone)]
 pub struct Program {
     body: Vec<Stmt>,
 }
@@ -372,6 +375,76 @@ impl Program {
             )),
         }
     }
+}
+
+impl Program {
+    /// The program with statements removed, or an `if` or a loop replaced by its body, for
+    /// as long as `fails` holds: the statements a failure needs.
+    pub fn shrink(self, fails: impl Fn(&Program) -> bool) -> Program {
+        let mut p = self;
+        let mut from = 0;
+        loop {
+            let candidates = variants(&p.body);
+            let found = (from..candidates.len()).find(|&i| {
+                fails(&Program {
+                    body: candidates[i].clone(),
+                })
+            });
+            match found {
+                Some(i) => {
+                    p.body = candidates[i].clone();
+                    from = i;
+                }
+                None => return p,
+            }
+        }
+    }
+}
+
+/// Every list one step smaller than `stmts`: a statement removed, or an `if` or loop
+/// replaced by its body (an `if` by either branch), at any depth.
+fn variants(stmts: &[Stmt]) -> Vec<Vec<Stmt>> {
+    let mut out = Vec::new();
+    for (i, s) in stmts.iter().enumerate() {
+        let with = |middle: Vec<Stmt>| {
+            let mut v = stmts[..i].to_vec();
+            v.extend(middle);
+            v.extend_from_slice(&stmts[i + 1..]);
+            v
+        };
+        out.push(with(Vec::new()));
+        match s {
+            Stmt::If(c, then, other) => {
+                out.push(with(then.clone()));
+                out.push(with(other.clone()));
+                for t in variants(then) {
+                    out.push(with(vec![Stmt::If(c.clone(), t, other.clone())]));
+                }
+                for o in variants(other) {
+                    out.push(with(vec![Stmt::If(c.clone(), then.clone(), o)]));
+                }
+            }
+            Stmt::Loop(n, body) => {
+                out.push(with(body.clone()));
+                for b in variants(body) {
+                    out.push(with(vec![Stmt::Loop(n.clone(), b)]));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn shrinking_keeps_the_statements_a_failure_needs() {
+    let program = Program::new(7);
+    // "Fails" while some statement stores to the array.
+    let stores = |p: &Program| p.text(0).matches("\ta[").count();
+    assert!(stores(&program) > 0);
+    let small = program.shrink(|p| stores(p) > 0);
+    assert_eq!(stores(&small), 1);
+    assert_eq!(small.body.len(), 1, "one statement is left");
 }
 
 /// `programs` as kernels `k0..` of one module, compiled by clang-16 (`ptxas-rs cuda`'s

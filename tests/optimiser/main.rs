@@ -134,6 +134,25 @@ fn registers(i: u64) -> u32 {
     }
 }
 
+/// Whether CUDA program `p`, compiled alone, differs from -O0 with `options` or stores
+/// other than what the generator computes (panic messages silenced meanwhile).
+fn cuda_fails(p: &cuda::Program, options: &Options) -> bool {
+    let source = cuda::compile(&[p]);
+    if !assembles(&source, options) {
+        return false;
+    }
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let wrong = std::panic::catch_unwind(|| {
+        let mut both = common::load_both_with(&source, "random.ptx", options);
+        both.max_instructions = Some(1 << 22);
+        let (state, ran) = both.launch(&p.manifest(0), Path::new("."));
+        ran.is_err() || p.check(&common::u32s(&state, "out")).is_err()
+    });
+    std::panic::set_hook(hook);
+    wrong.unwrap_or(true)
+}
+
 #[test]
 fn optimised_ptx_computes_what_the_literal_translation_does() {
     let n = cases("SGPU_OPT_CASES", OPT_CASES);
@@ -194,8 +213,12 @@ fn optimised_cuda_computes_what_the_generator_expects() {
                         seed((first + k as u64) ^ 0xC0DA),
                         program.text(0)
                     );
-                    let alone = cuda::compile(&[program]);
-                    failed(&what, &why, &alone, &options, &program.manifest(0));
+                    let small = program.clone().shrink(|p| cuda_fails(p, &options));
+                    panic!(
+                        "{what}\nat -O{level} with {} registers: {why}\nshrunk:\n{}",
+                        options.max_registers,
+                        small.text(0)
+                    );
                 }
             }
         }
