@@ -106,6 +106,9 @@ fn device_printf_is_printed_after_the_run() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "{err}");
     let (printed, report) = run.stdout.split_at(want.text.len().min(run.stdout.len()));
-    assert_eq!(String::from_utf8_lossy(printed), String::from_utf8_lossy(&want.text));
+    assert_eq!(
+        String::from_utf8_lossy(printed),
+        String::from_utf8_lossy(&want.text)
+    );
     assert!(String::from_utf8_lossy(report).contains("cycles"), "{err}");
 }
