@@ -11,8 +11,9 @@
 //!
 //! A failing program is shrunk (`minimise.rs`) and printed with the seed that makes it.
 //! CI runs `OPT_CASES` PTX and `CUDA_CASES` CUDA programs; by hand, `SGPU_OPT_CASES=1000000
-//! cargo test --release --test optimiser` (and `SGPU_OPT_CUDA_CASES`) run more, on every core
-//! (docs/optimiser.md has the runs and their times).
+//! cargo test --release --test optimiser` (and `SGPU_OPT_CUDA_CASES`) run more, on every core,
+//! from program `SGPU_OPT_FIRST` on (a long run in parts; docs/optimiser.md has the runs and
+//! their times).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -156,6 +157,8 @@ fn cuda_fails(p: &cuda::Program, options: &Options) -> bool {
 #[test]
 fn optimised_ptx_computes_what_the_literal_translation_does() {
     let n = cases("SGPU_OPT_CASES", OPT_CASES);
+    // Where a by-hand run in parts starts (program numbers `first..first + n`).
+    let first = cases("SGPU_OPT_FIRST", 0);
     let input: Vec<u32> = {
         let mut next = common::xorshift(0x1234);
         (0..ptx::INPUT_WORDS).map(|_| next() as u32).collect()
@@ -170,15 +173,17 @@ fn optimised_ptx_computes_what_the_literal_translation_does() {
         ptx::THREADS * ptx::SCRATCH_BYTES,
     );
     let started = std::time::Instant::now();
-    on_every_core(n, |i| {
+    on_every_core(n, |k| {
+        let i = first + k;
         let source = ptx::program(seed(i));
         common::assert_checks(&source);
         let what = format!("random PTX program {i} (seed {:#x})", seed(i));
         agrees_at_every_level(&source, registers(i), &manifest, &what);
     });
     println!(
-        "optimiser: {n} random PTX programs, each at -O1, -O2 and -O3 against -O0 (a quarter \
-         with {FEW_REGISTERS} registers), agree ({:.1} s)",
+        "optimiser: {n} random PTX programs ({first}..{}), each at -O1, -O2 and -O3 against \
+         -O0 (a quarter with {FEW_REGISTERS} registers), agree ({:.1} s)",
+        first + n,
         started.elapsed().as_secs_f64()
     );
 }
