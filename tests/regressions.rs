@@ -307,3 +307,15 @@ fn a_loop_counted_by_a_divergent_carry_is_not_uniform() {
     let want: Vec<u32> = (0..32).map(|t| u32::from(t < 16)).collect();
     assert_eq!(out, want);
 }
+
+#[test]
+fn predicate_logic_takes_immediate_operands() {
+    let manifest = "block = [6]\nparams = [{ buffer = \"out\" }]\n[buffers.out]\nsize = 24\n";
+    let out = u32s(&run("pred_immediates", manifest), "out");
+    // xor -1, xor 0, and 1, and 0, or 1, or 0, not, xor -1 (from the left).
+    let want = |p: bool| match p {
+        true => 2 | 4 | 16 | 32,
+        false => 1 | 16 | 64 | 128,
+    };
+    assert_eq!(out, (0..6).map(|t| want(t < 3)).collect::<Vec<u32>>());
+}

@@ -75,8 +75,13 @@ pub fn load_with(
 ) -> sgpu_sim::program::Program {
     let (module, diags) = ptx_grammar::parse(source);
     assert!(diags.is_empty(), "{file}: {diags:?}");
-    let a = ptx_encoder::assemble(source, file, &module, options)
-        .unwrap_or_else(|d| panic!("{file}: {d:?}"));
+    let a = ptx_encoder::assemble(source, file, &module, options).unwrap_or_else(|d| {
+        let shown: String = d
+            .iter()
+            .map(|d| ptxas_rs::render::render(file, source, d))
+            .collect();
+        panic!("{file} does not assemble:\n{shown}")
+    });
     sgpu_sim::program::Program::load(&a.elf, sgpu_sim::memory::GLOBAL_BASE).unwrap()
 }
 

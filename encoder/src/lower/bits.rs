@@ -442,7 +442,9 @@ impl<'a> FnLower<'a, '_> {
         }
     }
 
-    /// `and.pred`, `or.pred`, `xor.pred`, `not.pred`.
+    /// `and.pred`, `or.pred`, `xor.pred`, `not.pred`. An immediate operand (clang writes
+    /// `xor.pred %p2, %p1, -1` for a negation) is folded: the result is then an operand, a
+    /// constant or its negation, copied.
     pub(super) fn pred_logic(&mut self, ins: &PtxInstruction<'a>, op: &str) {
         let Some((d, _, _)) = self.dest(ins, 0) else {
             return;
@@ -450,20 +452,34 @@ impl<'a> FnLower<'a, '_> {
         let mut srcs = Vec::new();
         for i in 1..ins.operands.len() {
             match self.operand(ins, i) {
-                Some(Src::Pred(v, n)) => srcs.push((v, n)),
+                Some(s @ (Src::Pred(..) | Src::Imm(_))) => srcs.push(s),
                 Some(_) => {
                     return self.unsupported("a non-predicate operand of a predicate operation")
                 }
                 None => return,
             }
         }
-        match (op, srcs.as_slice()) {
-            ("and", [a, b]) => self.plop(d, Some(*a), Some(*b), Bop::And),
-            ("or", [a, b]) => self.plop(d, Some(*a), Some(*b), Bop::Or),
-            ("xor", [a, b]) => self.plop(d, Some(*a), Some(*b), Bop::Xor),
-            ("not" | "cnot", [(a, n)]) => self.plop(d, Some((*a, !n)), None, Bop::And),
-            _ => self.unsupported(format!("`{}`", ins.mnemonic.text)),
-        }
+        let not = |s: Src<'a>| match s {
+            Src::Pred(v, n) => Src::Pred(v, !n),
+            other => Src::Imm(u64::from(matches!(other, Src::Imm(0)))),
+        };
+        let folded = match (op, srcs.as_slice()) {
+            ("not" | "cnot", [a]) => not(*a),
+            ("and", [Src::Imm(c), x] | [x, Src::Imm(c)]) => [Src::Imm(0), *x][usize::from(*c != 0)],
+            ("or", [Src::Imm(c), x] | [x, Src::Imm(c)]) => [*x, Src::Imm(1)][usize::from(*c != 0)],
+            ("xor", [Src::Imm(c), x] | [x, Src::Imm(c)]) => [*x, not(*x)][usize::from(*c != 0)],
+            (_, [Src::Pred(a, m), Src::Pred(b, n)]) => {
+                let bop = match op {
+                    "and" => Bop::And,
+                    "or" => Bop::Or,
+                    "xor" => Bop::Xor,
+                    _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+                };
+                return self.plop(d, Some((*a, *m)), Some((*b, *n)), bop);
+            }
+            _ => return self.unsupported(format!("`{}`", ins.mnemonic.text)),
+        };
+        self.pred_copy(d, folded);
     }
 
     pub(super) fn logic(&mut self, d: VReg, dp: u8, a: Lane, b: Lane, lut: u8) {
