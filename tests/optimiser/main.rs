@@ -70,30 +70,37 @@ fn assembles(source: &str, options: &Options) -> bool {
             .all(|o| ptx_encoder::assemble(source, "random.ptx", &module, o).is_ok())
 }
 
-/// Whether the optimised and the literal code of `source` differ as `manifest` launches
-/// them (not: both trap alike, at most `limit` warp instructions each).
-fn differs(source: &str, options: &Options, manifest: &str, limit: u64) -> bool {
-    std::panic::catch_unwind(|| {
-        let mut both = common::load_both_with(source, "random.ptx", options);
-        both.max_instructions = Some(limit);
-        // A trap at both levels alike is no difference.
-        let _ = both.launch(manifest, Path::new("."));
-    })
-    .is_err()
+/// Warp instructions a launch of a program being shrunk may run (a removed line can leave
+/// a loop that runs much longer).
+const SHRINK_LIMIT: u64 = 1 << 22;
+
+/// `source` with `options` and at -O0 launched as `manifest` says (at most
+/// [`SHRINK_LIMIT`] warp instructions each), compared (`common::Both`: panics on a
+/// difference).
+fn launch_limited(source: &str, options: &Options, manifest: &str) -> common::Launched {
+    let mut both = common::load_both_with(source, "random.ptx", options);
+    both.max_instructions = Some(SHRINK_LIMIT);
+    both.launch(manifest, Path::new("."))
 }
 
-/// `source`, which differs with `options`, shrunk to the lines it needs to differ; panic
-/// messages are silenced meanwhile.
-fn shrunk(source: &str, options: &Options, manifest: &str) -> String {
-    let fails = |s: &str| assembles(s, options) && differs(s, options, manifest, 1 << 22);
+/// `f` with panic messages silenced: a shrinker's tries that still fail each panic.
+fn quietly<T>(f: impl FnOnce() -> T) -> T {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let small = match fails(source) {
+    let result = f();
+    std::panic::set_hook(hook);
+    result
+}
+
+/// `source`, which differs with `options`, shrunk to the lines it needs to differ (a trap
+/// at both levels alike is no difference).
+fn shrunk(source: &str, options: &Options, manifest: &str) -> String {
+    let differs = |s: &str| std::panic::catch_unwind(|| launch_limited(s, options, manifest));
+    let fails = |s: &str| assembles(s, options) && differs(s).is_err();
+    quietly(|| match fails(source) {
         true => minimise::minimise(source, fails),
         false => "(it traps alike at -O0; not shrunk)".to_string(),
-    };
-    std::panic::set_hook(hook);
-    small
+    })
 }
 
 /// The options of level `level` with `registers`.
@@ -136,21 +143,18 @@ fn registers(i: u64) -> u32 {
 }
 
 /// Whether CUDA program `p`, compiled alone, differs from -O0 with `options` or stores
-/// other than what the generator computes (panic messages silenced meanwhile).
+/// other than what the generator computes.
 fn cuda_fails(p: &cuda::Program, options: &Options) -> bool {
     let source = cuda::compile(&[p]);
     if !assembles(&source, options) {
         return false;
     }
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let wrong = std::panic::catch_unwind(|| {
-        let mut both = common::load_both_with(&source, "random.ptx", options);
-        both.max_instructions = Some(1 << 22);
-        let (state, ran) = both.launch(&p.manifest(0), Path::new("."));
-        ran.is_err() || p.check(&common::u32s(&state, "out")).is_err()
+    let wrong = quietly(|| {
+        std::panic::catch_unwind(|| {
+            let (state, ran) = launch_limited(&source, options, &p.manifest(0));
+            ran.is_err() || p.check(&common::u32s(&state, "out")).is_err()
+        })
     });
-    std::panic::set_hook(hook);
     wrong.unwrap_or(true)
 }
 

@@ -465,9 +465,18 @@ impl<'a> FnLower<'a, '_> {
         };
         let folded = match (op, srcs.as_slice()) {
             ("not" | "cnot", [a]) => not(*a),
-            ("and", [Src::Imm(c), x] | [x, Src::Imm(c)]) => [Src::Imm(0), *x][usize::from(*c != 0)],
-            ("or", [Src::Imm(c), x] | [x, Src::Imm(c)]) => [*x, Src::Imm(1)][usize::from(*c != 0)],
-            ("xor", [Src::Imm(c), x] | [x, Src::Imm(c)]) => [*x, not(*x)][usize::from(*c != 0)],
+            ("and", [Src::Imm(c), x] | [x, Src::Imm(c)]) => match c {
+                0 => Src::Imm(0),
+                _ => *x,
+            },
+            ("or", [Src::Imm(c), x] | [x, Src::Imm(c)]) => match c {
+                0 => *x,
+                _ => Src::Imm(1),
+            },
+            ("xor", [Src::Imm(c), x] | [x, Src::Imm(c)]) => match c {
+                0 => *x,
+                _ => not(*x),
+            },
             (_, [Src::Pred(a, m), Src::Pred(b, n)]) => {
                 let bop = match op {
                     "and" => Bop::And,

@@ -954,24 +954,18 @@ impl<'a> FnLower<'a, '_> {
             };
             return self.vector_atomic(site, offset, values, dests, u32::from(ty.bits) / 8);
         }
-        let (Some(b), c) = (
-            self.operand(ins, first + 1),
-            (aop == Aop::Cas).then(|| self.operand(ins, first + 2)),
-        ) else {
-            return;
-        };
         // ATOM takes no offset: add it to the address.
         let site = self.at_offset(site, offset);
-        let Some(rb) = self.atomic_value(b, words) else {
+        let value = |me: &mut Self, i| me.operand(ins, i).and_then(|s| me.atomic_value(s, words));
+        let Some(rb) = value(self, first + 1) else {
             return;
         };
-        let rc = match c {
-            Some(Some(c)) => match self.atomic_value(c, words) {
+        let rc = match aop {
+            Aop::Cas => match value(self, first + 2) {
                 Some(r) => r,
                 None => return,
             },
-            Some(None) => return,
-            None => R::ZERO,
+            _ => R::ZERO,
         };
         let result = if red {
             None
