@@ -6531,9 +6531,7 @@ impl fmt::Display for Instruction {
                 if *hi {
                     f.write_str(".HI")?;
                 }
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
@@ -6562,9 +6560,7 @@ impl fmt::Display for Instruction {
                 if *hi {
                     f.write_str(".HI")?;
                 }
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 if *cc {
                     f.write_str(".CC")?;
                 }
@@ -6590,9 +6586,7 @@ impl fmt::Display for Instruction {
                 if *max {
                     f.write_str(".MAX")?;
                 }
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
@@ -6618,9 +6612,7 @@ impl fmt::Display for Instruction {
                 bop,
             } => {
                 text::modifier(f, icmp.name())?;
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 if *x {
                     f.write_str(".X")?;
                 }
@@ -6677,9 +6669,7 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", rb)?;
             }
             Op::Shr { rd, ra, rb, sgn } => {
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
@@ -6699,9 +6689,7 @@ impl fmt::Display for Instruction {
                 if *shr {
                     f.write_str(".R")?;
                 }
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 if *hi {
                     f.write_str(".HI")?;
                 }
@@ -6721,9 +6709,7 @@ impl fmt::Display for Instruction {
                 rc,
                 sgn,
             } => {
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
@@ -6756,9 +6742,7 @@ impl fmt::Display for Instruction {
                 write!(f, "{}", ra)?;
             }
             Op::Flo { rd, ra, sgn, shamt } => {
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 if *shamt {
                     f.write_str(".SH")?;
                 }
@@ -6832,9 +6816,7 @@ impl fmt::Display for Instruction {
                 rem,
                 w64,
             } => {
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 if *rem {
                     f.write_str(".REM")?;
                 }
@@ -6855,9 +6837,7 @@ impl fmt::Display for Instruction {
                 rc,
                 sgn,
             } => {
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
@@ -7396,9 +7376,7 @@ impl fmt::Display for Instruction {
                 sgn,
             } => {
                 text::modifier(f, redop.name())?;
-                if *sgn {
-                    f.write_str(".S32")?;
-                }
+                f.write_str(if *sgn { ".S32" } else { ".U32" })?;
                 f.write_str(" ")?;
                 write!(f, "{}", rd)?;
                 f.write_str(", ")?;
@@ -8093,6 +8071,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         "IMUL" => {
             let hi = mods.flag("HI");
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             mods.finish("IMUL")?;
             let [o0, o1, o2] = text::operands::<3>("IMUL", &operands)?;
             let rd = text::reg(o0)?;
@@ -8117,6 +8098,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         "IMAD" => {
             let hi = mods.flag("HI");
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             let cc = mods.flag("CC");
             let x = mods.flag("X");
             mods.finish("IMAD")?;
@@ -8139,6 +8123,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         "IMNMX" => {
             let max = mods.flag("MAX");
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             mods.finish("IMNMX")?;
             let [o0, o1, o2] = text::operands::<3>("IMNMX", &operands)?;
             let rd = text::reg(o0)?;
@@ -8164,6 +8151,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 .take(Icmp::from_name)
                 .ok_or_else(|| ParseError::missing("ISETP", "icmp"))?;
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             let x = mods.flag("X");
             let bop = mods
                 .take(Bop::from_name)
@@ -8229,6 +8219,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "SHR" => {
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             mods.finish("SHR")?;
             let [o0, o1, o2] = text::operands::<3>("SHR", &operands)?;
             let rd = text::reg(o0)?;
@@ -8239,6 +8232,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         "SHF" => {
             let shr = mods.flag("R");
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             let hi = mods.flag("HI");
             mods.finish("SHF")?;
             let [o0, o1, o2, o3] = text::operands::<4>("SHF", &operands)?;
@@ -8258,6 +8254,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "BFE" => {
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             mods.finish("BFE")?;
             let [o0, o1, o2, o3] = text::operands::<4>("BFE", &operands)?;
             let rd = text::reg(o0)?;
@@ -8297,6 +8296,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "FLO" => {
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             let shamt = mods.flag("SH");
             mods.finish("FLO")?;
             let [o0, o1] = text::operands::<2>("FLO", &operands)?;
@@ -8365,6 +8367,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "IDIV" => {
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             let rem = mods.flag("REM");
             let w64 = mods.flag("64");
             mods.finish("IDIV")?;
@@ -8383,6 +8388,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
         }
         "IMADW" => {
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             mods.finish("IMADW")?;
             let [o0, o1, o2, o3] = text::operands::<4>("IMADW", &operands)?;
             let rd = text::reg(o0)?;
@@ -8903,6 +8911,9 @@ pub fn parse(source: &str) -> Result<Instruction, ParseError> {
                 .take(Redop::from_name)
                 .ok_or_else(|| ParseError::missing("REDUX", "redop"))?;
             let sgn = mods.flag("S32");
+            if !sgn {
+                mods.flag("U32");
+            }
             mods.finish("REDUX")?;
             let [o0, o1, o2] = text::operands::<3>("REDUX", &operands)?;
             let rd = text::reg(o0)?;

@@ -28,7 +28,14 @@ pub fn generate(t: &Table, intro: &str) -> String {
             Kind::Opcode => "opcode".to_string(),
             Kind::Reg => "register (R0..R254, RZ)".to_string(),
             Kind::Pred => "predicate (P0..P6, PT)".to_string(),
-            Kind::Flag => format!("flag, prints `.{}`", f.display.to_uppercase()),
+            Kind::Flag => match &f.clear {
+                Some(clear) => format!(
+                    "flag, prints `.{}`, and `.{}` when clear",
+                    f.display.to_uppercase(),
+                    clear.to_uppercase()
+                ),
+                None => format!("flag, prints `.{}`", f.display.to_uppercase()),
+            },
             Kind::Uimm => format!("unsigned {}-bit immediate", f.width()),
             Kind::Simm => format!("signed {}-bit immediate", f.width()),
             Kind::Enum(e) => format!("`{e}`"),
@@ -149,7 +156,12 @@ fn syntax(t: &Table, insn: &Insn) -> String {
     for m in &insn.modifiers {
         let f = t.field(m);
         match &f.kind {
-            Kind::Flag => s += &format!("{{.{}}}", f.display.to_uppercase()),
+            Kind::Flag => match &f.clear {
+                Some(clear) => {
+                    s += &format!(".{}\\|.{}", f.display.to_uppercase(), clear.to_uppercase())
+                }
+                None => s += &format!("{{.{}}}", f.display.to_uppercase()),
+            },
             Kind::Enum(e) => {
                 let optional = t.enum_(e).default.is_some();
                 let (open, close) = if optional { ("{", "}") } else { ("", "") };

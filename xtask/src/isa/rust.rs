@@ -633,12 +633,19 @@ fn printer(w: &mut String, t: &Table) {
         writeln!(w, "            {} => {{", pattern(t, insn, false)).unwrap();
         for m in &insn.modifiers {
             match &t.field(m).kind {
-                Kind::Flag => writeln!(
-                    w,
-                    "                if *{m} {{ f.write_str(\".{}\")?; }}",
-                    t.field(m).display.to_uppercase()
-                )
-                .unwrap(),
+                Kind::Flag => {
+                    let field = t.field(m);
+                    let set = field.display.to_uppercase();
+                    match &field.clear {
+                        Some(clear) => writeln!(
+                            w,
+                            "                f.write_str(if *{m} {{ \".{set}\" }} else {{ \".{}\" }})?;",
+                            clear.to_uppercase()
+                        ),
+                        None => writeln!(w, "                if *{m} {{ f.write_str(\".{set}\")?; }}"),
+                    }
+                    .unwrap()
+                }
                 _ => writeln!(w, "                text::modifier(f, {m}.name())?;").unwrap(),
             }
         }
@@ -703,12 +710,24 @@ fn parser(w: &mut String, t: &Table) {
         for m in &insn.modifiers {
             let f = t.field(m);
             match &f.kind {
-                Kind::Flag => writeln!(
-                    w,
-                    "            let {m} = mods.flag(\"{}\");",
-                    f.display.to_uppercase()
-                )
-                .unwrap(),
+                Kind::Flag => {
+                    writeln!(
+                        w,
+                        "            let {m} = mods.flag(\"{}\");",
+                        f.display.to_uppercase()
+                    )
+                    .unwrap();
+                    // The clear value's name is taken too, and optional: text without it
+                    // reads the same.
+                    if let Some(clear) = &f.clear {
+                        writeln!(
+                            w,
+                            "            if !{m} {{ mods.flag(\"{}\"); }}",
+                            clear.to_uppercase()
+                        )
+                        .unwrap();
+                    }
+                }
                 Kind::Enum(e) => {
                     let has_default = t.enum_(e).default.is_some();
                     let ty = camel(e);

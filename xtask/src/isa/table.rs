@@ -33,8 +33,11 @@ pub struct Field {
     pub msb: u32,
     pub lsb: u32,
     pub kind: Kind,
-    /// How a flag prints, without the dot.
+    /// How a flag prints when set, without the dot.
     pub display: String,
+    /// How it prints when clear, for a flag both of whose values a reader must see (`S32/U32`:
+    /// a SASS reader takes an unmarked compare as signed); `None` prints nothing.
+    pub clear: Option<String>,
     /// Values must be multiples of this (branch targets: whole instructions); 1 for most.
     pub align: u32,
     pub line: usize,
@@ -312,6 +315,7 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
         other => Kind::Enum(other.to_string()),
     };
     let mut display = name.to_uppercase();
+    let mut clear = None;
     let mut align = 1;
     match rest {
         [] => {}
@@ -325,8 +329,14 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
                 .filter(|n| n.is_power_of_two() && n.trailing_zeros() < msb - lsb + 1)
                 .ok_or_else(|| format!("`{a}` is not a power of two the field can hold"))?;
         }
-        [d] if kind == Kind::Flag => display = d.to_string(),
-        _ => return Err("only a flag takes a display name".into()),
+        [d] if kind == Kind::Flag => match d.split_once('/') {
+            Some((set, unset)) => {
+                display = set.to_string();
+                clear = Some(unset.to_string());
+            }
+            None => display = d.to_string(),
+        },
+        _ => return Err("only a flag takes a display name (or two: `SET/CLEAR`)".into()),
     }
     Ok(Field {
         name: name.to_string(),
@@ -334,6 +344,7 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
         lsb,
         kind,
         display,
+        clear,
         align,
         line,
     })
@@ -717,7 +728,10 @@ fn check(t: &Table) -> Vec<TableError> {
         let printed = |m: &str| -> Vec<String> {
             let f = t.field(m);
             match &f.kind {
-                Kind::Flag => vec![f.display.to_uppercase()],
+                Kind::Flag => std::iter::once(&f.display)
+                    .chain(&f.clear)
+                    .map(|d| d.to_uppercase())
+                    .collect(),
                 Kind::Enum(name) => {
                     let e = t.enum_(name);
                     (0..e.values.len())
