@@ -37,14 +37,28 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# What the checkout holds before the tests, to check that they leave it as it was.
+checkout_before=$(git status --porcelain 2>/dev/null || true)
+
 cargo fmt --all --check
-# Clippy's check of rtl-tests builds the Verilator libraries (the core in 8 configurations and
-# two units) that the tests link: minutes of g++ the first time, then nothing until the RTL
-# changes (they are kept by content hash in the target folder's sgpu-models/).
+# The Verilator libraries of hw/ (the core in 8 configurations and its gate-level netlist,
+# two units, Verilator's runtime) come first, on their own, so that their progress shows:
+# cargo shows a build script's output only with -vv, of which this keeps the build
+# script's lines. They are minutes of g++ whenever the RTL or the harness's C++ changed
+# (through ccache when it is installed), and nothing otherwise: every profile and clippy
+# take them from $target/sgpu-models, kept by content hash.
 target="${CARGO_TARGET_DIR:-target}"
-if [ ! -d "$target/sgpu-models" ]; then
-    echo "test-all: building the Verilator libraries of hw/ (about 25 minutes of g++ on 2 cores, once)" >&2
+echo "test-all: the Verilator models of hw/: reused from $target/sgpu-models, or built if the RTL changed (about 13 minutes on 2 cores)" >&2
+models_log=$(mktemp)
+trap 'rm -f "$models_log"' EXIT
+started=$SECONDS
+if ! cargo build -p rtl-tests --lib -vv 2>&1 | tee "$models_log" \
+    | sed -un 's/^\[rtl-tests [^]]*\] \(building\|built\|synthesising\)/test-all:   \1/p' >&2; then
+    tail -n 60 "$models_log" >&2
+    echo "test-all: building the Verilator models failed (the lines above)" >&2
+    exit 1
 fi
+echo "test-all: the Verilator models are ready ($((SECONDS - started)) s)" >&2
 cargo clippy --workspace --all-targets -- -D warnings
 # Files generated from the ISA table must match it.
 cargo xtask codegen --check
@@ -61,8 +75,15 @@ cargo check --manifest-path fuzz/Cargo.toml
 
 # Library, binary and integration tests (there are no doc tests; benches run by hand).
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$models_log"' EXIT
 cargo test --workspace --lib --bins --tests 2>&1 | tee "$log"
 passed=$(grep -o '[0-9]* passed' "$log" | awk '{n += $1} END {print n + 0}')
 failed=$(grep -o '[0-9]* failed' "$log" | awk '{n += $1} END {print n + 0}')
 echo "test-all: $passed passed, $failed failed"
+# The tests and the builds write only into the target folder and temporary folders.
+checkout_after=$(git status --porcelain 2>/dev/null || true)
+if [ "$checkout_before" != "$checkout_after" ]; then
+    echo "test-all: the run changed the checkout:" >&2
+    diff <(echo "$checkout_before") <(echo "$checkout_after") >&2 || true
+    exit 1
+fi

@@ -162,13 +162,24 @@ fn cache_dir(out: &Path) -> PathBuf {
 /// Links the static library `lib<name>.a` built by `build` into a folder of its own, named
 /// for the hash of `key`: built now unless the cache holds it. `build` writes into a
 /// temporary folder renamed into place at the end, so an interrupted build leaves nothing
-/// that looks finished.
+/// that looks finished; a lock keeps two cargo processes (a release and a debug build) from
+/// building the same library at once. The temporary folder is named for the content, not
+/// the process, so that ccache finds the same paths when the same content is built again
+/// (after `cargo clean`, say).
 fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
     let built = library(cache, name, key);
     let dir = built.parent().expect("a library lies in its folder");
+    let folder = dir.file_name().expect("a named folder").to_string_lossy();
+    let lock = std::fs::File::create(cache.join(format!("{folder}.lock")))
+        .expect("create the model cache's lock");
+    lock.lock().expect("lock the model cache");
     if !built.exists() {
         let started = std::time::Instant::now();
-        let tmp = cache.join(format!("{name}.building-{}", std::process::id()));
+        // Shown as it happens by `cargo -vv` (test-all.sh filters these lines out of it);
+        // kept in target/<profile>/build/rtl-tests-*/output either way. Not as a cargo
+        // warning: cargo would show that again on every build, long after.
+        println!("building {name}: Verilator, then g++ (a minute or two on 2 cores)");
+        let tmp = cache.join(format!("{folder}.building"));
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).expect("create the model cache");
         build(&tmp);
@@ -185,8 +196,6 @@ fn cached(cache: &Path, name: &str, key: &str, build: impl FnOnce(&Path)) {
         }
         let _ = std::fs::remove_dir_all(dir);
         std::fs::rename(&tmp, dir).expect("move the built library into the cache");
-        // In the build script's output (target/<profile>/build/rtl-tests-*/output), not as a
-        // cargo warning: cargo would show that again on every build, long after.
         println!(
             "built {name} in {:.0} s into {}",
             started.elapsed().as_secs_f64(),
@@ -258,8 +267,28 @@ fn verilator_include() -> PathBuf {
 /// and the file that keeps them, part of the runtime.
 const MESSAGES: [&str; 2] = ["csrc/messages.h", "csrc/messages.cpp"];
 
-/// A C++ build with Verilator's messages redirected (`MESSAGES`).
+/// A C++ build with Verilator's messages redirected (`MESSAGES`), through ccache when it is
+/// installed and no compiler was chosen (cc takes a wrapper as the first word of `CXX`).
+/// Paths below the cache are made relative (`CCACHE_BASEDIR`), so that the same content
+/// built again hits.
 fn cpp_build() -> cc::Build {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let chosen = [
+        "CXX".to_string(),
+        "HOST_CXX".to_string(),
+        format!("CXX_{target}"),
+        format!("CXX_{}", target.replace('-', "_")),
+    ]
+    .iter()
+    .any(|v| std::env::var_os(v).is_some());
+    let ccache = Command::new("ccache").arg("--version").output();
+    if !chosen && ccache.is_ok_and(|o| o.status.success()) {
+        std::env::set_var("CXX", "ccache c++");
+        if std::env::var_os("CCACHE_BASEDIR").is_none() {
+            let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+            std::env::set_var("CCACHE_BASEDIR", cache_dir(&out));
+        }
+    }
     let mut build = cc::Build::new();
     build
         .cpp(true)

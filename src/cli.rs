@@ -1,6 +1,5 @@
 //! Argument handling, in ptxas's style: `ptxas-rs kernel.ptx -o kernel.elf`.
 
-use crate::render::{render, render_with};
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use ptx_grammar::ast::{Item, Module, Span, Statement};
@@ -88,8 +87,10 @@ struct NoEffect {
     /// Address size of the host: 64 only (sgpu's addresses are 64-bit)
     #[arg(short = 'm', long, value_name = "BITS", default_value = "64", value_parser = ["64"])]
     machine: String,
-    /// Contract multiplies and adds into fused ones: the encoder never does, true or false
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    /// Accepted as ptxas takes it, true or false, and changes nothing: the encoder keeps
+    /// each PTX multiply and add as written and never contracts them into a fused one
+    #[arg(long, value_name = "BOOL", default_value_t = true, hide_default_value = true,
+          action = clap::ArgAction::Set)]
     fmad: bool,
 }
 
@@ -125,7 +126,15 @@ fn register_budget(text: &str) -> std::result::Result<u32, String> {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the module as canonical PTX on standard output
+    /// Print the module as canonical PTX on standard output, comments kept
+    ///
+    /// Comments are kept as written and in order: one on a line of its own stays on a line of
+    /// its own, before what followed it; one after code stays at the end of that line. One
+    /// inside a statement, declaration or directive (between operands, in an initializer or a
+    /// return or `.callprototype` parameter list) moves to the end of its line; in a statement
+    /// written over several lines, those on lines of their own and those after its first `//`
+    /// comment go on lines of their own after it. Blank lines are not kept
+    /// (docs/ptx-dialect.md, "`ptxas-rs fmt`").
     Fmt {
         /// The PTX module to format
         input: PathBuf,
@@ -135,9 +144,10 @@ enum Command {
         /// The ELF file to read
         input: PathBuf,
     },
-    /// Run a kernel of an assembled ELF file on the golden model
+    /// Run a kernel of an assembled ELF file (or of a PTX file, assembled first with the
+    /// default options) on the golden model
     Run {
-        /// The ELF file to run
+        /// The ELF file to run, or a PTX file (`.ptx`) to assemble and run
         input: PathBuf,
         #[command(flatten)]
         run: RunArgs,
@@ -170,6 +180,10 @@ struct RunArgs {
     /// Print every warp instruction as it retires
     #[arg(long)]
     trace: bool,
+    /// Stop with a trap after N warp instructions, showing where each warp is (default: the
+    /// manifest's `max_instructions`, else 2^32: minutes of the model)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_instructions: Option<u64>,
 }
 
 impl RunArgs {
@@ -178,12 +192,16 @@ impl RunArgs {
             dumps: &self.dump,
             prints: &self.print,
             trace: self.trace,
+            max_instructions: self.max_instructions,
         }
     }
 }
 
-/// Exit status when the kernel traps.
+/// Exit status when the kernel traps (or runs past its instruction limit).
 pub(crate) const TRAPPED: u8 = 3;
+
+/// Exit status when Ctrl-C stopped the run: 128 + SIGINT, as a shell reports it.
+pub(crate) const INTERRUPTED: u8 = 130;
 
 /// Exit status for bad input: diagnostics were printed.
 pub(crate) const BAD_INPUT: u8 = 1;
@@ -263,7 +281,17 @@ fn run(cli: Cli) -> Result<u8> {
             }
         }
         Some(Command::Run { input, run }) => {
-            crate::run::run_kernel(&input, &run.launch, &run.options())
+            if input.extension().is_some_and(|e| e == "ptx") {
+                // Assembled into a temporary folder, as `cuda` does with clang's PTX.
+                let scratch = tempfile::tempdir().context("creating a temporary folder")?;
+                let elf = scratch.path().join("kernel.elf");
+                match assemble_file(&input, &elf)? {
+                    0 => crate::run::run_kernel(&elf, &run.launch, &run.options()),
+                    status => Ok(status),
+                }
+            } else {
+                crate::run::run_kernel(&input, &run.launch, &run.options())
+            }
         }
         Some(Command::Cuda { input, ptx, run }) => {
             crate::cuda::run(&input, ptx.as_deref(), &run.launch, &run.options())
@@ -281,6 +309,10 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
             more.len()
         ),
     };
+    if let Some(hint) = not_ptx(&input) {
+        eprintln!("ptxas-rs: error: {hint}");
+        return Ok(BAD_INPUT);
+    }
     let Some((name, source)) = read_source(&input)? else {
         return Ok(BAD_INPUT);
     };
@@ -324,6 +356,23 @@ fn assemble(args: AssembleArgs) -> Result<u8> {
     let output = args.output.unwrap_or_else(|| input.with_extension("elf"));
     crate::output::write(&output, &assembled.elf)?;
     Ok(0)
+}
+
+/// What to do with an input that is not PTX by its extension: CUDA C goes through
+/// `ptxas-rs cuda`, an ELF file is assembled already.
+fn not_ptx(input: &Path) -> Option<String> {
+    let name = input.display();
+    match input.extension()?.to_str()? {
+        "cu" | "cuh" => Some(format!(
+            "{name} is CUDA C, not PTX: `ptxas-rs cuda {name} --launch LAUNCH.toml` compiles it \
+             with clang-16 and runs it (docs/cuda.md)"
+        )),
+        "elf" => Some(format!(
+            "{name} is an ELF file, not PTX: `ptxas-rs disasm {name}` shows its code, `ptxas-rs \
+             run {name} --launch LAUNCH.toml` runs it"
+        )),
+        _ => None,
+    }
 }
 
 /// Assembles `input` to `output` with the default options, exactly as `ptxas-rs -o OUTPUT
@@ -421,12 +470,8 @@ fn read_source(path: &Path) -> Result<Option<(String, String)>> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Some((name, text))),
         Err(e) => {
-            let valid = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes());
-            // The lossy text is identical up to the first bad byte, so positions agree there;
-            // U+FFFD, which replaced the bad byte, is three bytes long.
-            let d = Diagnostic::error(Span::new(valid, valid + 3), "the file is not valid UTF-8");
-            eprint!("{}", render(&name, &lossy, &d));
+            // The error at the first bad byte, and the count.
+            eprint!("{}", crate::render::not_utf8(&name, e.as_bytes()));
             Ok(None)
         }
     }
@@ -469,21 +514,10 @@ fn front_end<'s>(name: &str, source: &'s str, warnings: Warnings) -> Option<Modu
     report(name, source, &diags).then_some(module)
 }
 
-/// Prints the diagnostics and, when there are errors among them, how many; whether there
-/// were none.
+/// Prints the diagnostics (at most `render::MAX_ERRORS` errors) and, when there are errors
+/// among them, how many; whether there were none.
 fn report(name: &str, source: &str, diags: &[Diagnostic]) -> bool {
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
-    let lines = ptx_grammar::diag::LineIndex::new(source);
-    for d in diags {
-        let _ = err.write_all(render_with(name, &lines, source, d).as_bytes());
-    }
-    let errors = diags.iter().filter(|d| d.is_error()).count();
-    if errors > 0 {
-        let s = if errors == 1 { "" } else { "s" };
-        let _ = writeln!(err, "ptxas-rs: {errors} error{s} in {name}");
-    }
-    errors == 0
+    crate::render::report(&mut std::io::stderr().lock(), name, source, diags)
 }
 
 /// `-v --parse-only`: what each function holds, in ptxas's `info` voice.

@@ -6,6 +6,8 @@ pub mod cli;
 pub mod cuda;
 pub mod device_printf;
 pub mod output;
+mod progress;
 pub mod ptxas_flags;
 pub mod render;
 mod run;
+pub mod show;

@@ -2,13 +2,15 @@
 //! the kernel printed (device printf), the kernel and grid, the instructions retired, what it
 //! wrote, and the values asked for with `--print`.
 
-use crate::cli::{BAD_INPUT, TRAPPED};
+use crate::cli::{BAD_INPUT, INTERRUPTED, TRAPPED};
+use crate::progress::Progress;
+use crate::show;
 use anyhow::{Context, Result};
 use sgpu_sim::launch::Prepared;
 use sgpu_sim::memory::Region;
 use sgpu_sim::record::{Retired, Space};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What `run` was asked to do besides running.
 pub struct Options<'a> {
@@ -18,6 +20,8 @@ pub struct Options<'a> {
     pub prints: &'a [String],
     /// `--trace`
     pub trace: bool,
+    /// `--max-instructions`, over the manifest's `max_instructions`
+    pub max_instructions: Option<u64>,
 }
 
 /// Loads the ELF and the manifest, runs, reports, prints and dumps what was asked for.
@@ -41,16 +45,21 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
         }
     };
     // Every request is checked before the run, so that a typo costs no run.
-    let (dumps, prints) = match requests(&prepared, options) {
+    let requests = match show::requests(&prepared, options.dumps, options.prints) {
         Ok(r) => r,
         Err(why) => {
             eprintln!("ptxas-rs: error: {why}");
             return Ok(BAD_INPUT);
         }
     };
+    if let Some(limit) = options.max_instructions {
+        prepared.launch.max_instructions = limit;
+    }
+    prepared.launch.interrupt = crate::progress::interrupt_on_ctrl_c();
     let mut written = Written::new(&prepared.global.regions);
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
+    let mut progress = Progress::new(&prepared.launch, std::io::IsTerminal::is_terminal(&err));
     let result = sgpu_sim::run(
         &program,
         &mut prepared.global,
@@ -61,35 +70,38 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
             if options.trace {
                 trace(&mut err, cta, warp, r);
             }
+            progress.retired(&mut err, cta);
         },
     );
+    progress.finish(&mut err);
     drop(err);
     // What the kernel printed comes first, as a CUDA program's device output comes when the
     // kernel ends; also when it trapped, since it may tell why.
     crate::device_printf::print("ptxas-rs", &program, &prepared)?;
-    let stats = match result {
-        Ok(stats) => stats,
+    let mut out = String::new();
+    let code = match result {
+        Ok(stats) => {
+            summary(&mut out, &prepared, &stats, &written);
+            0
+        }
         Err(mut trap) => {
             trap.location = from_here(&trap.location);
+            for w in trap.stopped.iter_mut().flat_map(|s| &mut s.warps) {
+                w.location = from_here(&w.location);
+            }
             eprintln!("{trap}");
-            return Ok(TRAPPED);
+            match trap.cause {
+                sgpu_sim::Cause::Interrupted => INTERRUPTED,
+                _ => TRAPPED,
+            }
         }
     };
-    let mut out = String::new();
-    summary(&mut out, &prepared, &stats, &written);
-    // The names were checked in `requests`.
-    for (name, ty) in prints {
-        let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
-        show(&mut out, &name, ty, bytes);
-    }
+    // After a trap too: the memory at the trap is what a person debugs with.
+    show::deliver(&mut out, &prepared, &requests)?;
     std::io::stdout()
         .write_all(out.as_bytes())
         .context("writing standard output")?;
-    for (name, path) in dumps {
-        let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
-        crate::output::write(&path, bytes)?;
-    }
-    Ok(0)
+    Ok(code)
 }
 
 /// A `PATH:LINE` location with the path relative to the working directory when the file is
@@ -106,35 +118,6 @@ fn from_here(location: &str) -> String {
         Some(relative) => format!("{}:{line}", relative.display()),
         None => location.to_string(),
     }
-}
-
-/// `--dump` and `--print` requests, checked against the manifest's names and the types.
-type Requests = (Vec<(String, PathBuf)>, Vec<(String, Type)>);
-
-fn requests(p: &Prepared, options: &Options<'_>) -> Result<Requests, String> {
-    let known = |option: &str, name: &str| {
-        if sgpu_sim::launch::bytes_of(p, name).is_some() {
-            Ok(name.to_string())
-        } else {
-            Err(format!("{option}: no buffer or surface `{name}`"))
-        }
-    };
-    let mut dumps = Vec::new();
-    for d in options.dumps {
-        let (name, path) = d
-            .split_once('=')
-            .ok_or_else(|| format!("--dump takes NAME=PATH, not `{d}`"))?;
-        dumps.push((known("--dump", name)?, PathBuf::from(path)));
-    }
-    let mut prints = Vec::new();
-    for spec in options.prints {
-        let (name, ty) = match spec.rsplit_once(':') {
-            Some((name, ty)) => (name, Type::parse(ty)?),
-            None => (spec.as_str(), Type::default_for(p, spec)),
-        };
-        prints.push((known("--print", name)?, ty));
-    }
-    Ok((dumps, prints))
 }
 
 fn trace(err: &mut impl Write, cta: u32, warp: u32, r: &Retired) {
@@ -239,151 +222,5 @@ fn allocation(region: &str) -> String {
         Some(name) => format!("surface {name}"),
         None if region.starts_with('(') => region.to_string(),
         None => format!("buffer {region}"),
-    }
-}
-
-/// How many values `--print` shows, and how many a line.
-const SHOWN: usize = 64;
-const PER_LINE: usize = 16;
-
-/// `name`'s first values as `ty`, a line of [`PER_LINE`] at a time after the index of the
-/// first.
-fn show(out: &mut String, name: &str, ty: Type, bytes: &[u8]) {
-    use std::fmt::Write;
-    let count = bytes.len() / ty.size;
-    let shown = count.min(SHOWN);
-    let _ = writeln!(
-        out,
-        "{name} as {}: {}",
-        ty.name,
-        if shown < count {
-            format!("the first {shown} of {count} values")
-        } else {
-            format!("{count} values")
-        }
-    );
-    let values: Vec<String> = bytes
-        .chunks_exact(ty.size)
-        .take(shown)
-        .map(|v| ty.format(v))
-        .collect();
-    let width = values.iter().map(String::len).max().unwrap_or(0);
-    for (line, chunk) in values.chunks(PER_LINE).enumerate() {
-        let row: Vec<String> = chunk.iter().map(|v| format!("{v:>width$}")).collect();
-        let _ = writeln!(out, "  [{:>2}] {}", line * PER_LINE, row.join(" "));
-    }
-}
-
-/// A PTX type values are shown as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Type {
-    name: &'static str,
-    size: usize,
-}
-
-/// The types `--print` takes, PTX's fundamental ones but predicates, with their sizes.
-const TYPES: [(&str, usize); 16] = [
-    ("u8", 1),
-    ("u16", 2),
-    ("u32", 4),
-    ("u64", 8),
-    ("s8", 1),
-    ("s16", 2),
-    ("s32", 4),
-    ("s64", 8),
-    ("b8", 1),
-    ("b16", 2),
-    ("b32", 4),
-    ("b64", 8),
-    ("f16", 2),
-    ("bf16", 2),
-    ("f32", 4),
-    ("f64", 8),
-];
-
-/// What a buffer given without an element type is shown as: 32-bit words.
-const U32: Type = Type {
-    name: "u32",
-    size: 4,
-};
-
-impl Type {
-    fn parse(text: &str) -> Result<Type, String> {
-        let &(name, size) = TYPES.iter().find(|t| t.0 == text).ok_or_else(|| {
-            let names: Vec<&str> = TYPES.iter().map(|t| t.0).collect();
-            format!(
-                "--print: unknown type `{text}` (one of {})",
-                names.join(", ")
-            )
-        })?;
-        Ok(Type { name, size })
-    }
-
-    /// The type the manifest gave `name`'s contents or format in, else u32.
-    fn default_for(p: &Prepared, name: &str) -> Type {
-        p.elements
-            .iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, ty)| Type::parse(ty).ok())
-            .unwrap_or(U32)
-    }
-
-    /// One value, of `self.size` little-endian bytes.
-    fn format(self, v: &[u8]) -> String {
-        let mut le = [0u8; 8];
-        le[..v.len()].copy_from_slice(v);
-        let bits = u64::from_le_bytes(le);
-        // Sign-extends from the value's width.
-        let signed = || (bits << (64 - 8 * self.size)) as i64 >> (64 - 8 * self.size);
-        use sgpu_sim::float::{widen, BF16, F16};
-        match self.name {
-            "f16" => float_text(widen(bits as u32, F16)),
-            "bf16" => float_text(widen(bits as u32, BF16)),
-            "f32" => float_text(f32::from_bits(bits as u32)),
-            "f64" => float_text(f64::from_bits(bits)),
-            n if n.starts_with('s') => signed().to_string(),
-            n if n.starts_with('b') => format!("{bits:#0w$x}", w = 2 + 2 * self.size),
-            _ => bits.to_string(),
-        }
-    }
-}
-
-/// A float in its shortest form that reads back exactly: in decimal, or with an exponent
-/// when decimal would take more than 16 digits before or 5 zeros after the point.
-fn float_text<F>(x: F) -> String
-where
-    F: std::fmt::Display + std::fmt::LowerExp + Into<f64> + Copy,
-{
-    let magnitude = x.into().abs();
-    if magnitude == 0.0 || !magnitude.is_finite() || (1e-5..1e16).contains(&magnitude) {
-        x.to_string()
-    } else {
-        format!("{x:e}")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn shown(ty: &str, bytes: &[u8]) -> String {
-        Type::parse(ty).unwrap().format(bytes)
-    }
-
-    #[test]
-    fn values_are_shown_as_their_type() {
-        assert_eq!(shown("u8", &[0xff]), "255");
-        assert_eq!(shown("s8", &[0xff]), "-1");
-        assert_eq!(shown("s64", &[0xfe; 8]), "-72340172838076674");
-        assert_eq!(shown("b16", &[0xff, 0x00]), "0x00ff");
-        assert_eq!(shown("f16", &[0x00, 0x3c]), "1");
-        assert_eq!(shown("f16", &[0x00, 0xfc]), "-inf");
-        assert_eq!(shown("bf16", &[0xc0, 0x3f]), "1.5");
-        assert_eq!(shown("f32", &0.1f32.to_le_bytes()), "0.1");
-        assert_eq!(shown("f64", &(-2.5f64).to_le_bytes()), "-2.5");
-        assert_eq!(shown("f64", &1e300f64.to_le_bytes()), "1e300");
-        assert_eq!(shown("f64", &(-5e-324f64).to_le_bytes()), "-5e-324");
-        assert_eq!(shown("f32", &3e-6f32.to_le_bytes()), "3e-6");
-        assert_eq!(shown("f64", &f64::NAN.to_le_bytes()), "NaN");
     }
 }

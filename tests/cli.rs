@@ -257,6 +257,100 @@ fn invalid_utf8_is_reported_at_its_position() {
     );
 }
 
+/// Whether text would reach a terminal with nothing but newlines and tabs among the
+/// characters it acts on.
+fn is_printable(text: &str) -> bool {
+    text.chars()
+        .all(|c| !c.is_control() || c == '\n' || c == '\t')
+}
+
+/// Bytes from a fixed seed (xorshift64*), each below `limit`.
+fn random_bytes(len: usize, limit: u16) -> Vec<u8> {
+    let mut state = 0x5eed_u64;
+    (0..len)
+        .map(|_| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            ((state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u16 % limit) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_binary_file_is_one_escaped_error_and_the_count() {
+    // A real binary: this program. The line of its first byte that is not UTF-8 shows with
+    // its control characters escaped and that byte in hex; the count ends the report, as it
+    // does for PTX.
+    let binary = env!("CARGO_BIN_EXE_ptxas-rs");
+    for args in [&["--parse-only", binary][..], &["fmt", binary]] {
+        let out = ptxas_rs(args);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8(out.stderr).expect("UTF-8 diagnostics");
+        assert!(is_printable(&err), "{err:?}");
+        assert!(
+            err.starts_with(&format!("{binary}:"))
+                && err.contains(": error: the file is not valid UTF-8\n"),
+            "{err}"
+        );
+        // The header's NULs escaped as characters, the first bad byte in hex.
+        let excerpt = err.lines().nth(1).unwrap();
+        assert!(
+            excerpt.contains("\\u{0}") && excerpt.contains("\\x"),
+            "{err}"
+        );
+        assert!(
+            err.ends_with(&format!("\nptxas-rs: 1 error in {binary}\n")),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 4, "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn random_bytes_are_reported_escaped_up_to_a_hundred_errors_and_counted() {
+    let dir = temp_dir();
+    // Any bytes: not UTF-8, one error.
+    let path = dir.path().join("random.ptx");
+    std::fs::write(&path, random_bytes(1 << 16, 256)).unwrap();
+    let path = path.to_str().unwrap();
+    let out = ptxas_rs(&["--parse-only", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).expect("UTF-8 diagnostics");
+    assert!(is_printable(&err), "{err:?}");
+    assert!(
+        err.contains(": error: the file is not valid UTF-8\n"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(&format!("\nptxas-rs: 1 error in {path}\n")),
+        "{err}"
+    );
+
+    // ASCII bytes, control characters among them: UTF-8, so parsed, with hundreds of errors,
+    // of which the first hundred are shown.
+    let path = dir.path().join("ascii.ptx");
+    std::fs::write(&path, random_bytes(1 << 16, 128)).unwrap();
+    let path = path.to_str().unwrap();
+    let out = ptxas_rs(&["--parse-only", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).expect("UTF-8 diagnostics");
+    assert!(is_printable(&err), "{err:?}");
+    let shown = err.lines().filter(|l| l.contains(": error: ")).count();
+    assert_eq!(shown, 100, "{err}");
+    let last: Vec<&str> = err.lines().rev().take(2).collect();
+    assert_eq!(
+        last[1],
+        "ptxas-rs: too many errors; stopped after the first 100"
+    );
+    let count = last[0]
+        .strip_prefix("ptxas-rs: ")
+        .and_then(|l| l.strip_suffix(&format!(" errors in {path}")))
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(count.is_some_and(|n| n > 100), "{}", last[0]);
+}
+
 #[test]
 fn a_missing_file_is_an_error_not_a_panic() {
     let out = ptxas_rs(&["--parse-only", "/nonexistent/k.ptx"]);
@@ -279,6 +373,30 @@ fn fmt_prints_canonical_ptx_and_refuses_bad_input() {
     let out = ptxas_rs(&["fmt", &fixture("err/syntax_recovery.ptx")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn fmt_keeps_comments() {
+    let dir = temp_dir();
+    let path = dir.path().join("commented.ptx");
+    std::fs::write(
+        &path,
+        "// made by hand\n.version 7.0\n.target sm_80 // the GPU\n.address_size 64\n\n\
+         .visible .entry k ( .param .u64 p ) // @k\n{\n  // no work\n  ret;   /* done */\n}\n",
+    )
+    .unwrap();
+    let out = ptxas_rs(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let formatted = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        formatted,
+        "// made by hand\n.version 7.0\n.target sm_80 // the GPU\n.address_size 64\n\n\
+         .visible .entry k(\n\t.param .u64 p\n) // @k\n{\n\t// no work\n\tret; /* done */\n}\n"
+    );
+    // And formatting the output changes nothing.
+    std::fs::write(&path, &formatted).unwrap();
+    let out = ptxas_rs(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), formatted);
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod common;
 use common::{assemble_and_run, list, u32s, u64s, xorshift, Both};
 use sgpu_isa::Geom;
 use sgpu_sim::launch::Prepared;
-use sgpu_sim::trap::Fault;
+use sgpu_sim::trap::{Axis, Fault};
 use sgpu_sim::{Cause, Trap};
 use std::collections::HashMap;
 use std::path::Path;
@@ -973,7 +973,7 @@ fn surf_basic_surf_global_ref() {
         matches!(
             trap.cause,
             Cause::Surface(Fault::OutOfBounds {
-                coordinate: "y",
+                coordinate: Axis::Y,
                 value: -1,
                 ..
             })

@@ -525,7 +525,7 @@ fn edges32() -> Vec<u32> {
 }
 
 fn padded(mut cases: Vec<[u32; 3]>) -> Vec<[u32; 3]> {
-    while cases.len() % 128 != 0 {
+    while !cases.len().is_multiple_of(128) {
         cases.push([0, 0, 0]);
     }
     cases

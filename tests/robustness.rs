@@ -11,8 +11,17 @@ use common::{corpus_files, read};
 fn front_end(source: &str) -> usize {
     let (module, mut diags) = ptx_grammar::parse(source);
     if diags.is_empty() {
-        // Formatting a module without syntax errors must also survive.
-        let _ = ptx_grammar::format_module(&module);
+        // Formatting a module without syntax errors must also survive, and give text that
+        // parses back to the same tree with the same comments (the mutations splice `//` and
+        // `/*` in anywhere) and formats to itself.
+        let formatted = ptx_grammar::format_module(&module);
+        let (again, errors) = ptx_grammar::parse(&formatted);
+        assert!(
+            errors.is_empty(),
+            "formatted output does not parse: {errors:?}\n{formatted}"
+        );
+        assert!(again == module, "formatting changed the tree:\n{formatted}");
+        assert_eq!(ptx_grammar::format_module(&again), formatted);
     }
     // The checker also runs over trees with syntax errors, as the CLI does.
     diags.extend(ptx_grammar::check(&module));

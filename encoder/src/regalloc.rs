@@ -292,7 +292,7 @@ impl Pool {
 
     /// Registers `base..base + size` if they are all free (and `base` aligned to `size`).
     fn take_at(&mut self, base: u32, size: u32) -> Option<u32> {
-        if base % size != 0 || !self.is_free(base, size) {
+        if !base.is_multiple_of(size) || !self.is_free(base, size) {
             return None;
         }
         for r in base..base + size {

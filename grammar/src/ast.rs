@@ -71,6 +71,29 @@ pub struct Module<'a> {
     /// The names in stretches the parser skipped after syntax errors. The checker does not
     /// report them undeclared: the skipped text may have declared them.
     pub skipped_names: Vec<&'a str>,
+    /// Every comment, in source order, beside the tree rather than in it: the formatter puts
+    /// each back before the item or statement that follows it or at the end of the line it
+    /// ends. Two modules are equal only if their comments' texts are.
+    pub comments: Vec<Comment<'a>>,
+}
+
+/// A `// line` comment (without the blanks that end its line) or a `/* block */` comment.
+#[derive(Clone, Copy, Debug)]
+pub struct Comment<'a> {
+    pub text: &'a str,
+    pub span: Span,
+    /// The end of the token before the comment (0 when there is none).
+    pub after: u32,
+    /// Whether a line ends between the token or comment before and this comment (true for
+    /// a comment at the start of the file).
+    pub own_line: bool,
+}
+
+impl PartialEq for Comment<'_> {
+    /// The text only: where a comment sits is layout, like a span.
+    fn eq(&self, other: &Comment<'_>) -> bool {
+        self.text == other.text
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

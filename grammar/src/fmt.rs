@@ -1,11 +1,21 @@
 //! The canonical printer: one layout for every module, so that formatting is idempotent and
-//! parsing the output gives back the same tree (spans aside).
+//! parsing the output gives back the same tree (spans aside) with the same comments.
 //!
 //! Layout: directives at column 0; one tab per block level; a label on its own line at its
 //! block's level minus one; `mnemonic operands;` with one space after the mnemonic and `, `
 //! between operands; integers in decimal, floats as `0f`/`0d` bit patterns (so decimal floats
 //! come back exact); binary operators without spaces (but `a % b`, since `%b` is a name), as
 //! the tree's explicit parentheses already say everything about grouping.
+//!
+//! Comments ([`Module::comments`]) are printed as written and in order, on the printed lines:
+//! items, statements, a block's braces, a section's entries, and a function header's parts
+//! (the line up to its `(`, each parameter, the `)`, each performance directive). A comment on
+//! a line of its own goes on a line of its own before the printed line that follows it, at
+//! the indentation of the block's statements; one after code goes at the end of the printed
+//! line holding the token before it, after a space. So a comment inside a statement (between
+//! operands, in an initializer) moves to the end of its line, and one that would follow a `//`
+//! comment there, or that sits on a line of its own inside a statement written over several
+//! lines, goes on a line of its own after it (docs/ptx-dialect.md, "`ptxas-rs fmt`").
 
 use crate::ast::*;
 use std::fmt::{self, Write};
@@ -14,7 +24,11 @@ use std::fmt::{self, Write};
 /// comments so the output still says where input was skipped.
 pub fn format_module(module: &Module<'_>) -> String {
     let mut out = String::new();
-    let mut p = Printer { out: &mut out };
+    let mut p = Printer {
+        out: &mut out,
+        comments: &module.comments,
+        next: 0,
+    };
     // Writing to a String cannot fail.
     let _ = p.module(module);
     out
@@ -23,59 +37,141 @@ pub fn format_module(module: &Module<'_>) -> String {
 /// Formats one expression as [`format_module`] would.
 pub fn format_expr(e: &Expr<'_>) -> String {
     let mut out = String::new();
-    let _ = Printer { out: &mut out }.expr(e);
+    let _ = Printer {
+        out: &mut out,
+        comments: &[],
+        next: 0,
+    }
+    .expr(e);
     out
 }
 
-struct Printer<'o> {
+struct Printer<'o, 'c> {
     out: &'o mut String,
+    /// The module's comments, and the first not yet printed: each is printed once, in order.
+    comments: &'c [Comment<'c>],
+    next: usize,
 }
 
 fn tabs(level: usize) -> String {
     "\t".repeat(level)
 }
 
-impl Printer<'_> {
+fn item_start(item: &Item<'_>) -> u32 {
+    match item {
+        Item::Version { span, .. }
+        | Item::Target { span, .. }
+        | Item::AddressSize { span, .. }
+        | Item::Error(span) => span.start,
+        Item::File(f) => f.span.start,
+        Item::Loc(l) => l.span.start,
+        Item::Pragma(p) => p.span.start,
+        Item::Section(s) => s.span.start,
+        Item::Var(v) => v.span.start,
+        Item::Function(f) => f.span.start,
+    }
+}
+
+fn statement_start(s: &Statement<'_>) -> u32 {
+    match s {
+        Statement::Label(l) => l.span.start,
+        Statement::Instr(i) => i.span.start,
+        Statement::Var(v) => v.span.start,
+        Statement::Block(b) => b.span.start,
+        Statement::Loc(l) => l.span.start,
+        Statement::Pragma(p) => p.span.start,
+        Statement::CallPrototype(p) => p.label.span.start,
+        Statement::Targets { label, .. } => label.span.start,
+        Statement::Error(span) => span.start,
+    }
+}
+
+fn entry_start(e: &SectionEntry<'_>) -> u32 {
+    match e {
+        SectionEntry::Label(l) => l.span.start,
+        SectionEntry::Data { ty, .. } => ty.span.start,
+    }
+}
+
+impl Printer<'_, '_> {
+    /// Prints each comment that starts before `at` on a line of its own, `level` tabs in.
+    fn leading(&mut self, at: u32, level: usize) {
+        while let Some(c) = self.comments.get(self.next) {
+            if c.span.start >= at {
+                break;
+            }
+            self.out.push_str(&tabs(level));
+            self.out.push_str(c.text);
+            self.out.push('\n');
+            self.next += 1;
+        }
+    }
+
+    /// Ends the line, after the comments that follow its code on their line: those whose
+    /// token before them comes before `limit` (where the next line's code starts). Nothing
+    /// can follow a `//` comment on its line; what does in the source waits for the next line.
+    fn end_line(&mut self, limit: u32) {
+        while let Some(c) = self.comments.get(self.next) {
+            if c.own_line || c.after >= limit {
+                break;
+            }
+            self.out.push(' ');
+            self.out.push_str(c.text);
+            self.next += 1;
+            if c.text.starts_with("//") {
+                break;
+            }
+        }
+        self.out.push('\n');
+    }
+
     fn module(&mut self, m: &Module<'_>) -> fmt::Result {
         let mut previous_was_block = false;
-        for item in &m.items {
+        for (i, item) in m.items.iter().enumerate() {
             let is_block = matches!(item, Item::Function(_) | Item::Section(_));
             if is_block || previous_was_block {
                 self.out.push('\n');
             }
             previous_was_block = is_block;
-            self.item(item)?;
+            self.leading(item_start(item), 0);
+            let limit = m.items.get(i + 1).map_or(u32::MAX, item_start);
+            self.item(item, limit)?;
         }
+        if self.next < self.comments.len() && previous_was_block {
+            self.out.push('\n');
+        }
+        self.leading(u32::MAX, 0);
         Ok(())
     }
 
-    fn item(&mut self, item: &Item<'_>) -> fmt::Result {
+    /// An item, and the comments at the end of its lines; `limit` is where the next one starts.
+    fn item(&mut self, item: &Item<'_>, limit: u32) -> fmt::Result {
         match item {
-            Item::Version { major, minor, .. } => writeln!(self.out, ".version {major}.{minor}"),
+            Item::Version { major, minor, .. } => write!(self.out, ".version {major}.{minor}")?,
             Item::Target { targets, .. } => {
                 let names: Vec<_> = targets.iter().map(|t| t.text).collect();
-                writeln!(self.out, ".target {}", names.join(", "))
+                write!(self.out, ".target {}", names.join(", "))?
             }
-            Item::AddressSize { bits, .. } => writeln!(self.out, ".address_size {bits}"),
+            Item::AddressSize { bits, .. } => write!(self.out, ".address_size {bits}")?,
             Item::File(f) => {
                 write!(self.out, ".file {} \"{}\"", f.index, f.path)?;
                 for e in &f.extra {
                     write!(self.out, ", {e}")?;
                 }
-                self.out.push('\n');
-                Ok(())
             }
-            Item::Loc(l) => self.loc(l, 0),
-            Item::Pragma(p) => self.pragma(p, 0),
-            Item::Section(s) => self.section(s),
+            Item::Loc(l) => self.loc(l, 0)?,
+            Item::Pragma(p) => self.pragma(p, 0)?,
+            Item::Section(s) => return self.section(s, limit),
             Item::Var(v) => {
                 self.decl(v)?;
-                self.out.push_str(";\n");
-                Ok(())
+                self.out.push(';');
             }
-            Item::Function(f) => self.function(f),
-            Item::Error(_) => writeln!(self.out, "// (syntax error)"),
+            Item::Function(f) => return self.function(f, limit),
+            // Nothing may follow on a comment's line.
+            Item::Error(_) => return writeln!(self.out, "// (syntax error)"),
         }
+        self.end_line(limit);
+        Ok(())
     }
 
     fn loc(&mut self, l: &Loc<'_>, level: usize) -> fmt::Result {
@@ -94,28 +190,37 @@ impl Printer<'_> {
                 self.expr(v)?;
             }
         }
-        self.out.push('\n');
         Ok(())
     }
 
     fn pragma(&mut self, p: &Pragma<'_>, level: usize) -> fmt::Result {
         let values: Vec<_> = p.values.iter().map(|v| format!("\"{v}\"")).collect();
-        writeln!(self.out, "{}.pragma {};", tabs(level), values.join(", "))
+        write!(self.out, "{}.pragma {};", tabs(level), values.join(", "))
     }
 
-    fn section(&mut self, s: &Section<'_>) -> fmt::Result {
-        writeln!(self.out, ".section {}\n{{", s.name.text)?;
-        for e in &s.entries {
+    fn section(&mut self, s: &Section<'_>, limit: u32) -> fmt::Result {
+        let close = s.span.end.saturating_sub(1);
+        write!(self.out, ".section {}", s.name.text)?;
+        self.end_line(s.entries.first().map_or(close, entry_start));
+        self.out.push_str("{\n");
+        for (i, e) in s.entries.iter().enumerate() {
+            let next = s.entries.get(i + 1).map_or(close, entry_start);
             match e {
-                SectionEntry::Label(l) => writeln!(self.out, "{}:", l.text)?,
+                SectionEntry::Label(l) => {
+                    self.leading(l.span.start, 0);
+                    write!(self.out, "{}:", l.text)?;
+                }
                 SectionEntry::Data { ty, values } => {
+                    self.leading(ty.span.start, 1);
                     write!(self.out, "\t{} ", ty.text)?;
                     self.list(values, |p, v| p.expr(v))?;
-                    self.out.push('\n');
                 }
             }
+            self.end_line(next);
         }
-        self.out.push_str("}\n");
+        self.leading(close, 1);
+        self.out.push('}');
+        self.end_line(limit);
         Ok(())
     }
 
@@ -168,12 +273,11 @@ impl Printer<'_> {
         }
     }
 
-    fn params(&mut self, params: &[VarDecl<'_>], multiline: bool) -> fmt::Result {
+    /// A parameter list on one line (a function's return list, `.callprototype`'s lists).
+    fn params(&mut self, params: &[VarDecl<'_>]) -> fmt::Result {
         self.out.push('(');
         for (i, p) in params.iter().enumerate() {
-            if multiline {
-                self.out.push_str("\n\t");
-            } else if i > 0 {
+            if i > 0 {
                 self.out.push(' ');
             }
             self.decl(p)?;
@@ -181,14 +285,11 @@ impl Printer<'_> {
                 self.out.push(',');
             }
         }
-        if multiline && !params.is_empty() {
-            self.out.push('\n');
-        }
         self.out.push(')');
         Ok(())
     }
 
-    fn function(&mut self, f: &Function<'_>) -> fmt::Result {
+    fn function(&mut self, f: &Function<'_>, limit: u32) -> fmt::Result {
         if let Some(l) = f.linkage {
             write!(self.out, "{} ", l.as_str())?;
         }
@@ -197,57 +298,88 @@ impl Printer<'_> {
             FunctionKind::Func => ".func ",
         });
         if let Some(ret) = &f.ret {
-            self.params(ret, false)?;
+            self.params(ret)?;
             self.out.push(' ');
         }
         self.out.push_str(f.name.text);
         if let Some(params) = &f.params {
-            self.params(params, true)?;
+            // Each parameter on its own line.
+            self.out.push('(');
+            if let Some(first) = params.first() {
+                self.end_line(first.span.start);
+                for (i, p) in params.iter().enumerate() {
+                    self.leading(p.span.start, 1);
+                    self.out.push('\t');
+                    self.decl(p)?;
+                    let next = match params.get(i + 1) {
+                        Some(next) => {
+                            self.out.push(',');
+                            next.span.start
+                        }
+                        // The comments that follow the last parameter, not the `)`.
+                        None => p.span.end + 1,
+                    };
+                    self.end_line(next);
+                }
+            }
+            self.out.push(')');
         }
         for d in &f.directives {
-            write!(self.out, "\n{}", d.name.text)?;
+            self.end_line(d.name.span.start);
+            self.leading(d.name.span.start, 0);
+            self.out.push_str(d.name.text);
             for (i, v) in d.values.iter().enumerate() {
                 write!(self.out, "{}{v}", if i == 0 { " " } else { ", " })?;
             }
         }
         match &f.body {
             Some(body) => {
-                self.out.push('\n');
-                self.block(body, 0)
+                self.end_line(body.span.start);
+                self.block(body, 0, limit)
             }
             None => {
-                self.out.push_str(";\n");
+                self.out.push(';');
+                self.end_line(limit);
                 Ok(())
             }
         }
     }
 
-    fn block(&mut self, b: &Block<'_>, level: usize) -> fmt::Result {
-        writeln!(self.out, "{}{{", tabs(level))?;
-        for s in &b.statements {
-            self.statement(s, level + 1)?;
+    /// A block and the comments in it; `limit` is where the code after it starts.
+    fn block(&mut self, b: &Block<'_>, level: usize, limit: u32) -> fmt::Result {
+        let close = b.span.end.saturating_sub(1);
+        self.leading(b.span.start, level);
+        write!(self.out, "{}{{", tabs(level))?;
+        self.end_line(b.statements.first().map_or(close, statement_start));
+        for (i, s) in b.statements.iter().enumerate() {
+            let next = b.statements.get(i + 1).map_or(close, statement_start);
+            self.leading(statement_start(s), level + 1);
+            self.statement(s, level + 1, next)?;
         }
-        writeln!(self.out, "{}}}", tabs(level))
+        self.leading(close, level + 1);
+        write!(self.out, "{}}}", tabs(level))?;
+        self.end_line(limit);
+        Ok(())
     }
 
-    fn statement(&mut self, s: &Statement<'_>, level: usize) -> fmt::Result {
+    /// A statement, and the comments at the end of its line; `limit` is where the next one
+    /// starts.
+    fn statement(&mut self, s: &Statement<'_>, level: usize, limit: u32) -> fmt::Result {
         match s {
-            Statement::Label(l) => writeln!(self.out, "{}{}:", tabs(level - 1), l.text),
+            Statement::Label(l) => write!(self.out, "{}{}:", tabs(level - 1), l.text)?,
             Statement::Instr(i) => {
                 self.out.push_str(&tabs(level));
                 self.instruction(i)?;
-                self.out.push_str(";\n");
-                Ok(())
+                self.out.push(';');
             }
             Statement::Var(v) => {
                 self.out.push_str(&tabs(level));
                 self.decl(v)?;
-                self.out.push_str(";\n");
-                Ok(())
+                self.out.push(';');
             }
-            Statement::Block(b) => self.block(b, level),
-            Statement::Loc(l) => self.loc(l, level),
-            Statement::Pragma(p) => self.pragma(p, level),
+            Statement::Block(b) => return self.block(b, level, limit),
+            Statement::Loc(l) => self.loc(l, level)?,
+            Statement::Pragma(p) => self.pragma(p, level)?,
             Statement::CallPrototype(p) => {
                 write!(
                     self.out,
@@ -256,16 +388,15 @@ impl Printer<'_> {
                     p.label.text
                 )?;
                 if let Some(ret) = &p.ret {
-                    self.params(ret, false)?;
+                    self.params(ret)?;
                     self.out.push(' ');
                 }
                 self.out.push_str("_ ");
-                self.params(&p.params, false)?;
+                self.params(&p.params)?;
                 if p.noreturn {
                     self.out.push_str(" .noreturn");
                 }
-                self.out.push_str(";\n");
-                Ok(())
+                self.out.push(';');
             }
             Statement::Targets {
                 label,
@@ -273,17 +404,20 @@ impl Printer<'_> {
                 targets,
             } => {
                 let names: Vec<_> = targets.iter().map(|t| t.text).collect();
-                writeln!(
+                write!(
                     self.out,
                     "{}{}: {} {};",
                     tabs(level - 1),
                     label.text,
                     kind.text,
                     names.join(", ")
-                )
+                )?
             }
-            Statement::Error(_) => writeln!(self.out, "{}// (syntax error)", tabs(level)),
+            // Nothing may follow on a comment's line.
+            Statement::Error(_) => return writeln!(self.out, "{}// (syntax error)", tabs(level)),
         }
+        self.end_line(limit);
+        Ok(())
     }
 
     fn instruction(&mut self, i: &Instruction<'_>) -> fmt::Result {
@@ -407,8 +541,172 @@ impl Printer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_expr;
+    use crate::{lexer::Lexer, parse, parse_expr};
     use proptest::prelude::*;
+
+    /// Formats a clean module, checks that the output parses back to the same tree with the
+    /// same comments and formats to itself, and returns it.
+    fn format_checked(source: &str) -> Result<String, TestCaseError> {
+        let (module, diags) = parse(source);
+        prop_assert!(diags.is_empty(), "{diags:?}\n{source}");
+        let formatted = format_module(&module);
+        let (again, diags) = parse(&formatted);
+        prop_assert!(diags.is_empty(), "{diags:?}\n{formatted}");
+        let texts = |m: &Module<'_>| m.comments.iter().map(|c| c.text.to_string()).collect();
+        let (before, after): (Vec<String>, Vec<String>) = (texts(&module), texts(&again));
+        prop_assert_eq!(before, after, "comments changed:\n{}", formatted);
+        prop_assert!(again == module, "tree changed:\n{formatted}");
+        prop_assert_eq!(format_module(&again), formatted.clone(), "not idempotent");
+        Ok(formatted)
+    }
+
+    #[test]
+    fn comments_stay_on_their_own_lines_or_at_the_ends_of_lines() {
+        let source = "// header
+/* a block
+   comment */
+.version 7.0 // the version
+.target sm_80
+.address_size 64 /* a */ /* b */ // c
+
+/* before g */ .global .u32 g[2] = {1, // inside the initializer
+\t2}; // after g
+
+// before the function
+.visible .entry k( // after the parenthesis
+\t.param .u64 p, // the first parameter
+\t.param .u32 n /* the last */
+) // after the parameters
+.maxntid 256, 1, 1 // a directive
+{ // after the brace
+\t.reg .b32 %r<4>; // registers
+\t\t// before mov
+\tmov.u32 %r1, /* between operands */ %r2; // after mov
+\tadd.s32 %r1, // line one
+\t\t%r2, // line two
+\t\t%r3; // line three
+$L1: // a label
+\t{ /* inner */
+\t\tret; // inner ret
+\t\t// end of inner
+\t} // inner close
+\t// end of body
+} // after the function
+.section .debug_abbrev
+{
+.b8 1 // Abbreviation Code
+// before a label
+l: // the label
+.b32 2
+}
+// end of file";
+        let formatted = format_checked(source).unwrap();
+        assert_eq!(
+            formatted,
+            "// header
+/* a block
+   comment */
+.version 7.0 // the version
+.target sm_80
+.address_size 64 /* a */ /* b */ // c
+/* before g */
+.global .u32 g[2] = {1, 2}; // inside the initializer
+
+// after g
+// before the function
+.visible .entry k( // after the parenthesis
+\t.param .u64 p, // the first parameter
+\t.param .u32 n /* the last */
+) // after the parameters
+.maxntid 256, 1, 1 // a directive
+{ // after the brace
+\t.reg .b32 %r<4>; // registers
+\t// before mov
+\tmov.u32 %r1, %r2; /* between operands */ // after mov
+\tadd.s32 %r1, %r2, %r3; // line one
+\t// line two
+\t// line three
+$L1: // a label
+\t{ /* inner */
+\t\tret; // inner ret
+\t\t// end of inner
+\t} // inner close
+\t// end of body
+} // after the function
+
+.section .debug_abbrev
+{
+\t.b8 1 // Abbreviation Code
+// before a label
+l: // the label
+\t.b32 2
+}
+
+// end of file
+"
+        );
+    }
+
+    /// A clean module using every construct whose lines carry comments.
+    const PLAIN: &str = ".version 7.0
+.target sm_80
+.address_size 64
+.global .u32 g[2] = {1, 2};
+.section .debug_info
+{
+.b8 1
+l:
+.b32 2, 3
+}
+.func (.param .b32 r) f (.param .b32 a, .param .b32 b) .noreturn
+{
+\t.reg .b32 %r<4>;
+\tld.param.b32 %r1, [a];
+$L1:
+\t{
+\t\tadd.s32 %r1, %r1, 1;
+\t}
+\t@%p1 bra $L1;
+\tret;
+}
+.extern .func x ()
+;
+.entry k (.param .u64 p) .maxntid 1, 1, 1
+{
+\tret;
+}
+";
+
+    proptest! {
+        #[test]
+        fn comments_anywhere_between_tokens_survive_formatting(
+            inserts in prop::collection::vec((any::<prop::sample::Index>(), 0..4u8), 0..16)
+        ) {
+            // Every place between two tokens (and the ends of the file).
+            let mut places: Vec<usize> = vec![0, PLAIN.len()];
+            for token in Lexer::new(PLAIN) {
+                let (l, _, r) = token.unwrap();
+                places.extend([l, r]);
+            }
+            let mut inserts: Vec<(usize, u8)> =
+                inserts.iter().map(|(i, kind)| (*i.get(&places), *kind)).collect();
+            inserts.sort_by_key(|&(at, _)| at);
+            let mut source = String::new();
+            let mut from = 0;
+            for (n, (at, kind)) in inserts.iter().enumerate() {
+                source.push_str(&PLAIN[from..*at]);
+                from = *at;
+                source.push_str(&match kind {
+                    0 => format!(" /* b{n} */ "),
+                    1 => format!(" // l{n}\n"),
+                    2 => format!("\n/* m{n}\n  more */\n"),
+                    _ => format!("\n\t// o{n}\n"),
+                });
+            }
+            source.push_str(&PLAIN[from..]);
+            format_checked(&source)?;
+        }
+    }
 
     /// Expression source text as people write it, with spaces that formatting removes.
     fn expression() -> impl Strategy<Value = String> {

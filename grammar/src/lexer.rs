@@ -6,7 +6,7 @@
 //! [`Tok::Name`]: PTX identifiers never contain dots, so the suffixes are split off later and
 //! checked against tables instead of each being a token (see STYLE.md on ZLUDA's grammar).
 
-use crate::ast::MAX_NESTING;
+use crate::ast::{Comment, Span, MAX_NESTING};
 use logos::{FilterResult, Logos};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -34,10 +34,46 @@ impl LexError {
     }
 }
 
+/// The comments the lexer skipped, kept on the side for the formatter and for placing
+/// diagnostics between tokens; in source order.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    comments: Vec<RawComment>,
+    /// The end of the last token produced, if any.
+    last_token: Option<u32>,
+}
+
+/// A comment's position and surroundings; [`Lexer::into_comments`] adds its text.
+#[derive(Clone, Copy, Debug)]
+struct RawComment {
+    span: (u32, u32),
+    after: u32,
+    own_line: bool,
+}
+
+/// Records the comment the lexer is at, `start..end`.
+fn record_comment(lex: &mut logos::Lexer<'_, Tok>, end: usize) {
+    let start = lex.span().start;
+    let extras = &lex.extras;
+    // The end of whatever came last, token or comment.
+    let previous = match (extras.last_token, extras.comments.last()) {
+        (Some(t), Some(c)) => Some(t.max(c.span.1)),
+        (t, c) => t.or(c.map(|c| c.span.1)),
+    };
+    let own_line = previous.is_none_or(|p| lex.source()[p as usize..start].contains('\n'));
+    let after = extras.last_token.unwrap_or(0);
+    lex.extras.comments.push(RawComment {
+        span: (start as u32, end as u32),
+        after,
+        own_line,
+    });
+}
+
 fn block_comment(lex: &mut logos::Lexer<'_, Tok>) -> FilterResult<(), LexError> {
     match lex.remainder().find("*/") {
         Some(end) => {
             lex.bump(end + 2);
+            record_comment(lex, lex.span().end);
             FilterResult::Skip
         }
         None => {
@@ -50,6 +86,10 @@ fn block_comment(lex: &mut logos::Lexer<'_, Tok>) -> FilterResult<(), LexError> 
 fn line_comment(lex: &mut logos::Lexer<'_, Tok>) -> logos::Skip {
     let rest = lex.remainder();
     lex.bump(rest.find('\n').unwrap_or(rest.len()));
+    // The comment without the blanks before the line's end (a CRLF's `\r` among them), so
+    // that what the formatter prints back is the same comment.
+    let text = lex.slice().trim_end_matches([' ', '\t', '\r', '\x0c']);
+    record_comment(lex, lex.span().start + text.len());
     logos::Skip
 }
 
@@ -59,9 +99,11 @@ fn unterminated_string(_: &mut logos::Lexer<'_, Tok>) -> Result<(), LexError> {
 
 #[derive(Logos, Clone, Copy, Debug, PartialEq)]
 #[logos(error = LexError)]
+#[logos(extras = Extras)]
 #[logos(skip r"[ \t\r\n\f]+")]
 pub enum Tok {
-    /// Never produced: the callbacks skip comments (or report an unterminated one).
+    /// Never produced: the callbacks skip comments, recording them in [`Extras`] (or report
+    /// an unterminated one).
     #[token("/*", block_comment)]
     #[token("//", line_comment)]
     Comment,
@@ -231,6 +273,22 @@ impl<'a> Lexer<'a> {
             done: false,
         }
     }
+
+    /// The comments skipped so far, in source order (all of them once the stream has ended).
+    pub fn into_comments(self) -> Vec<Comment<'a>> {
+        let source = self.inner.source();
+        self.inner
+            .extras
+            .comments
+            .iter()
+            .map(|c| Comment {
+                text: &source[c.span.0 as usize..c.span.1 as usize],
+                span: Span::new(c.span.0 as usize, c.span.1 as usize),
+                after: c.after,
+                own_line: c.own_line,
+            })
+            .collect()
+    }
 }
 
 impl<'a> Iterator for Lexer<'a> {
@@ -242,6 +300,7 @@ impl<'a> Iterator for Lexer<'a> {
             return None;
         }
         let (tok, span) = self.inner.next()?;
+        self.inner.extras.last_token = Some(span.end as u32);
         match tok {
             Ok(tok) => {
                 match tok {

@@ -22,36 +22,70 @@ pub fn parse(source: &str) -> (Module<'_>, Vec<Diagnostic>) {
             vec![Diagnostic::error(span, "file is larger than 4 GiB")],
         );
     }
-    let mut ctx = Ctx {
-        source,
-        diags: Vec::new(),
-        too_deep: false,
-        skipped_names: Vec::new(),
-    };
-    let module = match grammar::ModuleParser::new().parse(&mut ctx, Lexer::new(source)) {
+    let mut ctx = Ctx::new(source);
+    let mut lexer = Lexer::new(source);
+    let result = grammar::ModuleParser::new().parse(&mut ctx, &mut lexer);
+    let mut module = match result {
         Ok(module) => module,
         Err(error) => {
             ctx.report(error);
             // Nothing was kept: the whole file reads as skipped.
             Module {
                 items: vec![Item::Error(Span::new(0, source.len()))],
-                skipped_names: Vec::new(),
+                ..Module::default()
             }
         }
     };
+    module.comments = lexer.into_comments();
     let mut diags = ctx.diags;
+    for (i, found) in ctx.missing_semicolons {
+        if let Some(d) = missing_semicolon(source, &module.comments, found) {
+            diags[i] = d;
+        }
+    }
     diags.sort_by_key(|d| d.span.start);
     (module, diags)
 }
 
+/// An error at a token that starts a later line than the token before it, where a `;` would
+/// have been taken, is reported where the `;` is missing, as rustc does: just after that
+/// token, at the end of the statement it would have ended. `None` keeps the error as it is.
+fn missing_semicolon(source: &str, comments: &[Comment<'_>], found: Span) -> Option<Diagnostic> {
+    let end = previous_token_end(source, comments, found.start as usize)?;
+    if !source[end..found.start as usize].contains('\n') {
+        return None;
+    }
+    let found_text = quote_source(&source[found.range()]);
+    let d = Diagnostic::error(
+        Span::new(end, end),
+        format!("expected `;`, found {found_text}"),
+    );
+    Some(d.with_related(found, "unexpected token"))
+}
+
+/// The end of the last token before `at`, skipping blanks and comments; `None` when only
+/// they precede it.
+fn previous_token_end(source: &str, comments: &[Comment<'_>], at: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut at = at;
+    loop {
+        while at > 0 && matches!(bytes[at - 1], b' ' | b'\t' | b'\r' | b'\n' | 0x0c) {
+            at -= 1;
+        }
+        // A comment ending here (comments are in order and do not overlap).
+        let i = comments.partition_point(|c| (c.span.end as usize) < at);
+        match comments.get(i) {
+            Some(c) if c.span.end as usize == at && c.span.start < c.span.end => {
+                at = c.span.start as usize
+            }
+            _ => return (at > 0).then_some(at),
+        }
+    }
+}
+
 /// Parses one expression, as the formatter's tests and tools that take expressions do.
 pub fn parse_expr(source: &str) -> Result<Expr<'_>, Vec<Diagnostic>> {
-    let mut ctx = Ctx {
-        source,
-        diags: Vec::new(),
-        too_deep: false,
-        skipped_names: Vec::new(),
-    };
+    let mut ctx = Ctx::new(source);
     match grammar::ExprParser::new().parse(&mut ctx, Lexer::new(source)) {
         Ok(e) if ctx.diags.is_empty() => Ok(e),
         Ok(_) => Err(ctx.diags),
@@ -70,11 +104,24 @@ pub struct Ctx<'a> {
     too_deep: bool,
     /// See [`Module::skipped_names`].
     skipped_names: Vec<&'a str>,
+    /// Errors (index into `diags`) at a token where a `;` would have been taken, with that
+    /// token: [`parse`] moves those that follow a line's end to where the `;` is missing.
+    missing_semicolons: Vec<(usize, Span)>,
 }
 
 type Error = ParseError<usize, Tok, Infallible>;
 
 impl<'a> Ctx<'a> {
+    fn new(source: &'a str) -> Ctx<'a> {
+        Ctx {
+            source,
+            diags: Vec::new(),
+            too_deep: false,
+            skipped_names: Vec::new(),
+            missing_semicolons: Vec::new(),
+        }
+    }
+
     fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, message));
     }
@@ -141,6 +188,9 @@ impl<'a> Ctx<'a> {
                     Some(what) => format!("expected {what}, found {found}"),
                     None => format!("unexpected {found}"),
                 };
+                if expected.iter().any(|t| t == "\";\"") {
+                    self.missing_semicolons.push((self.diags.len(), span));
+                }
                 self.error(span, message)
             }
             ParseError::ExtraToken { token: (l, _, r) } => {
@@ -403,5 +453,73 @@ mod tests {
             };
             assert_eq!(*got, parse_expr(text).unwrap(), "{text}");
         }
+    }
+
+    const HEADER: &str = ".version 7.0\n.target sm_80\n.address_size 64\n";
+
+    #[test]
+    fn a_missing_semicolon_is_reported_after_the_statement_it_would_end() {
+        // The next statement starts a later line, past a comment of each kind.
+        let body =
+            "\tmov.u32 %r1, %r2 // no `;`\n\t/* a\n comment */\n\n\t@%p1 bra $L1;\n$L1:\n\tret;\n";
+        let source = format!("{HEADER}.entry k ()\n{{\n{body}}}\n");
+        let (_, diags) = parse(&source);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        let d = &diags[0];
+        assert_eq!(d.message, "expected `;`, found `@`");
+        let end = source.find("%r2").unwrap() + 3;
+        assert_eq!(d.span.range(), end..end);
+        let (at, note) = d.related.as_ref().unwrap();
+        assert_eq!(
+            at.range(),
+            source.find('@').unwrap()..source.find('@').unwrap() + 1
+        );
+        assert_eq!(note, "unexpected token");
+
+        // At module level, where the expected list is too long to spell out.
+        let source = format!("{HEADER}.global .u32 g\n.global .u32 h;\n");
+        let (_, diags) = parse(&source);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].message, "expected `;`, found `.global`");
+        let end = source.find(" g").unwrap() + 2;
+        assert_eq!(diags[0].span.range(), end..end);
+    }
+
+    #[test]
+    fn an_unexpected_token_on_the_same_line_is_reported_where_it_is() {
+        let source = format!("{HEADER}.entry k ()\n{{\n\tadd.s32 %r1, %r2 /* c */ %r3;\n}}\n");
+        let (_, diags) = parse(&source);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].message, "expected `,` or `;`, found `%r3`");
+        let at = source.find("%r3").unwrap();
+        assert_eq!(diags[0].span.range(), at..at + 3);
+        assert!(diags[0].related.is_none());
+    }
+
+    #[test]
+    fn comments_are_kept_beside_the_tree() {
+        let source = "// one\n.version 7.0 /* two */ // three\r\n\t/* four\n*/.target sm_80\n";
+        let (module, diags) = parse(source);
+        assert!(diags.is_empty(), "{diags:?}");
+        let got: Vec<_> = module
+            .comments
+            .iter()
+            .map(|c| {
+                (
+                    c.text,
+                    c.own_line,
+                    &source[c.after as usize..c.span.start as usize],
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("// one", true, ""),
+                ("/* two */", false, " "),
+                ("// three", false, " /* two */ "),
+                ("/* four\n*/", true, " /* two */ // three\r\n\t"),
+            ]
+        );
     }
 }

@@ -97,6 +97,8 @@ pub enum Failure {
     Trap(Box<Trap>, Report),
     /// The RTL and the model disagree (exit status 2).
     Mismatch(String),
+    /// The run passed its cycle limit with no difference found (exit status 4).
+    CycleLimit(String),
 }
 
 /// The trap code the core reports for a cause of the model (docs/hw.md); `None` for causes
@@ -121,7 +123,9 @@ pub fn trap_code(c: &Cause) -> Option<u64> {
         BarrierMismatch { .. } => abi::TRAP_BARRIER_MISMATCH,
         Surface(_) => abi::TRAP_SURFACE,
         Deadlock => abi::TRAP_DEADLOCK,
-        InstructionLimit { .. } | NoKernel(_) | Launch(_) | NotReady { .. } => return None,
+        InstructionLimit { .. } | Interrupted | NoKernel(_) | Launch(_) | NotReady { .. } => {
+            return None
+        }
     })
 }
 
@@ -231,7 +235,7 @@ fn lock_step(program: &Program, prepared: &mut Prepared, o: &Options) -> Result<
     };
     // The core reads descriptor `h` as the two 16-byte blocks at table + 32h.
     let surfaces = &prepared.surfaces;
-    if surfaces.table % 32 != 0 {
+    if !surfaces.table.is_multiple_of(32) {
         return Err(Failure::Input(format!(
             "the surface descriptor table at {:#x} is not 32-byte aligned",
             surfaces.table
@@ -338,7 +342,7 @@ impl Run<'_> {
         loop {
             let cycle = self.report.cycles;
             if cycle >= max_cycles {
-                return Err(Failure::Mismatch(format!(
+                return Err(Failure::CycleLimit(format!(
                     "the core ran past {max_cycles} cycles (--max-cycles) after {} instructions",
                     self.report.retired
                 )));

@@ -1,7 +1,8 @@
 //! `sgpu-cosim FILE.elf --launch LAUNCH.toml`: runs a kernel on the Verilated RTL core in
 //! lock-step with the golden model (docs/cosim.md). It takes the manifest of `ptxas-rs run`,
-//! writes the same dumps, prints what the kernel printed with device printf, and exits
-//! alike: 0 done, 1 bad input, 2 the RTL and the model differ, 3 a trap both agree on.
+//! shows and writes the same `--print` values and `--dump` files (after a trap too), prints
+//! what the kernel printed with device printf, and exits with a status of its own for each
+//! outcome ([`EXIT_STATUSES`]).
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -10,10 +11,24 @@ use rtl_tests::port::Timing;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// Exit statuses, as `--help` and docs/cosim.md list them.
+const DONE: u8 = 0;
+const BAD_INPUT: u8 = 1;
+const MISMATCH: u8 = 2;
+const TRAPPED: u8 = 3;
+const CYCLE_LIMIT: u8 = 4;
+
+const EXIT_STATUSES: &str = "Exit status: 0 the kernel finished and the RTL matched the model \
+    throughout; 1 bad input or usage (nothing ran: a missing file, a bad option or manifest, \
+    an instruction the core has no unit for); 2 the RTL and the model differ (or an RTL \
+    assertion failed); 3 both trapped alike; 4 the run passed --max-cycles with no \
+    difference found.";
+
 #[derive(Parser)]
 #[command(
     name = "sgpu-cosim",
-    about = "Runs an sgpu ELF on the RTL in lock-step with the golden model"
+    about = "Runs an sgpu ELF on the RTL in lock-step with the golden model",
+    after_help = EXIT_STATUSES
 )]
 struct Args {
     /// The ELF file (from `ptxas-rs`).
@@ -21,9 +36,14 @@ struct Args {
     /// The launch manifest (docs/launch.md).
     #[arg(long)]
     launch: PathBuf,
-    /// Writes buffer or surface NAME's final bytes to PATH.
+    /// Writes buffer or surface NAME's final bytes to PATH (after a trap too: the memory at
+    /// the trap).
     #[arg(long, value_name = "NAME=PATH")]
     dump: Vec<String>,
+    /// Shows the first values of a buffer or surface, as `ptxas-rs run --print` does: u8..u64,
+    /// s8..s64, b8..b64 (hex), f16, bf16, f32 or f64 (default: the manifest's type, else u32).
+    #[arg(long, value_name = "NAME[:TYPE]")]
+    print: Vec<String>,
     /// Writes a waveform of the whole run (slow: tracing costs about 17x).
     #[arg(long)]
     vcd: Option<PathBuf>,
@@ -54,12 +74,20 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            // Help and version go to stdout and succeed; a usage error is bad input, not the
+            // status of a mismatch (clap's own choice, 2).
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { BAD_INPUT } else { DONE });
+        }
+    };
     match run(&args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("sgpu-cosim: error: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(BAD_INPUT)
         }
     }
 }
@@ -74,15 +102,15 @@ fn run(args: &Args) -> Result<u8> {
     let dir = args.launch.parent().unwrap_or(Path::new("."));
     let mut prepared = sgpu_sim::launch::prepare(&text, dir, &program)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.launch.display()))?;
-    let mut dumps = Vec::new();
-    for d in &args.dump {
-        let (name, path) = d
-            .split_once('=')
-            .with_context(|| format!("--dump {d}: expected NAME=PATH"))?;
-        if sgpu_sim::launch::bytes_of(&prepared, name).is_none() {
-            anyhow::bail!("--dump {d}: the manifest has no buffer or surface `{name}`");
-        }
-        dumps.push((name.to_string(), PathBuf::from(path)));
+    // Everything is checked before the run, which takes minutes where the model takes
+    // seconds: the requests, and that the core has a unit for every instruction.
+    let requests =
+        ptxas_rs::show::requests(&prepared, &args.dump, &args.print).map_err(anyhow::Error::msg)?;
+    let kernel = program
+        .function(&prepared.launch.kernel)
+        .context("the manifest's kernel is checked by prepare")?;
+    if let Some(why) = rtl_tests::support::unsupported(&program, kernel) {
+        anyhow::bail!("{why}");
     }
     if let Some(vcd) = &args.vcd {
         // Verilator opens the waveform itself and says nothing when it cannot.
@@ -103,15 +131,19 @@ fn run(args: &Args) -> Result<u8> {
     };
     let started = std::time::Instant::now();
     let (report, code) = match cosim::run(&program, &mut prepared, &options) {
-        Ok(r) => (r, 0),
+        Ok(r) => (r, DONE),
         Err(Failure::Input(why)) => anyhow::bail!("{why}"),
         Err(Failure::Mismatch(what)) => {
             eprintln!("sgpu-cosim: {what}");
-            return Ok(2);
+            return Ok(MISMATCH);
+        }
+        Err(Failure::CycleLimit(what)) => {
+            eprintln!("sgpu-cosim: {what}");
+            return Ok(CYCLE_LIMIT);
         }
         Err(Failure::Trap(trap, r)) => {
             eprintln!("{trap}");
-            (r, 3)
+            (r, TRAPPED)
         }
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -125,11 +157,9 @@ fn run(args: &Args) -> Result<u8> {
         report.ipc(),
         report.cycles as f64 / seconds.max(1e-9) / 1e6
     );
-    if code == 0 {
-        for (name, path) in dumps {
-            let bytes = sgpu_sim::launch::bytes_of(&prepared, &name).unwrap_or_default();
-            ptxas_rs::output::write(&path, bytes)?;
-        }
-    }
+    // After a trap both agree on too: the memory at the trap is what a person debugs with.
+    let mut shown = String::new();
+    ptxas_rs::show::deliver(&mut shown, &prepared, &requests)?;
+    print!("{shown}");
     Ok(code)
 }

@@ -569,6 +569,7 @@ fn launch(
             shared: 0,
             params: base.to_le_bytes().to_vec(),
             max_instructions: 1 << 24,
+            interrupt: None,
         },
         global,
         surfaces,

@@ -1,7 +1,8 @@
 //! `sgpu-cosim`'s output, as `ptxas-rs` writes it: files (src/output.rs: a dump to a device
 //! is written in place, and a waveform or dump that cannot be written is an error naming its
 //! path, exit 1, before anything runs, where Verilator would write nothing and say nothing),
-//! and what the kernel printed with device printf.
+//! what the kernel printed with device printf, `--print` and `--dump` after a trap, the
+//! check that the core has a unit for every instruction, and an exit status per outcome.
 
 mod common;
 
@@ -16,16 +17,20 @@ fn cosim(dir: &Path, args: &[&str]) -> Output {
         .expect("run sgpu-cosim")
 }
 
+/// `ptx` (from the workspace) assembled into `dir` as `k.elf`, with `manifest` as `k.toml`.
+fn assembled(dir: &Path, ptx: &str, manifest: &str) {
+    let source = common::source(ptx);
+    let (module, _) = ptx_grammar::parse(&source);
+    let assembled = ptx_encoder::assemble(&source, ptx, &module, &Default::default()).unwrap();
+    std::fs::write(dir.join("k.elf"), assembled.elf).unwrap();
+    std::fs::write(dir.join("k.toml"), manifest).unwrap();
+}
+
 /// The example kernel assembled into `dir`, with its manifest beside it.
 fn example(dir: &Path) {
     let examples = common::workspace().join("examples");
-    let source = std::fs::read_to_string(examples.join("reduce.ptx")).unwrap();
-    let (module, _) = ptx_grammar::parse(&source);
-    let assembled =
-        ptx_encoder::assemble(&source, "reduce.ptx", &module, &Default::default()).unwrap();
-    std::fs::write(dir.join("k.elf"), assembled.elf).unwrap();
     let manifest = std::fs::read_to_string(examples.join("reduce.toml")).unwrap();
-    std::fs::write(dir.join("k.toml"), manifest).unwrap();
+    assembled(dir, "examples/reduce.ptx", &manifest);
     std::fs::copy(
         examples.join("reduce-input.bin"),
         dir.join("reduce-input.bin"),
@@ -111,4 +116,106 @@ fn device_printf_is_printed_after_the_run() {
         String::from_utf8_lossy(&want.text)
     );
     assert!(String::from_utf8_lossy(report).contains("cycles"), "{err}");
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Usage errors are bad input (1), running past `--max-cycles` has a status of its own (4),
+/// and neither is a mismatch (2); `--help` lists them all.
+#[test]
+fn each_outcome_has_its_own_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    example(dir.path());
+    for usage in [
+        &["k.elf"][..],
+        &["k.elf", "--launch", "k.toml", "--lanes", "abc"],
+        &["k.elf", "--launch", "k.toml", "--bogus"],
+    ] {
+        let run = cosim(dir.path(), usage);
+        assert_eq!(run.status.code(), Some(1), "{usage:?}: {}", stderr(&run));
+    }
+    let run = cosim(
+        dir.path(),
+        &["k.elf", "--launch", "k.toml", "--max-cycles", "100"],
+    );
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(4), "{err}");
+    assert!(err.contains("ran past 100 cycles"), "{err}");
+    let help = cosim(dir.path(), &["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&help.stdout).replace('\n', " ");
+    for status in [
+        "0 the kernel finished",
+        "1 bad input",
+        "2 the RTL and the model differ",
+        "3 both trapped",
+        "4 the run passed --max-cycles",
+    ] {
+        assert!(help.contains(status), "{status}: {help}");
+    }
+}
+
+/// An instruction the core has no unit for is refused before the run, by its PTX line and
+/// its unit, with exit status 1.
+#[test]
+fn what_the_core_cannot_run_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    assembled(
+        dir.path(),
+        "tests/kernels/special.ptx",
+        &common::manifest_of("special", true, 64),
+    );
+    let run = cosim(dir.path(), &["k.elf", "--launch", "k.toml"]);
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("sgpu-cosim: error: tests/kernels/special.ptx:")
+            && err.contains("the RTL core has no ")
+            && run.stdout.is_empty(),
+        "{err}"
+    );
+}
+
+/// `--print` shows what `ptxas-rs run --print` shows, and `--print` and `--dump` show the
+/// memory at a trap both sides agree on (exit status 3).
+#[test]
+fn print_and_dump_show_the_memory_at_a_trap() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest =
+        std::fs::read_to_string(common::workspace().join("tests/fixtures/run/partial.toml"))
+            .unwrap();
+    assembled(dir.path(), "tests/fixtures/run/partial.ptx", &manifest);
+    let run = cosim(
+        dir.path(),
+        &[
+            "k.elf",
+            "--launch",
+            "k.toml",
+            "--print",
+            "out:s32",
+            "--dump",
+            "out=out.bin",
+        ],
+    );
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("partial.ptx:22: @P0 TRAP: trap instruction"),
+        "{err}"
+    );
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        out.ends_with("out as s32: 8 values\n  [ 0] 1 2 3 4 5 6 7 8\n"),
+        "{out}"
+    );
+    let words: Vec<u8> = (1..=8u32).flat_map(u32::to_le_bytes).collect();
+    assert_eq!(std::fs::read(dir.path().join("out.bin")).unwrap(), words);
+    let bad = cosim(
+        dir.path(),
+        &["k.elf", "--launch", "k.toml", "--print", "nothing"],
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("--print: no buffer or surface `nothing`"));
 }

@@ -105,13 +105,17 @@ fn word(rng: &mut Rng, op: u8, used: u64) -> (u64, Instruction) {
         let mut word =
             rng.word() & used & !fixed | u64::from(op) | u64::from(Pred::PT.0) << fields::PG.lsb;
         for f in [fields::RA, fields::RB, fields::RC] {
-            if used & f.mask() == f.mask() && rng.word() % 8 == 0 {
-                let r = if rng.word() % 4 == 0 { 254 } else { Reg::RZ.0 };
+            if used & f.mask() == f.mask() && rng.word().is_multiple_of(8) {
+                let r = if rng.word().is_multiple_of(4) {
+                    254
+                } else {
+                    Reg::RZ.0
+                };
                 word = word & !f.mask() | u64::from(r) << f.lsb;
             }
         }
         let imm = fields::IMM32.mask();
-        if used & imm == imm && rng.word() % 4 == 0 {
+        if used & imm == imm && rng.word().is_multiple_of(4) {
             word = word & !imm | u64::from(value(rng)) << fields::IMM32.lsb;
         }
         if let Ok(insn) = decode(word) {
@@ -138,7 +142,11 @@ fn case(rng: &mut Rng, op: u8, used: u64) -> Case {
     let mut regs = Vec::new();
     let a = read(&mut regs, reg(fields::RA), value(rng));
     // Often equal operands, for the comparisons.
-    let fresh = if rng.word() % 8 == 0 { a } else { value(rng) };
+    let fresh = if rng.word().is_multiple_of(8) {
+        a
+    } else {
+        value(rng)
+    };
     let b = read(&mut regs, reg(fields::RB), fresh);
     let c = read(&mut regs, reg(fields::RC), value(rng));
     let c_hi = read(&mut regs, reg_at(reg(fields::RC), 1), value(rng));
@@ -215,7 +223,7 @@ fn the_integer_alu_computes_what_the_golden_model_does() {
     // One case in 32 is another unit's instruction, which must give zeros.
     let cases: Vec<(Case, Option<Evaluated>)> = (0..cases)
         .map(|_| {
-            if rng.word() % 32 == 0 {
+            if rng.word().is_multiple_of(32) {
                 let (_, op, used) = others[(rng.word() % others.len() as u64) as usize];
                 (case(&mut rng, op, used), None)
             } else {

@@ -307,7 +307,7 @@ impl Check {
         self.compare(got);
         self.tally.cases += 1;
         self.pending = Some((c, want));
-        if self.tally.cases % 61 == 0 {
+        if self.tally.cases.is_multiple_of(61) {
             let idle = [!0; 8];
             let got = self.unit.step(!c.word, &idle, &[!0; 3], &[!0; 4], false);
             self.compare(got);

@@ -130,7 +130,7 @@ impl Check {
         self.pending = Some(([word, a.into(), b.into(), c.into()], want));
         // A cycle without an instruction (other values on the inputs): the result still
         // comes, then zero.
-        if self.tally.cases % 61 == 0 {
+        if self.tally.cases.is_multiple_of(61) {
             let got = self.alu.step(!word, !a, !b, !c, false);
             self.compare(got);
             self.pending = None;
@@ -199,7 +199,7 @@ fn simd_edges(check: &mut Check, word: u64, two: bool, n: &mut usize) {
     for p in 0..list.len() {
         for q in 0..list.len() {
             *n += 1;
-            let c = if *n % 2 == 0 {
+            let c = if (*n).is_multiple_of(2) {
                 EDGES32[*n % EDGES32.len()]
             } else {
                 pattern(p + q)

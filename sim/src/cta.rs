@@ -8,9 +8,11 @@ use crate::memory::Memory;
 use crate::program::{Function, Program};
 use crate::record::Retired;
 use crate::surface::Surfaces;
-use crate::trap::{Cause, Trap};
+use crate::trap::{Cause, Stopped, Trap, WarpState};
 use crate::warp::{self, lanes, State, Warp, LANES};
+use crate::Launch;
 use crate::Shape;
+use std::sync::atomic::Ordering;
 
 /// What every CTA of a launch shares: the program, the memory system (which holds the
 /// running CTA's shared and local memory too), and the grid's shape.
@@ -135,10 +137,7 @@ impl Cta {
         pc: Option<u32>,
         program: &Program,
     ) -> Trap {
-        let (location, instruction) = match pc.and_then(|pc| program.code.get(pc as usize)) {
-            Some(&word) => (program.source_line(pc.unwrap_or(0)), warp::text(word)),
-            None => (String::new(), String::new()),
-        };
+        let (location, instruction) = site(pc, program);
         let thread = lane.and_then(|lane| {
             let tid = self.warps.get(warp)?.tid.get(usize::from(lane))?;
             let [x, y, z] = tid.map(u16::try_from);
@@ -151,14 +150,16 @@ impl Cta {
             thread,
             location,
             instruction,
+            stopped: None,
         }
     }
 
-    /// Runs the CTA to its end, each ready warp in turn for up to `slice` instructions.
+    /// Runs the CTA to its end, each ready warp in turn for up to `SLICE` instructions,
+    /// until `launch`'s instruction limit or its interrupt stops it with every warp's state.
     pub fn run(
         &mut self,
         g: &mut Grid<'_>,
-        limit: u64,
+        launch: &Launch,
         retired: &mut Retired,
         mut observe: impl FnMut(&Cta, u32, &Retired),
     ) -> Result<(), Trap> {
@@ -172,24 +173,65 @@ impl Cta {
                 return Err(self.trap(Cause::Deadlock, 0, None, None, g.program));
             }
             for wi in lanes(ready) {
+                if launch.interrupt.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    return Err(self.stopped(Cause::Interrupted, wi, g.program));
+                }
                 for _ in 0..SLICE {
                     if self.warps[wi].state != State::Running {
                         break;
                     }
-                    if g.clock >= limit {
-                        let pc = self.warps[wi].pc();
-                        return Err(self.trap(
-                            Cause::InstructionLimit { limit },
-                            wi,
-                            None,
-                            pc,
-                            g.program,
-                        ));
+                    if g.clock >= launch.max_instructions {
+                        let limit = launch.max_instructions;
+                        let cause = Cause::InstructionLimit { limit };
+                        return Err(self.stopped(cause, wi, g.program));
                     }
                     self.step(wi, g, retired)?;
                     observe(self, wi as u32, retired);
                 }
             }
         }
+    }
+
+    /// A trap of a run stopped from outside the kernel (a limit, an interrupt) while warp
+    /// `warp` was next: with every warp's state, so that a hung kernel can be found.
+    fn stopped(&self, cause: Cause, warp: usize, program: &Program) -> Trap {
+        let mut trap = self.trap(cause, warp, None, self.warps[warp].pc(), program);
+        let warps = self
+            .warps
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                // A waiting warp's pc is past its barrier instruction, which never branches:
+                // the barrier is what it waits at.
+                let pc = match w.state {
+                    State::Running => w.pc(),
+                    State::Waiting(_) => w.pc().map(|pc| pc.saturating_sub(1)),
+                    State::Exited => None,
+                };
+                let (location, instruction) = site(pc, program);
+                WarpState {
+                    warp: i as u32,
+                    state: match w.state {
+                        State::Running => "running".to_string(),
+                        State::Waiting(id) => format!("waiting at barrier {id}"),
+                        State::Exited => "exited".to_string(),
+                    },
+                    pc: pc.map(|pc| u64::from(pc) * 8),
+                    active: w.active(),
+                    location,
+                    instruction,
+                }
+            })
+            .collect();
+        trap.stopped = Some(Box::new(Stopped { warps }));
+        trap
+    }
+}
+
+/// The PTX line and the assembly of the instruction at `pc`; empty where there is none.
+fn site(pc: Option<u32>, program: &Program) -> (String, String) {
+    match pc.and_then(|pc| Some((pc, program.code.get(pc as usize)?))) {
+        Some((pc, &word)) => (program.source_line(pc), warp::text(word)),
+        None => (String::new(), String::new()),
     }
 }

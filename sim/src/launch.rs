@@ -159,6 +159,29 @@ fn syntax_error(text: &str, e: &toml::de::Error) -> String {
     format!("line {line}, column {column}: {message}")
 }
 
+/// The warp instructions a launch may retire before it traps, unless its manifest says
+/// `max_instructions`: 2^32, a minute or more of the model, far beyond the tests' kernels.
+pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 1 << 32;
+
+/// A kernel that is not there, with the kernels that are: a C++ kernel's name is mangled
+/// (`_Z5scalePfi` for `scale`) unless it is `extern "C"`.
+fn no_kernel(program: &Program, kernel: &str) -> String {
+    let names: Vec<String> = program.kernels().map(|k| format!("`{}`", k.name)).collect();
+    let mut why = format!("`kernel`: the program has no kernel `{kernel}`");
+    if names.is_empty() {
+        why.push_str(", nor any other");
+    } else {
+        why.push_str(&format!("; it has {}", names.join(", ")));
+    }
+    let mangled = program
+        .kernels()
+        .any(|k| k.name.starts_with("_Z") && k.name.contains(kernel));
+    if mangled {
+        why.push_str(" (C++ mangles a kernel's name unless it is declared `extern \"C\"`)");
+    }
+    why
+}
+
 /// Reads a manifest (`dir` is its folder, for `file` keys) for `program`.
 pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
     let root: Table = text.parse().map_err(|e| syntax_error(text, &e))?;
@@ -173,6 +196,7 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
             "buffers",
             "surfaces",
             "printf_buffer",
+            "max_instructions",
         ],
         "",
     )?;
@@ -183,14 +207,21 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
             match kernels.as_slice() {
                 [k] => k.name.clone(),
                 [] => return Err("the program has no kernel".into()),
-                _ => return Err("the program has several kernels: say which with `kernel`".into()),
+                _ => {
+                    let names: Vec<String> =
+                        kernels.iter().map(|k| format!("`{}`", k.name)).collect();
+                    return Err(format!(
+                        "the program has several kernels ({}): say which with `kernel`",
+                        names.join(", ")
+                    ));
+                }
             }
         }
     };
     let function = program
         .function(&kernel)
         .filter(|f| f.info.entry)
-        .ok_or_else(|| format!("`kernel`: the program has no kernel `{kernel}`"))?;
+        .ok_or_else(|| no_kernel(program, &kernel))?;
     let grid = dims(root.get("grid"), "grid")?;
     let block = dims(root.get("block"), "block")?;
     let shared = match root.get("shared") {
@@ -199,6 +230,14 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
             .as_integer()
             .and_then(|n| u32::try_from(n).ok())
             .ok_or("`shared` must be a non-negative integer")?,
+    };
+    let max_instructions = match root.get("max_instructions") {
+        None => DEFAULT_MAX_INSTRUCTIONS,
+        Some(v) => v
+            .as_integer()
+            .and_then(|n| u64::try_from(n).ok())
+            .filter(|&n| n > 0)
+            .ok_or("`max_instructions` must be a positive integer")?,
     };
 
     let mut global = Global::default();
@@ -366,7 +405,8 @@ pub fn prepare(text: &str, dir: &Path, program: &Program) -> Result<Prepared> {
         block,
         shared,
         params,
-        max_instructions: 1 << 32,
+        max_instructions,
+        interrupt: None,
     };
     launch.check(function)?;
     Ok(Prepared {

@@ -50,8 +50,12 @@ pub struct Launch {
     /// Bytes of dynamic shared memory (`.extern .shared` arrays).
     pub shared: u32,
     pub params: Vec<u8>,
-    /// Stop with a trap after this many warp instructions (a guard against endless loops).
+    /// Stop with a trap after this many warp instructions (a guard against endless loops;
+    /// the manifest's `max_instructions`, [`launch::DEFAULT_MAX_INSTRUCTIONS`] unless given).
     pub max_instructions: u64,
+    /// Set from outside (a Ctrl-C handler) to stop the run with [`Cause::Interrupted`]; read
+    /// between slices of a warp's instructions, so the run stops within a few dozen.
+    pub interrupt: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// Counts of a finished run.
@@ -180,7 +184,7 @@ pub fn run(
         for y in 0..gy {
             for x in 0..gx {
                 let mut cta = Cta::new(kernel, &shape, [x, y, z], &mut g);
-                cta.run(&mut g, launch.max_instructions, &mut retired, |_, w, r| {
+                cta.run(&mut g, launch, &mut retired, |_, w, r| {
                     stats.warp_instructions += 1;
                     stats.thread_instructions += u64::from(r.mask.count_ones());
                     observe(cta_index, w, r);

@@ -11,7 +11,7 @@
 use crate::float;
 use crate::memory::{Access, Memory};
 use crate::record::{Retired, Space, MAX_STORE_BYTES};
-use crate::trap::{Cause, Fault};
+use crate::trap::{Axis, Cause, Fault};
 use crate::warp::Warp;
 use sgpu_isa::{abi, Dsize, Geom, Query, Reg, Rnd, Sclamp, Sop, Sty, Surface as Operand, Vwidth};
 
@@ -92,7 +92,7 @@ impl Format {
             "float" => Kind::Float,
             _ => return None,
         };
-        if bits % 8 != 0 {
+        if !bits.is_multiple_of(8) {
             return None;
         }
         Format::new(channels, bits / 8, kind)
@@ -398,10 +398,10 @@ impl Descriptor {
             i64::from(self.width) * esize - i64::from(r.size)
         };
         let coords = [
-            (x, x_max, "x"),
-            (y, i64::from(self.height) - 1, "y"),
-            (z, i64::from(self.depth) - 1, "z"),
-            (layer, i64::from(self.layers) - 1, "layer"),
+            (x, x_max, Axis::X),
+            (y, i64::from(self.height) - 1, Axis::Y),
+            (z, i64::from(self.depth) - 1, Axis::Z),
+            (layer, i64::from(self.layers) - 1, Axis::Layer),
         ];
         let mut fixed = [0u64; 4];
         for (k, (v, max, name)) in coords.into_iter().enumerate() {

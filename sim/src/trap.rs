@@ -48,6 +48,8 @@ pub enum Cause {
     Surface(Fault),
     /// The launch's instruction limit was reached.
     InstructionLimit { limit: u64 },
+    /// The run was interrupted from outside (Ctrl-C): not the kernel's doing.
+    Interrupted,
     /// Every warp left waits at a barrier that cannot complete.
     Deadlock,
     /// No kernel of that name.
@@ -114,6 +116,7 @@ impl fmt::Display for Cause {
             ),
             Surface(fault) => write!(f, "{fault}"),
             InstructionLimit { limit } => write!(f, "ran past {limit} warp instructions"),
+            Interrupted => f.write_str("interrupted"),
             Deadlock => f.write_str("no warp can make progress: every one waits at a barrier"),
             NoKernel(name) => write!(f, "no kernel `{name}` in the program"),
             Launch(why) => f.write_str(why),
@@ -138,7 +141,7 @@ pub enum Fault {
     /// A coordinate outside the surface, with `.trap`.
     OutOfBounds {
         handle: u64,
-        coordinate: &'static str,
+        coordinate: Axis,
         value: i64,
         max: i64,
     },
@@ -185,6 +188,26 @@ impl fmt::Display for Fault {
     }
 }
 
+/// A surface coordinate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+    Layer,
+}
+
+impl fmt::Display for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Axis::X => "x",
+            Axis::Y => "y",
+            Axis::Z => "z",
+            Axis::Layer => "layer",
+        })
+    }
+}
+
 fn space_name(s: Space) -> &'static str {
     match s {
         Space::Global => "global",
@@ -210,6 +233,31 @@ pub struct Trap {
     pub location: String,
     /// The instruction, as sgpu assembly.
     pub instruction: String,
+    /// Every warp of the CTA when the run was stopped from outside (an instruction limit, an
+    /// interrupt), to find where a kernel hangs; `None` for the kernel's own traps. Boxed:
+    /// a trap is returned by value on every step's error path.
+    pub stopped: Option<Box<Stopped>>,
+}
+
+/// Where the warps were when a run was stopped from outside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    pub warps: Vec<WarpState>,
+}
+
+/// Where one warp was when a run was stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarpState {
+    pub warp: u32,
+    /// `running`, `waiting at barrier N` or `exited`.
+    pub state: String,
+    /// The byte address of its next instruction; `None` once exited.
+    pub pc: Option<u64>,
+    /// Its active lanes.
+    pub active: u32,
+    /// `file.ptx:LINE` and the sgpu assembly of the next instruction.
+    pub location: String,
+    pub instruction: String,
 }
 
 impl Trap {
@@ -222,6 +270,7 @@ impl Trap {
             thread: None,
             location: String::new(),
             instruction: String::new(),
+            stopped: None,
         }
     }
 }
@@ -238,9 +287,19 @@ impl fmt::Display for Trap {
         let [x, y, z] = self.cta;
         write!(f, "{} (CTA ({x}, {y}, {z}), ", self.cause)?;
         match self.thread {
-            Some([tx, ty, tz]) => write!(f, "thread ({tx}, {ty}, {tz}), warp {})", self.warp),
-            None => write!(f, "warp {})", self.warp),
+            Some([tx, ty, tz]) => write!(f, "thread ({tx}, {ty}, {tz}), warp {})", self.warp)?,
+            None => write!(f, "warp {})", self.warp)?,
         }
+        for w in self.stopped.iter().flat_map(|s| &s.warps) {
+            write!(f, "\n  warp {}: {}", w.warp, w.state)?;
+            if let Some(pc) = w.pc {
+                write!(f, ", active {:#010x}, pc {pc:#x}", w.active)?;
+            }
+            if !w.location.is_empty() {
+                write!(f, " at {}: {}", w.location, w.instruction)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -270,7 +329,7 @@ mod tests {
             Cause::BarrierId { id: u32::MAX },
             Cause::Surface(Fault::OutOfBounds {
                 handle: u64::MAX,
-                coordinate: "x",
+                coordinate: Axis::X,
                 value: i64::MIN,
                 max: i64::MAX,
             }),

@@ -28,7 +28,7 @@ fn random_programs_trap_or_finish_without_panicking() {
                 // Every bit of the fields is fuzzed (immediates, the bi/ci flags, bits
                 // 63:60); three words in four keep register and predicate numbers small and
                 // branch targets whole instructions, so that values and control flow on.
-                let small = if rng.next() % 4 != 0 {
+                let small = if !rng.next().is_multiple_of(4) {
                     0x0fff_fff8_f0f3_ffff
                 } else {
                     u64::MAX
@@ -62,6 +62,7 @@ fn random_programs_trap_or_finish_without_panicking() {
             shared: 0,
             params: vec![0; 16],
             max_instructions: 2_000,
+            interrupt: None,
         };
         let mut global = Global::default();
         global.alloc("buf", vec![0; 256], 256);

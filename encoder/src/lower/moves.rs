@@ -71,7 +71,7 @@ impl<'a> FnLower<'a, '_> {
                     let Some(word) = self.lane(s, at >= 32) else {
                         return;
                     };
-                    if at % 32 == 0 {
+                    if at.is_multiple_of(32) {
                         self.mov_lane(d, part, word);
                     } else {
                         let a = self.r(word);

@@ -228,7 +228,7 @@ fn imadw(m: &mut MInst, w: &Wide, d: Slot, c: Option<Slot>) -> bool {
 /// The pair `d`'s two words written at `lo` and `hi`: the low word's slot when they are the
 /// aligned halves of one register pair.
 fn pair(lo: Slot, hi: Slot) -> Option<Slot> {
-    let aligned = lo.part() % 2 == 0 && hi.part() == lo.part() + 1 && lo.reg == hi.reg;
+    let aligned = lo.part().is_multiple_of(2) && hi.part() == lo.part() + 1 && lo.reg == hi.reg;
     (aligned && lo.width() == 1 && hi.width() == 1).then_some(lo)
 }
 

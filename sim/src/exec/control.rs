@@ -83,7 +83,8 @@ fn indirect_call(w: &mut Warp, mask: u32, next: u32, ra: Reg, frame: u32) -> Res
         return Ok(());
     };
     let address = w.r64(ra, first);
-    let target = (address % 8 == 0)
+    let target = address
+        .is_multiple_of(8)
         .then(|| u32::try_from(address / 8).ok())
         .flatten()
         .ok_or(Cause::CallTarget { address })?;

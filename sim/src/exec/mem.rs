@@ -188,7 +188,7 @@ fn resolve(at: Addressing, address: u64) -> (Space, u64, bool) {
 }
 
 fn aligned(address: u64, n: usize) -> Result<(), Cause> {
-    if address % n as u64 != 0 {
+    if !address.is_multiple_of(n as u64) {
         return Err(Cause::Misaligned {
             address,
             size: n as u8,
