@@ -282,13 +282,8 @@ fn run(cli: Cli) -> Result<u8> {
         }
         Some(Command::Run { input, run }) => {
             if input.extension().is_some_and(|e| e == "ptx") {
-                // Assembled into a temporary folder, as `cuda` does with clang's PTX.
                 let scratch = tempfile::tempdir().context("creating a temporary folder")?;
-                let elf = scratch.path().join("kernel.elf");
-                match assemble_file(&input, &elf)? {
-                    0 => crate::run::run_kernel(&elf, &run.launch, &run.options()),
-                    status => Ok(status),
-                }
+                crate::run::run_ptx(&input, scratch.path(), &run.launch, &run.options())
             } else {
                 crate::run::run_kernel(&input, &run.launch, &run.options())
             }

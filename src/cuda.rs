@@ -75,10 +75,5 @@ pub fn run(
     if !compile(input, &ptx, scratch.path())? {
         return Ok(BAD_INPUT);
     }
-    let elf = scratch.path().join(stem).with_extension("elf");
-    let status = crate::cli::assemble_file(&ptx, &elf)?;
-    if status != 0 {
-        return Ok(status);
-    }
-    crate::run::run_kernel(&elf, launch, options)
+    crate::run::run_ptx(&ptx, scratch.path(), launch, options)
 }

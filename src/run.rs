@@ -104,6 +104,17 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
     Ok(code)
 }
 
+/// Assembles `ptx` with the default options into the folder `scratch` and runs it: the exit
+/// status of the assembly when it fails, else of the run.
+pub fn run_ptx(ptx: &Path, scratch: &Path, manifest: &Path, options: &Options<'_>) -> Result<u8> {
+    let stem = ptx.file_stem().unwrap_or(ptx.as_os_str());
+    let elf = scratch.join(stem).with_extension("elf");
+    match crate::cli::assemble_file(ptx, &elf)? {
+        0 => run_kernel(&elf, manifest, options),
+        status => Ok(status),
+    }
+}
+
 /// A `PATH:LINE` location with the path relative to the working directory when the file is
 /// below it (the assembler records absolute paths), so that it is short and opens from here.
 fn from_here(location: &str) -> String {
