@@ -15,11 +15,12 @@ virtual environment:
     bench/sass_compare.py --nvidia /tmp/nv
 
 It finds `ptxas`, `cuobjdump` and `nvdisasm` anywhere below the `--nvidia` folder (cuobjdump
-needs nvdisasm on PATH), ptxas-rs in target/release (built first with cargo), the corpus in
+needs nvdisasm on PATH), ptxas-rs in cargo's release folder (built first), the corpus in
 ../shared (or $PTXAS_SHARED) and clang-16 on PATH for the CUDA examples.
 """
 
 import argparse
+import json
 import math
 import os
 import re
@@ -86,21 +87,26 @@ class Nvidia:
 def ptxas_rs() -> Path:
     subprocess.run(["cargo", "build", "--release", "-q", "--bin", "ptxas-rs"], cwd=ROOT,
                    check=True)
-    return ROOT / "target" / "release" / "ptxas-rs"
+    # Wherever cargo builds (CARGO_TARGET_DIR or a config may move it from target/).
+    meta = run(["cargo", "metadata", "--format-version", "1", "--no-deps"], cwd=ROOT,
+               check=True)
+    return Path(json.loads(meta.stdout)["target_directory"]) / "release" / "ptxas-rs"
 
 
 def sgpu_assemble(tool: Path, ptx: Path, level: int, tmp: Path):
-    """(instructions, registers, spill bytes, elf path, instructions of the f64 runtime) of
-    ptxas-rs at -O`level`."""
+    """(instructions, registers, spill bytes, elf path, instructions of the runtimes linked in)
+    of ptxas-rs at -O`level`."""
     elf = tmp / f"{ptx.stem}.O{level}.elf"
     p = run([str(tool), "-v", f"-O{level}", str(ptx), "-o", str(elf)])
     if p.returncode != 0:
         sys.exit(f"error: ptxas-rs failed on {ptx}:\n{p.stderr}")
     out = p.stdout + p.stderr
     count = sum(int(n) for n in re.findall(r"(\d+) instructions", out))
-    # Each function's report: its name, then (a few lines on) its instruction count.
+    # Each function's report: its name, then (a few lines on) its instruction count. The
+    # runtimes: the f64 routines (`__sgpu_*`) and the printf runtime's `vprintf`.
     runtime = sum(int(n) for n in re.findall(
-        r"function '__sgpu_\w+'[^\n]*\n(?:[^\n]*\n)*?[^\n]*?(\d+) instructions", out))
+        r"function '(?:__sgpu_\w+|vprintf)'[^\n]*\n(?:[^\n]*\n)*?[^\n]*?(\d+) instructions",
+        out))
     regs = max((int(m) for m in re.findall(r"Used (\d+) registers", out)), default=0)
     spills = sum(int(a) + int(b) for a, b in
                  re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads", out))
@@ -159,8 +165,8 @@ GOAL = ["matmul_tiled", "reduction", "warp", "histogram", "devfunc", "big_unroll
 
 
 def print_table(rows):
-    head = ("| input | SASS instr | SASS regs | SASS spill B | sgpu -O0 | sgpu -O3 | of it f64 "
-            "runtime | sgpu regs | sgpu spill B | -O3 / SASS | retired -O0 | retired -O3 |")
+    head = ("| input | SASS instr | SASS regs | SASS spill B | sgpu -O0 | sgpu -O3 | of it "
+            "runtimes | sgpu regs | sgpu spill B | -O3 / SASS | retired -O0 | retired -O3 |")
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     ratios = {}
@@ -168,8 +174,9 @@ def print_table(rows):
         nv_cells = ("—", "—", "—") if nv is None else nv
         ratio = "—"
         if nv is not None:
-            # NVIDIA's SASS has f64 in hardware (DFMA, DADD): sgpu's runtime routines, which
-            # stand for those instructions, are left out of the ratio.
+            # NVIDIA's SASS has f64 in hardware (DFMA, DADD) and formats printf's output on
+            # the host: sgpu's runtime routines, which stand for those, are left out of the
+            # ratio.
             ratios[name] = (o3[0] - o3[4]) / nv[0]
             ratio = f"{ratios[name]:.2f}x"
         dyn = ("—", "—") if dyn0 is None else (dyn0, dyn3)

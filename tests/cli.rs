@@ -1013,9 +1013,9 @@ fn spills_and_local_memory_are_warned_about_when_asked() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("pressure.ptx:6:17: warning: `pressure` spills registers to local memory: 144 bytes spill stores"), "{err}");
+    assert!(err.contains("pressure.ptx:6:17: warning: `pressure` spills registers to local memory: 116 bytes spill stores"), "{err}");
     assert!(
-        err.contains("warning: `pressure` uses 144 bytes of local memory"),
+        err.contains("warning: `pressure` uses 128 bytes of local memory"),
         "{err}"
     );
     let roomy = ptxas_rs(&["-warn-spills", &src, "-o", elf.to_str().unwrap()]);

@@ -12,11 +12,6 @@ use sgpu_isa::{fields, FieldError, Instruction, Msize, Op, Pred, PredSrc, Reg, R
 
 /// Predicate registers P0..P6.
 const PREDICATES: u8 = 7;
-/// Registers kept for spill code once spilling is needed: the most one instruction names
-/// (ATOM.CAS.B64: rd, ra, rb and rc pairs).
-const GPR_SCRATCH: u8 = 8;
-/// Predicates kept for spill code: guard, pd, pq and a source.
-const PRED_SCRATCH: u8 = 4;
 
 /// The result: every slot filled in, and what was used.
 pub struct Allocation {
@@ -235,6 +230,19 @@ fn parts(s: &Slot) -> u8 {
     (((1u16 << s.width()) - 1) << s.part()) as u8
 }
 
+/// Bit `i` of the result: bits `i .. i + size` of `free` are all set, `i` a multiple of
+/// `size` (1, 2 or 4).
+fn aligned_tuples(free: u64, size: u32) -> u64 {
+    match size {
+        1 => free,
+        2 => free & (free >> 1) & 0x5555_5555_5555_5555,
+        _ => {
+            let pairs = free & (free >> 1);
+            pairs & (pairs >> 2) & 0x1111_1111_1111_1111
+        }
+    }
+}
+
 /// Free registers of one file, as a bit set.
 struct Pool {
     free: [u64; 4],
@@ -255,15 +263,7 @@ impl Pool {
     /// The lowest `size` (1, 2 or 4) free registers starting at a multiple of `size`.
     fn take(&mut self, size: u32) -> Option<u32> {
         for (w, &word) in self.free.iter().enumerate() {
-            // Bit i of `fit`: registers i .. i+size are free, i aligned.
-            let fit = match size {
-                1 => word,
-                2 => word & (word >> 1) & 0x5555_5555_5555_5555,
-                _ => {
-                    let pairs = word & (word >> 1);
-                    pairs & (pairs >> 2) & 0x1111_1111_1111_1111
-                }
-            };
+            let fit = aligned_tuples(word, size);
             if fit != 0 {
                 let base = w as u32 * 64 + fit.trailing_zeros();
                 if base + size > self.limit {
@@ -344,7 +344,7 @@ pub fn allocate(
         spill_base,
         entry,
     } = frame;
-    let mut ranges = intervals(&code, vregs, label_pos);
+    let ranges = intervals(&code, vregs, label_pos);
     let list = in_scan_order(&ranges, 2 * code.len());
     let costs = spill_costs(&code, &ranges);
     let hints = copy_hints(&code, vregs);
@@ -360,8 +360,8 @@ pub fn allocate(
         at: &call_at,
         saved_from: callee_saved_from(budget),
     };
-    // First without reserving anything for spill code; if that spills, again with the
-    // scratch registers set aside. The first pass is skipped when it is sure to spill.
+    // First without reserving anything for spill code; if that spills, again with scratch
+    // registers set aside. The first pass is skipped when it is sure to spill.
     let sure = sure_spills(&list, vregs, &call_at, budget, code.len());
     let (first, spills_gpr, spills_pred) = if sure.gpr {
         (None, true, sure.pred)
@@ -382,44 +382,35 @@ pub fn allocate(
         let (gpr, pred) = (spilled(false), spilled(true));
         (Some(homes), gpr, pred)
     };
-    // Pred spill code needs GPR scratch too.
-    let gpr_limit = if spills_gpr || spills_pred {
-        budget.saturating_sub(GPR_SCRATCH as u32) & !3
-    } else {
-        budget
-    };
-    let pred_limit = if spills_pred {
-        u32::from(PREDICATES - PRED_SCRATCH)
-    } else {
-        u32::from(PREDICATES)
-    };
-    let mut homes = match first {
-        Some(homes) if gpr_limit == budget && pred_limit == u32::from(PREDICATES) => homes,
-        _ => scan(
-            &list,
+    // (The intervals are for the tests' audit of the result.)
+    #[cfg_attr(not(test), allow(unused_variables))]
+    let Placed {
+        mut homes,
+        ranges,
+        scratch,
+    } = match first {
+        Some(homes) if !spills_gpr && !spills_pred => Placed {
+            homes,
+            ranges,
+            // Nothing for spill code to do.
+            scratch: Scratch {
+                gpr: budget,
+                pred: PREDICATES,
+            },
+        },
+        _ => Problem {
+            code: &code,
             vregs,
+            ranges: &ranges,
+            list: &list,
             calls,
-            (&costs, &hints),
-            (gpr_limit, pred_limit),
-        ),
-    };
-    if homes.iter().any(|h| matches!(h, Home::Spilled(_))) {
-        // Values loaded from memory that does not change are loaded again rather than
-        // spilled, if their address stays in its register: lengthen those and allocate
-        // again. Then whatever can be recomputed is.
-        let remat = remat::Candidates::of(&code, vregs, entry);
-        if remat.extend_addresses(&code, &homes, &mut ranges) {
-            let list = in_scan_order(&ranges, 2 * code.len());
-            homes = scan(
-                &list,
-                vregs,
-                calls,
-                (&costs, &hints),
-                (gpr_limit, pred_limit),
-            );
+            weights: (&costs, &hints),
+            budget,
+            entry,
+            spills_pred,
         }
-        remat.apply(&code, &mut homes, &ranges);
-    }
+        .place(),
+    };
     // Spill slots.
     let mut spill_bytes = 0u32;
     let mut spilled = 0;
@@ -434,19 +425,18 @@ pub fn allocate(
             spilled += 1;
         }
     }
-    let mut registers = 0;
-    for (v, h) in homes.iter().enumerate() {
-        if let (Home::Reg(r), Class::Gpr { size }) = (h, vregs.class(VReg(v as u32))) {
-            registers = registers.max(r + u32::from(size));
-        }
-    }
-    // Spill code's registers follow the highest one allocated (within the budget, since the
-    // scan left GPR_SCRATCH free at the top).
-    let scratch = Scratch {
-        gpr: registers.div_ceil(4) * 4,
-        pred: pred_limit as u8,
-    };
+    let mut registers = registers_of(&homes, vregs);
     let (code, new_index, traffic, scratch_top) = rewrite(code, vregs, &homes, scratch)?;
+    #[cfg(test)]
+    tests::observe(|| tests::Observed {
+        budget,
+        classes: vregs.classes.clone(),
+        ranges: ranges.clone(),
+        homes: homes.clone(),
+        calls: call_at.clone(),
+        code: code.clone(),
+        new_index: new_index.clone(),
+    });
     let (mut spill_store_bytes, mut spill_load_bytes) = traffic;
     // A called function keeps its caller's callee-saved registers: save slots follow the
     // spill slots, 4-aligned.
@@ -623,6 +613,38 @@ fn scan(
     weights: (&[f32], &[Option<VReg>]),
     limits: (u32, u32),
 ) -> Vec<Home> {
+    scan_vacating(list, vregs, calls, weights, limits, &mut Vacated::default())
+}
+
+/// The registers (general, predicates) that a value the scan sent to memory after giving it
+/// one held before: from that value's start to where it went, they hold nothing.
+///
+/// Every other register below the scan's limits holds a value, at the place where the scan
+/// found none free, of every value the scan left without one: so only these, and those at
+/// or past the limits, can be free over such a value's whole interval
+/// ([`unspill`](unspill::unspill)).
+#[derive(Default)]
+struct Vacated {
+    gpr: [u64; 4],
+    pred: u8,
+}
+
+impl Vacated {
+    fn gpr(&self, r: u32) -> bool {
+        self.gpr[r as usize / 64] & (1 << (r % 64)) != 0
+    }
+}
+
+/// [`scan`], noting in `vacated` the registers of the values it sends to memory after giving
+/// them one.
+fn scan_vacating(
+    list: &[Interval],
+    vregs: &VRegs,
+    calls: Calls<'_>,
+    weights: (&[f32], &[Option<VReg>]),
+    limits: (u32, u32),
+    vacated: &mut Vacated,
+) -> Vec<Home> {
     let (costs, hints) = weights;
     let Calls {
         at: calls,
@@ -697,6 +719,16 @@ fn scan(
                     let v = active.remove(at).v();
                     homes[it.v.0 as usize] = homes[v.0 as usize];
                     homes[v.0 as usize] = Home::Spilled(size);
+                    if let Home::Reg(r) = homes[it.v.0 as usize] {
+                        match vregs.class(v) {
+                            Class::Gpr { .. } => {
+                                for k in r..r + size {
+                                    vacated.gpr[k as usize / 64] |= 1 << (k % 64);
+                                }
+                            }
+                            Class::Pred => vacated.pred |= 1 << r,
+                        }
+                    }
                 }
                 None => {
                     homes[it.v.0 as usize] = Home::Spilled(size);
@@ -709,6 +741,186 @@ fn scan(
         active.insert(at, entry);
     }
     homes
+}
+
+/// What allocating with spilling works from.
+struct Problem<'a> {
+    code: &'a [MInst],
+    vregs: &'a VRegs,
+    ranges: &'a [Option<(u32, u32)>],
+    /// `ranges` in scan order.
+    list: &'a [Interval],
+    calls: Calls<'a>,
+    weights: (&'a [f32], &'a [Option<VReg>]),
+    budget: u32,
+    entry: bool,
+    /// Whether predicates spill (the scan spills them alike whatever the general registers'
+    /// limit), so that spill code needs scratch predicates too.
+    spills_pred: bool,
+}
+
+/// Homes for every value, the intervals they are for (some lengthened for
+/// rematerialisation), and where spill code's scratch registers start.
+struct Placed {
+    homes: Vec<Home>,
+    ranges: Vec<Option<(u32, u32)>>,
+    scratch: Scratch,
+}
+
+impl Problem<'_> {
+    /// The scan with room left for spill code's scratch registers, then what
+    /// rematerialisation makes of its spills, then [`unspill`](unspill::unspill).
+    ///
+    /// Spill code holds the values an instruction names that have no register in a block of
+    /// scratch registers above the values' ([`scratch_plan`]), so the scan leaves free the
+    /// largest block this function's spill code could need: every value in memory, 4 to 7
+    /// registers for most functions of the corpus, 9 for a guarded 64-bit compare-and-swap,
+    /// 10 for a 3D surface access of four words. A fixed reservation of 8 (the registers
+    /// ATOM.CAS.B64 names) was too many for most functions, which then spilled with
+    /// registers free, and too few for those instructions, whose spill code went past the
+    /// budget (`atomhalf.ptx` at 16 registers used 18). What the block leaves unused,
+    /// `unspill` gives to values.
+    fn place(&self) -> Placed {
+        let (code, vregs) = (self.code, self.vregs);
+        let most = Needs::most(code, vregs);
+        // A multiple of 4, so that the block's base, aligned to its widest value, stays
+        // below the limit.
+        let gpr_limit = self.budget.saturating_sub(most.gpr) & !3;
+        let pred_limit = if self.spills_pred {
+            PREDICATES.saturating_sub(most.pred as u8)
+        } else {
+            PREDICATES
+        };
+        let limits = (gpr_limit, u32::from(pred_limit));
+        let mut vacated = Vacated::default();
+        let (calls, weights) = (self.calls, self.weights);
+        let mut homes = scan_vacating(self.list, vregs, calls, weights, limits, &mut vacated);
+        let mut ranges = self.ranges.to_vec();
+        if homes.iter().any(|h| matches!(h, Home::Spilled(_))) {
+            // Values loaded from memory that does not change are loaded again rather than
+            // spilled, if their address stays in its register: lengthen those and allocate
+            // again. Then whatever can be recomputed is.
+            let remat = remat::Candidates::of(code, vregs, self.entry);
+            if remat.extend_addresses(code, &homes, &mut ranges) {
+                let list = in_scan_order(&ranges, 2 * code.len());
+                vacated = Vacated::default();
+                homes = scan_vacating(&list, vregs, calls, weights, limits, &mut vacated);
+            }
+            remat.apply(code, &mut homes, &ranges);
+        }
+        // Spill code's registers follow the highest one allocated, aligned to the widest
+        // value it moves.
+        let align = (homes.iter().zip(&vregs.classes))
+            .filter(|(h, _)| matches!(h, Home::Spilled(_) | Home::Remat(_)))
+            .map(|(_, c)| match c {
+                Class::Gpr { size } => u32::from(*size),
+                Class::Pred => 1,
+            })
+            .fold(1, u32::max);
+        let top = registers_of(&homes, vregs);
+        let scratch = Scratch {
+            gpr: top.div_ceil(align) * align,
+            pred: pred_limit,
+        };
+        // Always, but under a budget smaller than that largest block (the command line
+        // takes none under 16).
+        #[cfg(debug_assertions)]
+        {
+            let needs = Needs::of(code, vregs, &homes);
+            assert!(scratch.gpr + needs.gpr <= self.budget || self.budget < most.gpr);
+            assert!(u32::from(pred_limit) + needs.pred <= u32::from(PREDICATES));
+        }
+        let scanned = unspill::Scanned {
+            budget: self.budget,
+            limits,
+            vacated: &vacated,
+        };
+        unspill::unspill(
+            code, vregs, &mut homes, &ranges, self.calls, scanned, scratch,
+        );
+        Placed {
+            homes,
+            ranges,
+            scratch,
+        }
+    }
+}
+
+/// What a function's spill code needs with given homes: the largest scratch block one
+/// instruction takes.
+struct Needs {
+    /// General registers.
+    gpr: u32,
+    /// Predicates.
+    pred: u32,
+}
+
+impl Needs {
+    /// The most spill code could need: what [`Needs::of`] gives with every value in memory,
+    /// computed directly.
+    fn most(code: &[MInst], vregs: &VRegs) -> Needs {
+        let mut needs = Needs { gpr: 0, pred: 0 };
+        let mut named = [VReg(u32::MAX); crate::mir::MAX_SLOTS];
+        for m in code {
+            let (mut gpr, mut pred, mut n) = (0, 0, 0);
+            for s in m.slots() {
+                if named[..n].contains(&s.reg) {
+                    continue;
+                }
+                named[n] = s.reg;
+                n += 1;
+                match vregs.class(s.reg) {
+                    Class::Gpr { size } => gpr += u32::from(size),
+                    // A predicate moves through a general register.
+                    Class::Pred => (gpr, pred) = (gpr + 1, pred + 1),
+                }
+            }
+            let copy = m.opcode() == sgpu_isa::opcodes::MOV && m.always_runs() && m.nslots == 2;
+            if copy && gpr == 2 && pred == 0 {
+                // Through one register (`spilled_copy`).
+                gpr = 1;
+            }
+            needs.gpr = needs.gpr.max(gpr);
+            needs.pred = needs.pred.max(pred);
+        }
+        #[cfg(debug_assertions)]
+        {
+            let all_spilled: Vec<Home> = (vregs.classes.iter())
+                .map(|c| match c {
+                    Class::Gpr { size } => Home::Spilled(u32::from(*size)),
+                    Class::Pred => Home::Spilled(1),
+                })
+                .collect();
+            let of = Needs::of(code, vregs, &all_spilled);
+            debug_assert_eq!((of.gpr, of.pred), (needs.gpr, needs.pred));
+        }
+        needs
+    }
+
+    /// With `homes` (checked against in debug builds only).
+    #[cfg(debug_assertions)]
+    fn of(code: &[MInst], vregs: &VRegs, homes: &[Home]) -> Needs {
+        let mut needs = Needs { gpr: 0, pred: 0 };
+        let scratch = Scratch { gpr: 0, pred: 0 };
+        let mut plan = Vec::new();
+        for m in code {
+            let (gpr, pred) = scratch_plan(m, vregs, homes, scratch, &mut plan);
+            needs.gpr = needs.gpr.max(gpr);
+            needs.pred = needs.pred.max(pred);
+        }
+        needs
+    }
+}
+
+/// The general registers values are given: the highest one, plus one.
+fn registers_of(homes: &[Home], vregs: &VRegs) -> u32 {
+    let mut top = 0;
+    for (v, h) in homes.iter().enumerate() {
+        if let (Home::Reg(r), Class::Gpr { size }) = (h, vregs.classes[v]) {
+            top = top.max(r + u32::from(size));
+        }
+    }
+    top
 }
 
 /// An active interval's end (high half) and register (low half): ordered by end, then
@@ -748,12 +960,91 @@ struct Scratch {
     pred: u8,
 }
 
+/// Where one instruction's spill code holds a value the instruction names that has no
+/// register: general register (or predicate) `r`, and for a predicate the general register
+/// `tmp` it moves to and from memory through.
+#[derive(Clone, Copy)]
+struct Held {
+    v: VReg,
+    r: u32,
+    tmp: u32,
+}
+
+/// Whether `m` goes: it defines only recomputed values, and every read recomputes them.
+fn recomputed_def(m: &MInst, homes: &[Home]) -> bool {
+    let mut defs = m.slots().filter(|s| s.def()).peekable();
+    defs.peek().is_some() && defs.all(|s| matches!(homes[s.reg.0 as usize], Home::Remat(_)))
+}
+
+/// The scratch registers `m`'s spill code takes, into `out`: one for each value it names
+/// that is spilled or recomputed (one for both sides of a copy between spilled values). The
+/// general registers are one block from `scratch.gpr`, widest values first, then the
+/// registers predicates move through: so the block has no gaps, each tuple is aligned when
+/// the base is aligned to the widest, and the block only shrinks when a value it held gets a
+/// register (`unspill` counts on both). Gives the block's size and the predicates taken.
+fn scratch_plan(
+    m: &MInst,
+    vregs: &VRegs,
+    homes: &[Home],
+    scratch: Scratch,
+    out: &mut Vec<Held>,
+) -> (u32, u32) {
+    out.clear();
+    for s in m.slots() {
+        let kept_out = matches!(homes[s.reg.0 as usize], Home::Spilled(_) | Home::Remat(_));
+        if kept_out && !out.iter().any(|h| h.v == s.reg) {
+            out.push(Held {
+                v: s.reg,
+                r: 0,
+                tmp: 0,
+            });
+        }
+    }
+    // Most instructions name none.
+    if out.is_empty() {
+        return (0, 0);
+    }
+    if recomputed_def(m, homes) {
+        out.clear();
+        return (0, 0);
+    }
+    if let Some((d, src, _)) = spilled_copy(m, vregs, homes) {
+        let r = scratch.gpr;
+        out.clear();
+        out.extend([src, d].map(|v| Held { v, r, tmp: 0 }));
+        return (1, 0);
+    }
+    let words = |v: VReg| match vregs.class(v) {
+        Class::Gpr { size } => u32::from(size),
+        Class::Pred => 0,
+    };
+    if out.len() > 1 {
+        out.sort_by_key(|h| std::cmp::Reverse(words(h.v)));
+    }
+    let (mut gpr, mut pred) = (0, 0);
+    for h in out.iter_mut() {
+        if vregs.class(h.v) == Class::Pred {
+            h.r = u32::from(scratch.pred) + pred;
+            pred += 1;
+        } else {
+            h.r = scratch.gpr + gpr;
+            gpr += words(h.v);
+        }
+    }
+    for h in out.iter_mut().filter(|h| vregs.class(h.v) == Class::Pred) {
+        h.tmp = scratch.gpr + gpr;
+        gpr += 1;
+    }
+    (gpr, pred)
+}
+
 /// What [`rewrite`] gives: the code, each old instruction's new index, the spill traffic
 /// (bytes stored, loaded) and the highest register spill code used.
 type Rewritten = (Vec<MInst>, Vec<usize>, (u32, u32), u32);
 
 /// Fills in every slot, with loads before and stores after instructions that name spilled
-/// values; an error when a spill slot is past what spill code's offset reaches.
+/// values (in the scratch registers of [`scratch_plan`]); an error when a spill slot is past
+/// what spill code's offset reaches.
 fn rewrite(
     code: Vec<MInst>,
     vregs: &VRegs,
@@ -767,33 +1058,33 @@ fn rewrite(
     let spills = homes.iter().any(|h| matches!(h, Home::Spilled(_)));
     let mut out = Vec::with_capacity(code.len() * if spills { 2 } else { 1 });
     let mut new_index = Vec::with_capacity(code.len() + 1);
-    // Per instruction, reused: spill code before and after it, and the scratch home of each
-    // spilled value it names (one however many slots name it), and of each predicate's
-    // general register.
+    // Per instruction, reused: spill code before and after it, the scratch home of each
+    // spilled value it names, and which of those are loaded already.
     let (mut before, mut after) = (Vec::new(), Vec::new());
-    let mut assigned: Vec<(VReg, u32)> = Vec::new();
-    let mut pred_tmp: Vec<(VReg, u32)> = Vec::new();
+    let mut held: Vec<Held> = Vec::new();
+    let mut ready: Vec<VReg> = Vec::new();
     for mut m in code {
         new_index.push(out.len());
-        assigned.clear();
-        pred_tmp.clear();
-        let mut next_gpr = scratch.gpr;
-        let mut next_pred = scratch.pred;
-        let guarded = m.guarded();
+        // Most instructions name no value without a register.
+        let any = (m.slots())
+            .any(|s| matches!(homes[s.reg.0 as usize], Home::Spilled(_) | Home::Remat(_)));
         // A recomputed value's own definition goes: every read recomputes it.
-        let recomputed = |s: &Slot| matches!(homes[s.reg.0 as usize], Home::Remat(_));
-        let mut defs = m.slots().filter(|s| s.def()).peekable();
-        if defs.peek().is_some() && defs.all(recomputed) {
+        if any && recomputed_def(&m, homes) {
             continue;
         }
+        let words = if any {
+            scratch_plan(&m, vregs, homes, scratch, &mut held).0
+        } else {
+            0
+        };
+        ready.clear();
+        let guarded = m.guarded();
         // A copy between two values in memory goes through one scratch register, loaded
         // from the one and stored to the other: the copy itself is then pointless.
-        if let Some((d, src, offset)) = spilled_copy(&m, vregs, homes) {
-            let r = next_gpr;
-            next_gpr += 1;
-            assigned.extend([(src, r), (d, r)]);
-            reload(&mut before, false, r, offset, 1, 0, m.line)?;
+        if let Some((d, src, offset)) = spilled_copy(&m, vregs, homes).filter(|_| any) {
+            reload(&mut before, false, scratch.gpr, offset, 1, 0, m.line)?;
             loads += 4;
+            ready.extend([src, d]);
         }
         // Fields, not `m.slots()`: the loop writes `m.word` while it reads `m.slots`.
         for s in &m.slots[..usize::from(m.nslots)] {
@@ -807,49 +1098,28 @@ fn rewrite(
                         Class::Gpr { size } => u32::from(size),
                         Class::Pred => 1,
                     };
-                    let r = match assigned.iter().find(|(v, _)| *v == s.reg) {
-                        Some(&(_, r)) => r,
-                        None => {
-                            let r = if is_pred {
-                                next_pred += 1;
-                                u32::from(next_pred - 1)
-                            } else {
-                                let base = next_gpr.div_ceil(size) * size;
-                                next_gpr = base + size;
-                                base
-                            };
-                            assigned.push((s.reg, r));
-                            // Values read, and values written under a guard (so that threads
-                            // the guard leaves out store back what they had), are loaded.
-                            let slots = &m.slots[..usize::from(m.nslots)];
-                            let read = slots.iter().any(|t| t.reg == s.reg && !t.def());
-                            if is_pred {
-                                // A predicate moves through a general register of its own.
-                                pred_tmp.push((s.reg, next_gpr));
-                                next_gpr += 1;
+                    let Held { r, tmp, .. } = *held
+                        .iter()
+                        .find(|h| h.v == s.reg)
+                        .expect("the plan holds every value without a register");
+                    if !ready.contains(&s.reg) {
+                        ready.push(s.reg);
+                        // Values read, and values written under a guard (so that threads
+                        // the guard leaves out store back what they had), are loaded.
+                        let slots = &m.slots[..usize::from(m.nslots)];
+                        let read = slots.iter().any(|t| t.reg == s.reg && !t.def());
+                        match home {
+                            Home::Remat(word) => {
+                                before.push(remat::recompute(word, r, m.line)?);
                             }
-                            let tmp = pred_tmp
-                                .iter()
-                                .find(|(v, _)| *v == s.reg)
-                                .map_or(0, |p| p.1);
-                            match home {
-                                Home::Remat(word) => {
-                                    before.push(remat::recompute(word, r, m.line)?);
-                                }
-                                Home::Spilled(offset) if read || guarded => {
-                                    reload(&mut before, is_pred, r, offset, size, tmp, m.line)?;
-                                    loads += 4 * size;
-                                }
-                                _ => {}
+                            Home::Spilled(offset) if read || guarded => {
+                                reload(&mut before, is_pred, r, offset, size, tmp, m.line)?;
+                                loads += 4 * size;
                             }
-                            r
+                            _ => {}
                         }
-                    };
+                    }
                     if let (true, Home::Spilled(offset)) = (s.def(), home) {
-                        let tmp = pred_tmp
-                            .iter()
-                            .find(|(v, _)| *v == s.reg)
-                            .map_or(0, |p| p.1);
                         spill(&mut after, is_pred, r, offset, s, tmp, m.line)?;
                         stores += 4 * u32::from(s.width());
                     }
@@ -862,7 +1132,9 @@ fn rewrite(
                 i64::from(phys + u32::from(s.part())),
             )?;
         }
-        top = top.max(next_gpr * u32::from(next_gpr > scratch.gpr));
+        if words > 0 {
+            top = top.max(scratch.gpr + words);
+        }
         m.nslots = 0;
         for spill_code in before.iter_mut().chain(after.iter_mut()) {
             spill_code.loc = m.loc;
@@ -1009,3 +1281,4 @@ mod remat;
 mod saves;
 #[cfg(test)]
 mod tests;
+mod unspill;

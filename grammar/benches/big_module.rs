@@ -1,6 +1,6 @@
 //! The benchmarks' input: a large module of LLVM-generated PTX, from the corpus files in
-//! ../shared/corpus/generated concatenated with every function and module-scope variable
-//! renamed per copy.
+//! $PTXAS_SHARED/corpus/generated (../shared by default) concatenated with every function and
+//! module-scope variable renamed per copy.
 
 use ptx_grammar::lexer::{Lexer, Tok};
 use std::path::Path;
@@ -8,10 +8,18 @@ use std::path::Path;
 /// About `target` bytes of PTX: the corpus files that `keep` accepts, renamed per copy and
 /// concatenated until the module is that large.
 pub fn build_module(target: usize, keep: impl Fn(&str) -> bool) -> String {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/generated");
+    // Where the tests find it: $PTXAS_SHARED, or ../shared beside the checkout.
+    let shared = std::env::var_os("PTXAS_SHARED").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+        std::path::PathBuf::from,
+    );
+    let dir = shared.join("corpus/generated");
     let mut files: Vec<String> = ["clang16_cuda", "llc16_ll"]
         .iter()
-        .flat_map(|d| std::fs::read_dir(dir.join(d)).expect("../shared/corpus/generated"))
+        .flat_map(|d| {
+            std::fs::read_dir(dir.join(d))
+                .unwrap_or_else(|e| panic!("{}: {e} (set PTXAS_SHARED)", dir.join(d).display()))
+        })
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
         .map(|p| std::fs::read_to_string(p).unwrap())
