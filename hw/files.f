@@ -6,6 +6,7 @@ sgpu_ram.sv
 sgpu_predecode.sv
 sgpu_int_alu.sv
 sgpu_video_alu.sv
+sgpu_fma.sv
 sgpu_surface_pack.sv
 sgpu_surface_unit.sv
 sgpu_int_div.sv

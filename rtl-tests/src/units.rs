@@ -6,9 +6,6 @@
 use std::ffi::c_void;
 
 extern "C" {
-    fn sgpu_video_alu_new() -> *mut c_void;
-    fn sgpu_video_alu_free(m: *mut c_void);
-    fn sgpu_video_alu_step(m: *mut c_void, word: u64, a: u32, b: u32, c: u32, en: u8) -> u32;
     fn sgpu_surface_unit_new() -> *mut c_void;
     fn sgpu_surface_unit_free(m: *mut c_void);
     fn sgpu_surface_unit_step(
@@ -22,38 +19,71 @@ extern "C" {
     );
 }
 
-/// hw/sgpu_video_alu.sv: one lane of the video unit, a two-stage pipeline.
-pub struct VideoAlu(*mut c_void);
+/// A lane unit that takes an instruction word and three operands and gives one word: the
+/// Rust face of the C functions csrc/unit.h's `SGPU_LANE_UNIT` writes for it.
+macro_rules! lane_unit {
+    ($(#[$doc:meta])* $name:ident, $new:ident, $free:ident, $step:ident) => {
+        $(#[$doc])*
+        pub struct $name(*mut c_void);
 
-impl VideoAlu {
-    /// A unit out of reset.
-    pub fn new() -> VideoAlu {
-        // SAFETY: the shim allocates a model and returns it, never null.
-        VideoAlu(unsafe { sgpu_video_alu_new() })
-    }
+        impl $name {
+            /// A unit out of reset.
+            pub fn new() -> $name {
+                extern "C" {
+                    fn $new() -> *mut c_void;
+                }
+                // SAFETY: the shim allocates a model and returns it, never null.
+                $name(unsafe { $new() })
+            }
 
-    /// One clock cycle with the instruction `word` on the operands a, b and c (given to
-    /// the unit when `en`): returns the unit's output in that cycle, the result of the
-    /// instruction of the cycle before (zero if there was none).
-    pub fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32 {
-        // SAFETY: self.0 is a live model from sgpu_video_alu_new, used by one thread
-        // (&mut self).
-        unsafe { sgpu_video_alu_step(self.0, word, a, b, c, u8::from(en)) }
-    }
+            /// One clock cycle with the instruction `word` on the operands a, b and c (given
+            /// to the unit when `en`): returns the unit's output in that cycle, the result of
+            /// an instruction given in an earlier cycle (zero if there is none).
+            pub fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32 {
+                extern "C" {
+                    fn $step(m: *mut c_void, word: u64, a: u32, b: u32, c: u32, en: u8) -> u32;
+                }
+                // SAFETY: self.0 is a live model from the shim's `new`, used by one thread
+                // (&mut self).
+                unsafe { $step(self.0, word, a, b, c, u8::from(en)) }
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                extern "C" {
+                    fn $free(m: *mut c_void);
+                }
+                // SAFETY: self.0 came from the shim's `new` and is freed once.
+                unsafe { $free(self.0) }
+            }
+        }
+    };
 }
 
-impl Default for VideoAlu {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+lane_unit!(
+    /// hw/sgpu_video_alu.sv: one lane of the video unit, a two-stage pipeline (the result in
+    /// the cycle after the instruction).
+    VideoAlu,
+    sgpu_video_alu_new,
+    sgpu_video_alu_free,
+    sgpu_video_alu_step
+);
 
-impl Drop for VideoAlu {
-    fn drop(&mut self) {
-        // SAFETY: self.0 came from sgpu_video_alu_new and is freed once.
-        unsafe { sgpu_video_alu_free(self.0) }
-    }
-}
+lane_unit!(
+    /// hw/sgpu_fma.sv: one lane of the f32 unit's add, multiply and fused multiply-add, three
+    /// stages (the result two cycles after the instruction).
+    Fma,
+    sgpu_fma_new,
+    sgpu_fma_free,
+    sgpu_fma_step
+);
 
 /// What hw/sgpu_surface_unit.sv gives in a cycle, for the access of the cycle before
 /// (csrc/surface_unit.cpp has the same layout).

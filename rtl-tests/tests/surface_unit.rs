@@ -23,7 +23,7 @@
 
 mod common;
 
-use common::{combinations, instructions, modifier_bits, word_of, Rng, Tally};
+use common::{combinations, count_from_env, instructions, modifier_bits, word_of, Rng, Tally};
 use rtl_tests::units::{SurfaceOut, SurfaceUnit};
 use sgpu_isa::{abi, decode, Geom, Op, Sclamp};
 use sgpu_sim::surface::{
@@ -484,10 +484,7 @@ fn random_descriptor(word: u64, formats: &[Format], rng: &mut Rng) -> ([u32; 8],
 
 #[test]
 fn random_accesses_agree_with_the_model() {
-    let vectors: u64 = std::env::var("SURFACE_UNIT_VECTORS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2_000_000);
+    let vectors = count_from_env("SURFACE_UNIT_VECTORS", 2_000_000);
     let start = Instant::now();
     let ops = instructions(&OPS);
     let formats = formats();

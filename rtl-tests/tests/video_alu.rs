@@ -20,7 +20,9 @@
 
 mod common;
 
-use common::{combinations, instructions, modifier_bits, word_of, Rng, Tally};
+use common::{
+    case_text, combinations, count_from_env, instructions, modifier_bits, word_of, Rng, Tally,
+};
 use rtl_tests::units::VideoAlu;
 use sgpu_isa::{decode, field, fields, Field, Reg, Vsel};
 use sgpu_sim::exec::evaluate;
@@ -143,13 +145,7 @@ impl Check {
         let want = pending.map_or(0, |(_, want)| want);
         if got != want {
             self.tally.mismatch(|| {
-                let what = match pending {
-                    Some(([word, a, b, c], _)) => format!(
-                        "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
-                        decode(word).expect("a legal word")
-                    ),
-                    None => "no instruction (a cycle with en_i low)".to_string(),
-                };
+                let what = case_text(pending.map(|(case, _)| case));
                 format!("{what}: model {want:#x}, RTL {got:#x}")
             });
         }
@@ -249,10 +245,7 @@ fn value(rng: &mut Rng) -> u32 {
 
 #[test]
 fn random_words_agree_with_the_model() {
-    let vectors: u64 = std::env::var("VIDEO_ALU_VECTORS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000_000);
+    let vectors = count_from_env("VIDEO_ALU_VECTORS", 10_000_000);
     let start = Instant::now();
     let ops = instructions(&OPS);
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);

@@ -159,6 +159,27 @@ pub fn instructions(names: &[&str]) -> Vec<(&'static str, u8, u64)> {
         .collect()
 }
 
+/// A count a test reads from the environment variable `name` (to run more by hand), or
+/// `default`.
+pub fn count_from_env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// What a lane unit's test says of the case in a cycle: the instruction and its operands a,
+/// b and c, or a cycle without one.
+pub fn case_text(case: Option<[u64; 4]>) -> String {
+    match case {
+        Some([word, a, b, c]) => format!(
+            "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
+            sgpu_isa::decode(word).expect("a legal word")
+        ),
+        None => "no instruction (a cycle with en_i low)".to_string(),
+    }
+}
+
 /// Cases run and mismatches found by a unit test that compares a Verilated unit with the
 /// golden model, with the first mismatches' descriptions.
 #[derive(Default)]

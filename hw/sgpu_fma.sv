@@ -1,0 +1,394 @@
+// One lane of the f32 unit's arithmetic: FADD, FADD32I, FMUL, FMUL32I, FFMA and FFMA32I,
+// bit for bit what the golden model computes (sim/src/float.rs: `add`, `mul` and `fma`, with
+// the operand modifiers and `.sat` of sim/src/lane.rs). The output is zero for any other
+// opcode.
+//
+// One datapath, rounded once: every form is a x b + c. FADD is a x 1.0 + b, FMUL a x b with
+// no addend (not + -0.0, which would turn a +0 product into -0 when rounding down). Every
+// rounding mode the ISA encodes, `.ftz` on the inputs and on the rounded result, `.sat`,
+// negation and absolute value, and denormals kept: a subnormal a or b is normalised before
+// the multiply, so that the product's leading one is at bit 46 or 47 and the sum's round bit
+// never falls below the bits kept exactly.
+//
+// The sum is exact in a 77-bit window, the product at bits 49..2 (two spare bits below it),
+// the addend c placed by its exponent:
+// - c at or below the window's bottom: the bits shifted out are ORed into bit 0 (a sticky
+//   bit). The product then leads by more than 25 bits, so the result's round bit is far
+//   above bit 0 and the sticky bit gives the same rounding as the exact value.
+// - c more than 52 places above the product's last bit (or the product zero): the window
+//   moves up to put c's last bit at 52, and a nonzero product becomes a 1 at bit 0: it is
+//   below a quarter of c's last place, where again only its being nonzero matters (a borrow
+//   into the round bit when it is subtracted).
+// - otherwise both whole.
+// Then the magnitude, the leading one, one shift that puts the result's last place at bit
+// 53 (the leading one at 76 for a normal result; a subnormal's place is fixed by the
+// exponent), the round-up by mode, and one addition that encodes normals and subnormals and
+// carries a round-up into the next binade, as sim/src/float.rs's `round` does.
+//
+// Three stages, one instruction a cycle: the instruction given with en_i in cycle t has its
+// result on d_o in cycle t + 2, and d_o is zero in every cycle that holds no result.
+// 1. the operands chosen and unpacked, a and b normalised, the product (the multiplier),
+//    c aligned, the special cases (NaN, infinities) decided;
+// 2. the sum or difference in the window and its sign;
+// 3. the leading one, the normalising shift, rounding, `.ftz` and `.sat` on the result.
+// The word is one the decoder accepts (bits a form does not use are zero): modifiers are
+// read only for the forms that have them, as the 32I forms keep their immediate there.
+module sgpu_fma (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        en_i,     // an instruction for the lane this cycle
+  input  logic [63:0] instr_i,
+  input  logic [31:0] a_i,      // ra
+  input  logic [31:0] b_i,      // rb
+  input  logic [31:0] c_i,      // rc
+  output logic [31:0] d_o       // rd, of the instruction two cycles before
+);
+
+  localparam logic [31:0] ONE = 32'h3f80_0000;
+  localparam logic [31:0] QNAN = 32'h7fff_ffff;  // the canonical NaN
+  localparam int unsigned WW = 77;  // the window
+  localparam int unsigned TOP = 52;  // the highest place of c's last bit in the window (and
+                                    // s1_high's bound)
+
+  logic [sgpu_isa_pkg::OP_MSB-sgpu_isa_pkg::OP_LSB:0] op;
+  assign op = instr_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
+
+  // The guard is the core's business, and the register numbers the register file's.
+  logic unused_instr;
+  assign unused_instr = ^{instr_i[sgpu_isa_pkg::PGN_MSB:sgpu_isa_pkg::PGN_LSB],
+                          instr_i[sgpu_isa_pkg::PG_MSB:sgpu_isa_pkg::PG_LSB],
+                          instr_i[sgpu_isa_pkg::RD_MSB:sgpu_isa_pkg::RD_LSB],
+                          instr_i[sgpu_isa_pkg::RA_MSB:sgpu_isa_pkg::RA_LSB],
+                          instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB],
+                          instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB],
+                          instr_i[43:40]};
+
+  logic fadd, fadd32i, fmul, fmul32i, ffma, ffma32i, mine, full;
+  assign fadd    = op == sgpu_isa_pkg::OP_FADD;
+  assign fadd32i = op == sgpu_isa_pkg::OP_FADD32I;
+  assign fmul    = op == sgpu_isa_pkg::OP_FMUL;
+  assign fmul32i = op == sgpu_isa_pkg::OP_FMUL32I;
+  assign ffma    = op == sgpu_isa_pkg::OP_FFMA;
+  assign ffma32i = op == sgpu_isa_pkg::OP_FFMA32I;
+  assign mine    = fadd || fadd32i || fmul || fmul32i || ffma || ffma32i;
+  // The forms with modifiers; the 32I ones round to nearest, without .ftz or .sat.
+  assign full    = fadd || fmul || ffma;
+
+  logic [1:0] rnd;
+  logic       ftz, sat, na, nb, absa, absb, nc;
+  assign rnd  = full ? instr_i[sgpu_isa_pkg::RND_MSB:sgpu_isa_pkg::RND_LSB]
+                     : sgpu_isa_pkg::RND_RN;
+  assign ftz  = full && instr_i[sgpu_isa_pkg::FTZ_LSB];
+  assign sat  = full && instr_i[sgpu_isa_pkg::SAT_LSB];
+  assign na   = full && instr_i[sgpu_isa_pkg::NA_LSB];
+  assign nb   = fadd && instr_i[sgpu_isa_pkg::NB_LSB];
+  assign absa = (fadd || fmul) && instr_i[sgpu_isa_pkg::ABSA_LSB];
+  assign absb = (fadd || fmul) && instr_i[sgpu_isa_pkg::ABSB_LSB];
+  assign nc   = ffma && instr_i[sgpu_isa_pkg::NC_LSB];
+
+  logic [31:0] imm32, fimm;
+  assign imm32 = instr_i[sgpu_isa_pkg::IMM32_MSB:sgpu_isa_pkg::IMM32_LSB];
+  assign fimm  = {instr_i[sgpu_isa_pkg::FIMM20_MSB:sgpu_isa_pkg::FIMM20_LSB], 12'h000};
+
+  // x x y + z, with z absent (no addend) for the multiplies.
+  logic [31:0] x, y, z;
+  logic        z_absent;
+  always_comb begin
+    x = {a_i[31] & !absa ^ na, a_i[30:0]};
+    y = ONE;
+    z = '0;
+    z_absent = 1'b0;
+    if (fadd) begin
+      z = {b_i[31] & !absb ^ nb, b_i[30:0]};
+    end else if (fadd32i) begin
+      z = imm32;
+    end else if (fmul) begin
+      y = {b_i[31] & !absb, b_i[30:0]};
+      z_absent = 1'b1;
+    end else if (fmul32i) begin
+      y = imm32;
+      z_absent = 1'b1;
+    end else if (ffma) begin
+      y = b_i;
+      z = {c_i[31] ^ nc, c_i[30:0]};
+    end else begin  // FFMA32I, or no instruction of this unit
+      y = b_i;
+      z = fimm;
+    end
+  end
+
+  ///////////////
+  // Stage one //
+  ///////////////
+
+  // A value's parts: its class, its significand with the leading one where the format keeps
+  // it, and the exponent of its leading place (subnormals at -126), after `.ftz`. (The
+  // functions below give plain vectors: yosys 0.23 drops a struct a function returns.)
+  typedef struct packed {
+    logic              sign;
+    logic              nan;
+    logic              inf;
+    logic              zero;
+    logic [23:0]       sig;
+    logic signed [9:0] exp;
+  } parts_t;
+  localparam int unsigned PW = 38;  // the bits of parts_t
+
+  function automatic logic [PW-1:0] unpack(logic [31:0] v, logic flush);
+    logic [7:0]        field;
+    logic [22:0]       frac;
+    logic signed [9:0] e;
+    field = v[30:23];
+    frac  = (flush && field == 8'h00) ? 23'h0 : v[22:0];
+    e     = (field == 8'h00) ? -10'sd126 : $signed({2'b00, field}) - 10'sd127;
+    unpack = {v[31], field == 8'hff && frac != 23'h0, field == 8'hff && frac == 23'h0,
+              field == 8'h00 && frac == 23'h0, field != 8'h00, frac, e};
+  endfunction
+
+  // The count of leading zeros of a 24-bit significand (24 for zero).
+  function automatic logic [4:0] lz24(logic [23:0] s);
+    lz24 = 5'd24;
+    for (int i = 0; i < 24; i++) begin
+      if (s[i]) lz24 = 5'(23 - i);
+    end
+  endfunction
+
+  // A subnormal's significand shifted up to its leading one, its exponent down as far.
+  function automatic logic [PW-1:0] normalised(logic [PW-1:0] p);
+    logic [23:0]       sig;
+    logic signed [9:0] e;
+    logic [4:0]        n;
+    sig = p[33:10];
+    e   = p[9:0];
+    n   = sig == 24'h0 ? 5'd0 : lz24(sig);
+    normalised = {p[37:34], sig << n, e - $signed({5'b0, n})};
+  endfunction
+
+  parts_t px, py, pz;
+  assign px = normalised(unpack(x, ftz));
+  assign py = normalised(unpack(y, ftz));
+  assign pz = unpack(z, ftz);
+
+  logic              s1_sign_p, s1_zero_c;
+  logic [47:0]       s1_prod;
+  logic signed [11:0] s1_w0_mul, s1_pos_c;
+  assign s1_sign_p = px.sign ^ py.sign;
+  assign s1_prod   = px.sig * py.sig;
+  assign s1_zero_c = z_absent || pz.zero;
+  // The exponent of the window's bit 0 with the product at bits 49..2, and where c's last
+  // place falls in that window.
+  assign s1_w0_mul = 12'(px.exp) + 12'(py.exp) - 12'sd48;
+  assign s1_pos_c  = 12'(pz.exp) - 12'sd23 - s1_w0_mul;
+
+  // The window, with c too high (or the product zero) as the top case of the comment above.
+  logic              s1_high;
+  logic [WW-1:0]     s1_pw, s1_cw;
+  logic signed [11:0] s1_w0;
+  always_comb begin
+    logic [WW-1:0] wide_c;
+    logic [11:0]   down;
+    s1_high = !s1_zero_c && (s1_pos_c > 12'sd52 || px.zero || py.zero);
+    wide_c = {{(WW - 24) {1'b0}}, s1_zero_c ? 24'h0 : pz.sig};
+    down = 12'(-s1_pos_c);
+    if (s1_high) begin
+      s1_w0 = 12'(pz.exp) - 12'sd23 - 12'(TOP);
+      s1_pw = {{(WW - 1) {1'b0}}, s1_prod != 48'h0};
+      s1_cw = wide_c << TOP;
+    end else begin
+      s1_w0 = s1_w0_mul;
+      s1_pw = {{(WW - 50) {1'b0}}, s1_prod, 2'b00};
+      if (s1_pos_c >= 12'sd0) begin
+        s1_cw = wide_c << s1_pos_c[5:0];
+      end else if (down >= 12'd24) begin
+        s1_cw = {{(WW - 1) {1'b0}}, wide_c != '0};
+      end else begin
+        s1_cw = (wide_c >> down[4:0])
+                | {{(WW - 1) {1'b0}}, (wide_c & ~({WW{1'b1}} << down[4:0])) != '0};
+      end
+    end
+  end
+
+  // What the operands alone decide: a NaN result (a NaN operand, 0 x infinity, or an
+  // infinite product plus the opposite infinity), or an infinite one.
+  logic s1_nan, s1_inf, s1_inf_sign, s1_sign_c;
+  assign s1_sign_c   = z_absent ? s1_sign_p : pz.sign;
+  assign s1_nan      = px.nan || py.nan || (!z_absent && pz.nan)
+                       || (px.inf && py.zero) || (px.zero && py.inf)
+                       || ((px.inf || py.inf) && !z_absent && pz.inf && pz.sign != s1_sign_p);
+  assign s1_inf      = px.inf || py.inf || (!z_absent && pz.inf);
+  assign s1_inf_sign = (px.inf || py.inf) ? s1_sign_p : pz.sign;
+
+  typedef struct packed {
+    logic              nan;
+    logic              inf;
+    logic              inf_sign;
+    logic [1:0]        rnd;
+    logic              ftz;
+    logic              sat;
+    logic signed [11:0] w0;
+  } ctl_t;
+
+  logic          v1_q;
+  ctl_t          ctl1_q;
+  logic          sign_p_q, sign_c_q;
+  logic [WW-1:0] pw_q, cw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) v1_q <= 1'b0;
+    else v1_q <= en_i && mine;
+  end
+  always_ff @(posedge clk_i) begin
+    if (en_i && mine) begin
+      ctl1_q.nan      <= s1_nan;
+      ctl1_q.inf      <= s1_inf;
+      ctl1_q.inf_sign <= s1_inf_sign;
+      ctl1_q.rnd      <= rnd;
+      ctl1_q.ftz      <= ftz;
+      ctl1_q.sat      <= sat;
+      ctl1_q.w0       <= s1_w0;
+      sign_p_q <= s1_sign_p;
+      sign_c_q <= s1_sign_c;
+      pw_q     <= s1_pw;
+      cw_q     <= s1_cw;
+    end
+  end
+
+  ///////////////
+  // Stage two //
+  ///////////////
+
+  // The magnitude of the sum and its sign. A zero sum takes the terms' sign when they
+  // agree, else -0 only when rounding down.
+  logic [WW:0]   s2_diff;
+  logic [WW-1:0] s2_mag;
+  logic          s2_sign;
+  always_comb begin
+    s2_diff = {1'b0, pw_q} - {1'b0, cw_q};
+    if (sign_p_q == sign_c_q) begin
+      s2_mag  = pw_q + cw_q;
+      s2_sign = sign_p_q;
+    end else if (s2_diff[WW]) begin
+      s2_mag  = cw_q - pw_q;
+      s2_sign = sign_c_q;
+    end else begin
+      s2_mag  = s2_diff[WW-1:0];
+      s2_sign = sign_p_q;
+    end
+    if (s2_mag == '0) begin
+      s2_sign = sign_p_q == sign_c_q ? sign_p_q : ctl1_q.rnd == sgpu_isa_pkg::RND_RM;
+    end
+  end
+
+  logic          v2_q;
+  ctl_t          ctl2_q;
+  logic          sign2_q;
+  logic [WW-1:0] mag_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) v2_q <= 1'b0;
+    else v2_q <= v1_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (v1_q) begin
+      ctl2_q  <= ctl1_q;
+      sign2_q <= s2_sign;
+      mag_q   <= s2_mag;
+    end
+  end
+
+  /////////////////
+  // Stage three //
+  /////////////////
+
+  // The count of leading zeros of the window (WW when zero).
+  function automatic logic [6:0] lz_window(logic [WW-1:0] m);
+    lz_window = 7'(WW);
+    for (int i = 0; i < WW; i++) begin
+      if (m[i]) lz_window = 7'(WW - 1 - i);
+    end
+  endfunction
+
+  logic [6:0]         s3_lz;
+  logic signed [11:0] s3_lead, s3_left;
+  logic               s3_subnormal;
+  assign s3_lz = lz_window(mag_q);
+  // The exponent of the leading one; a result below the normals has its last place at
+  // 2^-149, which is bit 53 after a shift of 202 + w0 (a right shift when negative).
+  assign s3_lead      = ctl2_q.w0 + 12'sd76 - 12'($signed({1'b0, s3_lz}));
+  assign s3_subnormal = s3_lead < -12'sd126;
+  assign s3_left      = s3_subnormal ? ctl2_q.w0 + 12'sd202 : 12'($signed({1'b0, s3_lz}));
+
+  // The result's 24 bits at 76..53, the round bit at 52, the sticky bit below.
+  logic [WW-1:0] s3_norm;
+  logic          s3_lost;
+  always_comb begin
+    logic [11:0] right;
+    right   = 12'(-s3_left);
+    s3_lost = 1'b0;
+    if (s3_left >= 12'sd0) begin
+      s3_norm = mag_q << s3_left[6:0];
+    end else if (right >= 12'(WW)) begin
+      s3_norm = '0;
+      s3_lost = mag_q != '0;
+    end else begin
+      s3_norm = mag_q >> right[6:0];
+      s3_lost = (mag_q & ~({WW{1'b1}} << right[6:0])) != '0;
+    end
+  end
+
+  logic [23:0] s3_kept;
+  logic        s3_half, s3_rest, s3_up;
+  assign s3_kept = s3_norm[WW-1:WW-24];
+  assign s3_half = s3_norm[WW-25];
+  assign s3_rest = s3_norm[WW-26:0] != '0 || s3_lost;
+  always_comb begin
+    unique case (ctl2_q.rnd)
+      sgpu_isa_pkg::RND_RN: s3_up = s3_half && (s3_rest || s3_kept[0]);
+      sgpu_isa_pkg::RND_RZ: s3_up = 1'b0;
+      sgpu_isa_pkg::RND_RM: s3_up = sign2_q && (s3_half || s3_rest);
+      default:              s3_up = !sign2_q && (s3_half || s3_rest);  // RND_RP
+    endcase
+  end
+
+  // The exponent field above the fraction, the leading one added into it (so a normal's
+  // field comes out one more, and a round-up past the fraction carries into the next
+  // binade); past the largest finite value, infinity or the largest by mode.
+  logic [33:0] s3_bits;
+  logic [30:0] s3_mag;
+  always_comb begin
+    logic [10:0] field;
+    logic        to_inf;
+    // At most 282 + 126: 11 bits.
+    field   = s3_subnormal ? 11'h0 : 11'(s3_lead + 12'sd126);
+    s3_bits = {field, 23'h0} + {10'h0, s3_kept} + {33'h0, s3_up};
+    unique case (ctl2_q.rnd)
+      sgpu_isa_pkg::RND_RN: to_inf = 1'b1;
+      sgpu_isa_pkg::RND_RZ: to_inf = 1'b0;
+      sgpu_isa_pkg::RND_RM: to_inf = sign2_q;
+      default:              to_inf = !sign2_q;  // RND_RP
+    endcase
+    if (mag_q == '0) s3_mag = '0;
+    else if (s3_bits >= 34'h7f80_0000) s3_mag = to_inf ? 31'h7f80_0000 : 31'h7f7f_ffff;
+    else s3_mag = s3_bits[30:0];
+  end
+
+  // The result, then `.ftz` (a subnormal result to a zero of its sign) and `.sat` (NaN and
+  // everything up to +0 to +0, above 1.0 to 1.0).
+  logic [31:0] s3_round, s3_flushed, s3_result;
+  always_comb begin
+    if (ctl2_q.nan) s3_round = QNAN;
+    else if (ctl2_q.inf) s3_round = {ctl2_q.inf_sign, 31'h7f80_0000};
+    else s3_round = {sign2_q, s3_mag};
+    s3_flushed = s3_round;
+    if (ctl2_q.ftz && s3_round[30:23] == 8'h00) s3_flushed[22:0] = 23'h0;
+    s3_result = s3_flushed;
+    if (ctl2_q.sat) begin
+      if (ctl2_q.nan || s3_flushed[31]) s3_result = 32'h0;
+      else if (s3_flushed > ONE) s3_result = ONE;
+    end
+  end
+
+  assign d_o = v2_q ? s3_result : 32'h0;
+
+  logic unused_bits;
+  assign unused_bits = ^s3_bits[33:31];
+
+endmodule
