@@ -60,8 +60,7 @@ module sgpu_fma (
                           instr_i[sgpu_isa_pkg::RD_MSB:sgpu_isa_pkg::RD_LSB],
                           instr_i[sgpu_isa_pkg::RA_MSB:sgpu_isa_pkg::RA_LSB],
                           instr_i[sgpu_isa_pkg::RB_MSB:sgpu_isa_pkg::RB_LSB],
-                          instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB],
-                          instr_i[43:40]};
+                          instr_i[sgpu_isa_pkg::RC_MSB:sgpu_isa_pkg::RC_LSB]};
 
   logic fadd, fadd32i, fmul, fmul32i, ffma, ffma32i, mine, full;
   assign fadd    = op == sgpu_isa_pkg::OP_FADD;
