@@ -19,8 +19,16 @@ extern "C" {
     );
 }
 
-/// A lane unit that takes an instruction word and three operands and gives one word: the
-/// Rust face of the C functions csrc/unit.h's `SGPU_LANE_UNIT` writes for it.
+/// A lane unit that takes an instruction word and three operands and gives one word.
+pub trait LaneUnit {
+    /// One clock cycle with the instruction `word` on the operands a, b and c (given to the
+    /// unit when `en`): returns the unit's output in that cycle, the result of an
+    /// instruction given in an earlier cycle (zero if there is none).
+    fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32;
+}
+
+/// A [`LaneUnit`]: the Rust face of the C functions csrc/unit.h's `SGPU_LANE_UNIT` writes
+/// for it.
 macro_rules! lane_unit {
     ($(#[$doc:meta])* $name:ident, $new:ident, $free:ident, $step:ident) => {
         $(#[$doc])*
@@ -35,11 +43,10 @@ macro_rules! lane_unit {
                 // SAFETY: the shim allocates a model and returns it, never null.
                 $name(unsafe { $new() })
             }
+        }
 
-            /// One clock cycle with the instruction `word` on the operands a, b and c (given
-            /// to the unit when `en`): returns the unit's output in that cycle, the result of
-            /// an instruction given in an earlier cycle (zero if there is none).
-            pub fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32 {
+        impl LaneUnit for $name {
+            fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32 {
                 extern "C" {
                     fn $step(m: *mut c_void, word: u64, a: u32, b: u32, c: u32, en: u8) -> u32;
                 }

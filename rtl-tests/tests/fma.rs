@@ -23,13 +23,9 @@
 
 mod common;
 
-use common::{
-    case_text, combinations, count_from_env, instructions, modifier_bits, word_of, Rng, Tally,
-};
+use common::{combinations, count_from_env, instructions, modifier_bits, word_of, LaneCheck, Rng};
 use rtl_tests::units::Fma;
-use sgpu_isa::{decode, fields, Reg};
-use sgpu_sim::exec::evaluate;
-use std::collections::VecDeque;
+use sgpu_isa::fields;
 use std::time::Instant;
 
 /// The registers every case reads and writes (rd, ra, rb, rc): distinct, so that no operand
@@ -71,75 +67,11 @@ fn edges() -> Vec<u32> {
     EDGES.iter().flat_map(|&e| [e, e | 0x8000_0000]).collect()
 }
 
-/// The unit and the model side by side: one instruction a cycle, each result compared
-/// `LATENCY` cycles later, and now and then cycles without an instruction, after which the
-/// output must be zero.
-struct Check {
-    unit: Fma,
-    tally: Tally,
-    /// The instructions in the unit (word, a, b, c, and what the model says each gives), or
-    /// `None` for a cycle without one, oldest first.
-    pending: VecDeque<Option<([u64; 4], u32)>>,
-}
+/// The unit beside the model (see [`LaneCheck`]).
+type Check = LaneCheck<Fma>;
 
-impl Check {
-    fn new() -> Check {
-        Check {
-            unit: Fma::new(),
-            tally: Tally::default(),
-            pending: VecDeque::new(),
-        }
-    }
-
-    fn case(&mut self, word: u64, a: u32, b: u32, c: u32) {
-        let insn = decode(word).expect("a legal word");
-        let [_, ra, rb, rc] = REGS.map(Reg);
-        let regs = [(ra, a), (rb, b), (rc, c)];
-        let want = evaluate(insn, &regs, &[], false)
-            .and_then(|e| e.regs.first().map(|&(_, v)| v))
-            .unwrap_or_else(|| panic!("the model cannot evaluate {insn}"));
-        let got = self.unit.step(word, a, b, c, true);
-        self.compare(got, Some(([word, a.into(), b.into(), c.into()], want)));
-        self.tally.cases += 1;
-        // Cycles without an instruction (other values on the inputs): the results in flight
-        // still come, then zero.
-        if self.tally.cases.is_multiple_of(61) {
-            for _ in 0..=LATENCY {
-                let got = self.unit.step(!word, !a, !b, !c, false);
-                self.compare(got, None);
-            }
-        }
-    }
-
-    /// The unit's output in a cycle against the instruction given `LATENCY` cycles before,
-    /// or zero; `next` enters the pipeline.
-    fn compare(&mut self, got: u32, next: Option<([u64; 4], u32)>) {
-        self.pending.push_back(next);
-        if self.pending.len() <= LATENCY {
-            // The first cycles: nothing has come out yet.
-            if got != 0 {
-                self.tally
-                    .mismatch(|| format!("{got:#x} before any result was due"));
-            }
-            return;
-        }
-        let due = self.pending.pop_front().expect("a cycle in flight");
-        let want = due.map_or(0, |(_, want)| want);
-        if got != want {
-            self.tally.mismatch(|| {
-                let what = case_text(due.map(|(case, _)| case));
-                format!("{what}: model {want:#x}, RTL {got:#x}")
-            });
-        }
-    }
-
-    fn finish(mut self, what: &str, start: Instant) -> u64 {
-        for _ in 0..LATENCY {
-            let got = self.unit.step(0, 0, 0, 0, false);
-            self.compare(got, None);
-        }
-        self.tally.report("f32 FMA", what, start)
-    }
+fn check() -> Check {
+    LaneCheck::new(Fma::new(), "f32 FMA", LATENCY, REGS)
 }
 
 /// Every legal word of each form with modifiers, and of each 32I form none (its immediate
@@ -163,7 +95,7 @@ fn with_immediate(name: &str, imm: u32) -> u64 {
 #[test]
 fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
     let start = Instant::now();
-    let mut check = Check::new();
+    let mut check = check();
     let edges = edges();
     let mut seen = 0;
     for name in ["FADD", "FMUL", "FFMA"] {
@@ -214,7 +146,7 @@ fn scaled(e: i32, k: i32, neg: bool) -> Option<u32> {
 #[test]
 fn every_binade_rounds_ties_and_neighbours_as_the_model_does() {
     let start = Instant::now();
-    let mut check = Check::new();
+    let mut check = check();
     // One word per rounding mode and .ftz, of each form (the other modifiers are the edge
     // test's).
     let plain = |name: &str| {
@@ -300,7 +232,7 @@ fn random_words_agree_with_the_model() {
         .map(|&n| (n, if n.ends_with("32I") { vec![] } else { words(n) }))
         .collect();
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
-    let mut check = Check::new();
+    let mut check = check();
     while check.tally.cases < vectors {
         let (name, words) = &forms[(rng.word() % forms.len() as u64) as usize];
         let word = if words.is_empty() {

@@ -20,12 +20,9 @@
 
 mod common;
 
-use common::{
-    case_text, combinations, count_from_env, instructions, modifier_bits, word_of, Rng, Tally,
-};
+use common::{combinations, count_from_env, instructions, modifier_bits, word_of, LaneCheck, Rng};
 use rtl_tests::units::VideoAlu;
-use sgpu_isa::{decode, field, fields, Field, Reg, Vsel};
-use sgpu_sim::exec::evaluate;
+use sgpu_isa::{decode, field, fields, Field, Vsel};
 use sgpu_sim::video::position;
 use std::time::Instant;
 
@@ -98,64 +95,11 @@ fn edges(sel: Vsel) -> &'static [u32] {
     }
 }
 
-/// The unit and the model side by side: one instruction a cycle, each result compared in the
-/// cycle after (while the next instruction is on the unit's inputs, which its second stage
-/// must not read), and now and then a cycle without an instruction, after which the output
-/// must be zero.
-struct Check {
-    alu: VideoAlu,
-    tally: Tally,
-    /// The instruction in the unit's second stage (word, a, b, c), and what the model says
-    /// it gives.
-    pending: Option<([u64; 4], u32)>,
-}
+/// The unit beside the model (see [`LaneCheck`]).
+type Check = LaneCheck<VideoAlu>;
 
-impl Check {
-    fn new() -> Check {
-        Check {
-            alu: VideoAlu::new(),
-            tally: Tally::default(),
-            pending: None,
-        }
-    }
-
-    fn case(&mut self, word: u64, a: u32, b: u32, c: u32) {
-        let insn = decode(word).expect("a legal word");
-        let [_, ra, rb, rc] = REGS.map(Reg);
-        let regs = [(ra, a), (rb, b), (rc, c)];
-        let want = evaluate(insn, &regs, &[], false)
-            .and_then(|e| e.regs.first().map(|&(_, v)| v))
-            .unwrap_or_else(|| panic!("the model cannot evaluate {insn}"));
-        let got = self.alu.step(word, a, b, c, true);
-        self.compare(got);
-        self.tally.cases += 1;
-        self.pending = Some(([word, a.into(), b.into(), c.into()], want));
-        // A cycle without an instruction (other values on the inputs): the result still
-        // comes, then zero.
-        if self.tally.cases.is_multiple_of(61) {
-            let got = self.alu.step(!word, !a, !b, !c, false);
-            self.compare(got);
-            self.pending = None;
-        }
-    }
-
-    /// The unit's output in a cycle against the pending instruction's result, or zero.
-    fn compare(&mut self, got: u32) {
-        let pending = self.pending.take();
-        let want = pending.map_or(0, |(_, want)| want);
-        if got != want {
-            self.tally.mismatch(|| {
-                let what = case_text(pending.map(|(case, _)| case));
-                format!("{what}: model {want:#x}, RTL {got:#x}")
-            });
-        }
-    }
-
-    fn finish(mut self, what: &str, start: Instant) -> u64 {
-        let got = self.alu.step(0, 0, 0, 0, false);
-        self.compare(got);
-        self.tally.report("video ALU", what, start)
-    }
+fn check() -> Check {
+    LaneCheck::new(VideoAlu::new(), "video ALU", 1, REGS)
 }
 
 /// A scalar instruction (or VMAD) on every pair of edges at its selectors, c through its
@@ -208,7 +152,7 @@ fn simd_edges(check: &mut Check, word: u64, two: bool, n: &mut usize) {
 #[test]
 fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
     let start = Instant::now();
-    let mut check = Check::new();
+    let mut check = check();
     let (mut n, mut combinations_seen) = (0, 0);
     for (name, op, used) in instructions(&OPS) {
         let words = combinations(op, used, REGS);
@@ -249,7 +193,7 @@ fn random_words_agree_with_the_model() {
     let start = Instant::now();
     let ops = instructions(&OPS);
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
-    let mut check = Check::new();
+    let mut check = check();
     while check.tally.cases < vectors {
         let (_, op, used) = ops[(rng.word() % ops.len() as u64) as usize];
         let word = word_of(op, used, rng.word() & modifier_bits(used), REGS);

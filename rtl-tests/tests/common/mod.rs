@@ -168,15 +168,87 @@ pub fn count_from_env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// What a lane unit's test says of the case in a cycle: the instruction and its operands a,
-/// b and c, or a cycle without one.
-pub fn case_text(case: Option<[u64; 4]>) -> String {
-    match case {
-        Some([word, a, b, c]) => format!(
-            "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
-            sgpu_isa::decode(word).expect("a legal word")
-        ),
-        None => "no instruction (a cycle with en_i low)".to_string(),
+/// A case in a lane unit: the instruction word, its operands a, b and c, and what the
+/// model says it gives.
+type LaneCase = ([u64; 4], u32);
+
+/// A lane unit and the golden model side by side: one instruction a cycle on the registers
+/// `regs` (rd, ra, rb, rc), each result compared `latency` cycles later (while the next
+/// instructions are on the unit's inputs, which its later stages must not read), and every
+/// 61st case followed by `latency` cycles without an instruction (other values on the
+/// inputs), after which the output must be zero.
+pub struct LaneCheck<U> {
+    unit: U,
+    name: &'static str,
+    latency: usize,
+    regs: [u8; 4],
+    pub tally: Tally,
+    /// The cycles in the unit, oldest first: the case given, or `None` for none.
+    pending: std::collections::VecDeque<Option<LaneCase>>,
+}
+
+impl<U: rtl_tests::units::LaneUnit> LaneCheck<U> {
+    pub fn new(unit: U, name: &'static str, latency: usize, regs: [u8; 4]) -> LaneCheck<U> {
+        LaneCheck {
+            unit,
+            name,
+            latency,
+            regs,
+            tally: Tally::default(),
+            pending: Default::default(),
+        }
+    }
+
+    pub fn case(&mut self, word: u64, a: u32, b: u32, c: u32) {
+        let insn = sgpu_isa::decode(word).expect("a legal word");
+        let [_, ra, rb, rc] = self.regs.map(sgpu_isa::Reg);
+        let regs = [(ra, a), (rb, b), (rc, c)];
+        let want = sgpu_sim::exec::evaluate(insn, &regs, &[], false)
+            .and_then(|e| e.regs.first().map(|&(_, v)| v))
+            .unwrap_or_else(|| panic!("the model cannot evaluate {insn}"));
+        let got = self.unit.step(word, a, b, c, true);
+        self.compare(got, Some(([word, a.into(), b.into(), c.into()], want)));
+        self.tally.cases += 1;
+        if self.tally.cases.is_multiple_of(61) {
+            for _ in 0..self.latency {
+                let got = self.unit.step(!word, !a, !b, !c, false);
+                self.compare(got, None);
+            }
+        }
+    }
+
+    /// The unit's output in a cycle against the case given `latency` cycles before, or zero;
+    /// `next` enters the unit.
+    fn compare(&mut self, got: u32, next: Option<LaneCase>) {
+        self.pending.push_back(next);
+        let due = if self.pending.len() > self.latency {
+            self.pending.pop_front().flatten()
+        } else {
+            // The first cycles: nothing has come out yet.
+            None
+        };
+        let want = due.map_or(0, |(_, want)| want);
+        if got != want {
+            self.tally.mismatch(|| {
+                let what = match due {
+                    Some(([word, a, b, c], _)) => format!(
+                        "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
+                        sgpu_isa::decode(word).expect("a legal word")
+                    ),
+                    None => "no instruction".to_string(),
+                };
+                format!("{what}: model {want:#x}, RTL {got:#x}")
+            });
+        }
+    }
+
+    /// Drains the unit, reports as [`Tally::report`] does, and returns the count.
+    pub fn finish(mut self, what: &str, start: std::time::Instant) -> u64 {
+        for _ in 0..self.latency {
+            let got = self.unit.step(0, 0, 0, 0, false);
+            self.compare(got, None);
+        }
+        self.tally.report(self.name, what, start)
     }
 }
 
