@@ -7,6 +7,8 @@ sgpu_predecode.sv
 sgpu_int_alu.sv
 sgpu_video_alu.sv
 sgpu_fma.sv
+sgpu_fcmp.sv
+sgpu_cvt.sv
 sgpu_surface_pack.sv
 sgpu_surface_unit.sv
 sgpu_int_div.sv

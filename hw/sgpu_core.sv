@@ -9,12 +9,14 @@
 // Units: the integer ALU (sgpu_int_alu, one per lane without the operations of
 // sgpu_core_pkg::shared_op, and one with them alone that the lanes share, which computes a
 // beat's lanes one a cycle, as S2R does), the video ALU (sgpu_video_alu, one per lane), the
+// f32 unit's arithmetic, comparisons and conversions with integers (sgpu_fma, sgpu_fcmp and
+// sgpu_cvt, one of each per lane), the
 // divider (sgpu_int_div, one for the lanes, which divides a beat's lanes one after
 // another), special registers, loads and stores through the memory port, the surface unit
 // (sgpu_surface_unit, one for the lanes, which places a beat's accesses one lane after
 // another; the core reads the descriptors and moves the data), and the control unit. Every
-// other instruction traps with TRAP_UNIMPLEMENTED; the f32 unit and warp operations come as
-// their own modules.
+// other instruction traps with TRAP_UNIMPLEMENTED; the f32 divider, conversions between
+// float formats, special functions and warp operations come as their own modules.
 //
 // Memories: instructions, registers (a bank per lane, of every warp's registers for the
 // threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
@@ -164,7 +166,7 @@ module sgpu_core #(
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
     S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
-    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_VIDEO,
+    S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_UNIT,
     S_SU_LANE, S_SU_DESC, S_SU_DRSP, S_SU_UNIT, S_SU_PLACE, S_SU_REQ, S_SU_RSP, S_SU_WB
   } state_e;
 
@@ -245,6 +247,7 @@ module sgpu_core #(
   logic [1:0]           wr_k_q;
   logic                 wr_report_q;
   logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
+  logic                 unit_wait_q; // S_UNIT: a cycle more until the lane units' results
   logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
   logic [4:0]           last_lane_q; // the highest executing lane: its request is the last
   logic                 amo_write_q; // an atomic's lane has read and now writes
@@ -482,12 +485,16 @@ module sgpu_core #(
   logic [31:0] alu_d [LANES];
   logic [31:0] alu_d_hi [LANES];
   logic [31:0] video_d [LANES];
-  logic [LANES-1:0] alu_carry, alu_pd, alu_pq;
+  logic [31:0] fma_d [LANES], fcmp_d [LANES], cvt_d [LANES], cvt_d_hi [LANES];
+  logic [LANES-1:0] alu_carry, alu_pd, alu_pq, float_pd, float_pq;
   logic [sgpu_isa_pkg::SREG_MSB-sgpu_isa_pkg::SREG_LSB:0] sreg;  // S2R's register
   assign sreg = word_q[sgpu_isa_pkg::SREG_MSB:sgpu_isa_pkg::SREG_LSB];
   logic [31:0] pa_all, pc_all;  // the predicate operands pa and pc, every lane
   assign pa_all = pred_of(word_q[sgpu_isa_pkg::PA_MSB:sgpu_isa_pkg::PA_LSB]);
   assign pc_all = pred_of(word_q[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB]);
+
+  logic float_en;
+  assign float_en = state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_FLOAT;
 
   for (genvar k = 0; k < LANES; k++) begin : gen_lane
     logic [4:0] l;
@@ -510,7 +517,7 @@ module sgpu_core #(
       .pq_o   (alu_pq[k])
     );
 
-    // Two stages: the result of S_EXEC's instruction comes in S_VIDEO, the cycle after.
+    // Two stages: the result of S_EXEC's instruction comes in S_UNIT, the cycle after.
     sgpu_video_alu u_video (
       .clk_i,
       .rst_ni,
@@ -520,6 +527,44 @@ module sgpu_core #(
       .b_i    (opnd_q[k][2]),
       .c_i    (opnd_q[k][4]),
       .d_o    (video_d[k])
+    );
+
+    // The f32 unit's lane, its arithmetic (sgpu_fma), comparisons (sgpu_fcmp) and
+    // conversions with integers (sgpu_cvt), three stages each: the results of S_EXEC's
+    // instruction come two cycles after, in S_UNIT's second cycle.
+    sgpu_fma u_fma (
+      .clk_i,
+      .rst_ni,
+      .en_i   (float_en),
+      .instr_i(word_q),
+      .a_i    (opnd_q[k][0]),
+      .b_i    (opnd_q[k][2]),
+      .c_i    (opnd_q[k][4]),
+      .d_o    (fma_d[k])
+    );
+
+    sgpu_fcmp u_fcmp (
+      .clk_i,
+      .rst_ni,
+      .en_i   (float_en),
+      .instr_i(word_q),
+      .a_i    (opnd_q[k][0]),
+      .b_i    (opnd_q[k][2]),
+      .pc_i   (pc_all[l]),
+      .d_o    (fcmp_d[k]),
+      .pd_o   (float_pd[k]),
+      .pq_o   (float_pq[k])
+    );
+
+    sgpu_cvt u_cvt (
+      .clk_i,
+      .rst_ni,
+      .en_i   (float_en),
+      .instr_i(word_q),
+      .a_i    (opnd_q[k][0]),
+      .a_hi_i (opnd_q[k][1]),
+      .d_o    (cvt_d[k]),
+      .d_hi_o (cvt_d_hi[k])
     );
 
   end
@@ -1022,6 +1067,19 @@ module sgpu_core #(
       sgpu_isa_pkg::UNIT_VIDEO: begin
         kind = sgpu_core_pkg::KIND_VIDEO;
       end
+      sgpu_isa_pkg::UNIT_FLOAT: begin
+        kind = sgpu_core_pkg::KIND_FLOAT;
+        // The lanes' f32 unit: arithmetic (sgpu_fma), comparisons (sgpu_fcmp) and
+        // conversions with integers (sgpu_cvt).
+        unimplemented = !(opcode == sgpu_isa_pkg::OP_FADD || opcode == sgpu_isa_pkg::OP_FADD32I
+                          || opcode == sgpu_isa_pkg::OP_FMUL
+                          || opcode == sgpu_isa_pkg::OP_FMUL32I
+                          || opcode == sgpu_isa_pkg::OP_FFMA
+                          || opcode == sgpu_isa_pkg::OP_FFMA32I
+                          || opcode == sgpu_isa_pkg::OP_FMNMX
+                          || opcode == sgpu_isa_pkg::OP_FSETP
+                          || opcode == sgpu_isa_pkg::OP_F2I || opcode == sgpu_isa_pkg::OP_I2F);
+      end
       sgpu_isa_pkg::UNIT_SURFACE: begin
         kind = sgpu_core_pkg::KIND_SURF;
       end
@@ -1243,14 +1301,15 @@ module sgpu_core #(
                   : tid_s2r ? {clock_now[63:32], s2r_value}
                   : (state_q == S_SHARED) ? {shared_d_hi, shared_d} : amo_old_q;
   always_ff @(posedge clk_i) begin
-    if (state_q == S_EXEC || state_q == S_VIDEO) begin
+    if (state_q == S_EXEC || state_q == S_UNIT) begin
       unique case (kind_q)
-        // The lanes' integer and video ALUs: the one not computing gives zeros (the video
-        // ALU's result comes in S_VIDEO, after S_EXEC has written zeros).
-        sgpu_core_pkg::KIND_ALU, sgpu_core_pkg::KIND_VIDEO: begin
+        // The lanes' integer, video and f32 units: those not giving a result give zeros, so
+        // the last cycle's value is the result (the video unit's comes in S_UNIT, after
+        // S_EXEC has written zeros, the f32 unit's in S_UNIT's second cycle).
+        sgpu_core_pkg::KIND_ALU, sgpu_core_pkg::KIND_VIDEO, sgpu_core_pkg::KIND_FLOAT: begin
           for (int unsigned k = 0; k < LANES; k++) begin
-            res_q[k][0] <= alu_d[k] | video_d[k];
-            res_q[k][1] <= alu_d_hi[k];
+            res_q[k][0] <= alu_d[k] | video_d[k] | fma_d[k] | fcmp_d[k] | cvt_d[k];
+            res_q[k][1] <= alu_d_hi[k] | cvt_d_hi[k];
           end
         end
         sgpu_core_pkg::KIND_CTRL: begin
@@ -1342,7 +1401,8 @@ module sgpu_core #(
   assign pd_idx = word_q[sgpu_isa_pkg::PD_MSB:sgpu_isa_pkg::PD_LSB];
   assign pq_idx = word_q[sgpu_isa_pkg::PQ_MSB:sgpu_isa_pkg::PQ_LSB];
   logic [1:0] pred_we;
-  assign pred_we = (opcode == sgpu_isa_pkg::OP_ISETP) ? {pq_idx != 3'd7, pd_idx != 3'd7}
+  assign pred_we = (opcode == sgpu_isa_pkg::OP_ISETP || opcode == sgpu_isa_pkg::OP_FSETP)
+                 ? {pq_idx != 3'd7, pd_idx != 3'd7}
                  : (opcode == sgpu_isa_pkg::OP_PLOP) ? {1'b0, pd_idx != 3'd7} : 2'b00;
   logic carry_we;
   assign carry_we = (opcode == sgpu_isa_pkg::OP_IADD || opcode == sgpu_isa_pkg::OP_IMAD)
@@ -1576,7 +1636,14 @@ module sgpu_core #(
               pq_new_q    <= beat_merge(pq_new_q, alu_pq, beat_sel);
               carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
-            sgpu_core_pkg::KIND_VIDEO: state_q <= S_VIDEO;
+            sgpu_core_pkg::KIND_VIDEO: begin
+              unit_wait_q <= 1'b0;
+              state_q     <= S_UNIT;
+            end
+            sgpu_core_pkg::KIND_FLOAT: begin
+              unit_wait_q <= 1'b1;
+              state_q     <= S_UNIT;
+            end
             sgpu_core_pkg::KIND_DIV: begin
               div_k_q <= '0;
               state_q <= S_DIV;
@@ -1598,8 +1665,18 @@ module sgpu_core #(
           endcase
         end
 
-        // The video ALU's second stage: its results are written to res_q.
-        S_VIDEO: state_q <= S_WRITE;
+        // The pipelined lane units' later stages (video and f32): their results are written
+        // to res_q, and FSETP's predicates merged, in the last cycle.
+        S_UNIT: begin
+          unit_wait_q <= 1'b0;
+          if (!unit_wait_q) begin
+            state_q <= S_WRITE;
+            if (kind_q == sgpu_core_pkg::KIND_FLOAT) begin
+              pd_new_q <= beat_merge(pd_new_q, float_pd, beat_sel);
+              pq_new_q <= beat_merge(pq_new_q, float_pq, beat_sel);
+            end
+          end
+        end
 
         // The shared ALU, or S2R, computes the beat's lanes, one a cycle.
         S_SHARED: begin

@@ -22,7 +22,7 @@ package sgpu_core_pkg;
   } warp_state_e;
 
   // What the instruction in flight is, once decoded: which sequence executes it.
-  typedef enum logic [2:0] {
+  typedef enum logic [3:0] {
     KIND_ALU,      // the integer ALU, one result per lane
     KIND_S2R,      // special registers
     KIND_DIV,      // the iterative divider
@@ -30,7 +30,8 @@ package sgpu_core_pkg;
     KIND_CTRL,     // branches, calls, exits, barriers
     KIND_SHARED,   // the integer unit the lanes share, one lane a cycle
     KIND_VIDEO,    // the video unit (sgpu_video_alu), one result per lane
-    KIND_SURF      // the surface unit (sgpu_surface_unit), one lane's access at a time
+    KIND_SURF,     // the surface unit (sgpu_surface_unit), one lane's access at a time
+    KIND_FLOAT     // the f32 unit (sgpu_fma, sgpu_fcmp), one result per lane
   } kind_e;
 
   // Integer operations that the lanes' ALUs leave to one ALU they share (sgpu_int_alu's
@@ -44,6 +45,17 @@ package sgpu_core_pkg;
                 || op == sgpu_isa_pkg::OP_I2I || op == sgpu_isa_pkg::OP_POPC
                 || op == sgpu_isa_pkg::OP_CLZ || op == sgpu_isa_pkg::OP_FLO
                 || op == sgpu_isa_pkg::OP_BREV;
+  endfunction
+
+  // The combining operation of ISETP, PLOP and FSETP (their bop field) on x and y.
+  function automatic logic bool_op(logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0] b,
+                                   logic x, logic y);
+    unique case (b)
+      sgpu_isa_pkg::BOP_AND: bool_op = x & y;
+      sgpu_isa_pkg::BOP_OR:  bool_op = x | y;
+      sgpu_isa_pkg::BOP_XOR: bool_op = x ^ y;
+      default:               bool_op = 1'b0;  // not encodable
+    endcase
   endfunction
 
   // What a memory response answers, carried in the port's tag and echoed back: loads and

@@ -76,15 +76,6 @@ module sgpu_int_alu #(
   // The combining operation of ISETP and PLOP (their bop field).
   logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0] bop;
   assign bop = instr_i[sgpu_isa_pkg::BOP_MSB:sgpu_isa_pkg::BOP_LSB];
-  function automatic logic bool_op(logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0] b,
-                                   logic x, logic y);
-    unique case (b)
-      sgpu_isa_pkg::BOP_AND: bool_op = x & y;
-      sgpu_isa_pkg::BOP_OR:  bool_op = x | y;
-      sgpu_isa_pkg::BOP_XOR: bool_op = x ^ y;
-      default: bool_op = 1'b0;
-    endcase
-  endfunction
 
   ////////////////////
   // Multiplication //
@@ -512,7 +503,7 @@ module sgpu_int_alu #(
         sgpu_isa_pkg::OP_MOV:    d_o = a_i;
         sgpu_isa_pkg::OP_MOV32I: d_o = b_val;
         sgpu_isa_pkg::OP_SEL:    d_o = pc_i ? a_i : b_val;
-        sgpu_isa_pkg::OP_PLOP:   pd_o = bool_op(bop, pa_i, pc_i);
+        sgpu_isa_pkg::OP_PLOP:   pd_o = sgpu_core_pkg::bool_op(bop, pa_i, pc_i);
         sgpu_isa_pkg::OP_IADD: begin
           d_o     = instr_i[sgpu_isa_pkg::SAT_LSB] ? sat_result : add_sum[31:0];
           carry_o = add_sum[32];
@@ -533,8 +524,8 @@ module sgpu_int_alu #(
             pd_o = icmp_result;
             pq_o = !icmp_result;
           end else begin
-            pd_o = bool_op(bop, icmp_result, pc_i);
-            pq_o = bool_op(bop, !icmp_result, pc_i);
+            pd_o = sgpu_core_pkg::bool_op(bop, icmp_result, pc_i);
+            pq_o = sgpu_core_pkg::bool_op(bop, !icmp_result, pc_i);
           end
         end
         sgpu_isa_pkg::OP_LOP3:   d_o = lop3;

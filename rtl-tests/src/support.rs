@@ -10,7 +10,20 @@ use sgpu_sim::program::{Function, Program};
 /// Why the core cannot run `op`: the unit it lacks; `None` when it can.
 pub fn missing_unit(op: &Op) -> Option<&'static str> {
     match op.unit() {
-        Unit::Float => Some("f32 unit"),
+        Unit::Float => match op {
+            Op::Fadd { .. }
+            | Op::Fadd32i { .. }
+            | Op::Fmul { .. }
+            | Op::Fmul32i { .. }
+            | Op::Ffma { .. }
+            | Op::Ffma32i { .. }
+            | Op::Fmnmx { .. }
+            | Op::Fsetp { .. }
+            | Op::F2i { .. }
+            | Op::I2f { .. } => None,
+            Op::Fdiv { .. } | Op::Fsqrt { .. } | Op::Frcp { .. } => Some("f32 divider"),
+            _ => Some("conversion between float formats (F2F)"),
+        },
         Unit::Sfu => Some("special-function unit"),
         Unit::Warp => Some("warp-operation unit"),
         Unit::Mem => match *op {

@@ -19,12 +19,26 @@ extern "C" {
     );
 }
 
-/// A lane unit that takes an instruction word and three operands and gives one word.
+/// What a lane unit gives in a cycle (csrc/unit.h's `LaneOut`): rd, rd + 1 (a 64-bit
+/// result's high word) and the predicates pd and pq, each zero where the unit has no such
+/// output.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneOut {
+    pub d: u32,
+    pub d_hi: u32,
+    pub pd: u8,
+    pub pq: u8,
+}
+
+/// A lane unit that takes an instruction word, up to three operands and a predicate and
+/// gives a [`LaneOut`].
 pub trait LaneUnit {
-    /// One clock cycle with the instruction `word` on the operands a, b and c (given to the
-    /// unit when `en`): returns the unit's output in that cycle, the result of an
-    /// instruction given in an earlier cycle (zero if there is none).
-    fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32;
+    /// One clock cycle with the instruction `word` on the operands (a, b and c: b is the
+    /// high word of a 64-bit a for a unit that reads one) and the predicate p (given to the
+    /// unit when `en`): returns the unit's outputs in that cycle, the result of an
+    /// instruction given in an earlier cycle (zeros if there is none).
+    fn step(&mut self, word: u64, operands: [u32; 3], p: bool, en: bool) -> LaneOut;
 }
 
 /// A [`LaneUnit`]: the Rust face of the C functions csrc/unit.h's `SGPU_LANE_UNIT` writes
@@ -46,13 +60,24 @@ macro_rules! lane_unit {
         }
 
         impl LaneUnit for $name {
-            fn step(&mut self, word: u64, a: u32, b: u32, c: u32, en: bool) -> u32 {
+            fn step(&mut self, word: u64, [a, b, c]: [u32; 3], p: bool, en: bool) -> LaneOut {
                 extern "C" {
-                    fn $step(m: *mut c_void, word: u64, a: u32, b: u32, c: u32, en: u8) -> u32;
+                    fn $step(
+                        m: *mut c_void,
+                        word: u64,
+                        a: u32,
+                        b: u32,
+                        c: u32,
+                        p: u8,
+                        en: u8,
+                        out: *mut LaneOut,
+                    );
                 }
+                let mut out = LaneOut::default();
                 // SAFETY: self.0 is a live model from the shim's `new`, used by one thread
-                // (&mut self).
-                unsafe { $step(self.0, word, a, b, c, u8::from(en)) }
+                // (&mut self); `out` is a LaneOut, the layout the shim writes.
+                unsafe { $step(self.0, word, a, b, c, u8::from(p), u8::from(en), &mut out) };
+                out
             }
         }
 
@@ -81,6 +106,26 @@ lane_unit!(
     sgpu_video_alu_new,
     sgpu_video_alu_free,
     sgpu_video_alu_step
+);
+
+lane_unit!(
+    /// hw/sgpu_fcmp.sv: one lane of the f32 unit's comparisons (FMNMX, FSETP, which writes
+    /// pd and pq), three stages as the FMA has (the results two cycles after the
+    /// instruction).
+    Fcmp,
+    sgpu_fcmp_new,
+    sgpu_fcmp_free,
+    sgpu_fcmp_step
+);
+
+lane_unit!(
+    /// hw/sgpu_cvt.sv: one lane of the f32 unit's conversions with integers (F2I, whose
+    /// 64-bit results are d_hi:d, and I2F, which reads a 64-bit integer as b:a), three
+    /// stages as the FMA has (the results two cycles after the instruction).
+    Cvt,
+    sgpu_cvt_new,
+    sgpu_cvt_free,
+    sgpu_cvt_step
 );
 
 lane_unit!(

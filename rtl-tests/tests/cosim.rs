@@ -33,11 +33,12 @@ fn manifest(kernel: &str, with_input: bool) -> String {
 /// 64-bit arithmetic and high products, wide (up to 256-bit) and small vector accesses, module
 /// variables and initialisers holding addresses, named barriers with thread counts, barrier
 /// reductions over a partial last warp, barriers (plain and reductions) that warps' exits
-/// complete while others wait, 32-bit addresses that wrap at 2^32, bit-field masks, cache hints, odd local frames, SIMD
-/// video with masks and dot products on the video ALU.
-/// (The other kernels there use units the core has not got yet: f32, half precision, warp
-/// shuffles, votes and reductions, special functions.)
-const KERNELS: [(&str, bool, u32); 29] = [
+/// complete while others wait, 32-bit addresses that wrap at 2^32, bit-field masks, cache
+/// hints, odd local frames, SIMD video with masks and dot products on the video ALU, 64-bit
+/// carry chains with set from f32 comparisons. (tests/cosim_float.rs runs the f32 kernels;
+/// the other kernels there use units the core has not got yet: f32 conversions, division,
+/// half precision, warp shuffles, votes and reductions, special functions.)
+const KERNELS: [(&str, bool, u32); 30] = [
     ("divergent", false, 64),
     ("guarded", false, 64),
     ("specials", false, 64),
@@ -67,6 +68,7 @@ const KERNELS: [(&str, bool, u32); 29] = [
     ("wide256", true, 64),
     ("simdmask", true, 64),
     ("dot", true, 64),
+    ("carry64", true, 64),
 ];
 
 /// Corpus kernels with their manifests in bench/launch/: shared memory, barriers, atomics.

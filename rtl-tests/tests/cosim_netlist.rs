@@ -18,8 +18,8 @@ fn netlist() -> Options {
 }
 
 /// Kernels of every unit the core has: divergence and reconvergence, guarded stores, 64-bit
-/// arithmetic and the divider, calls with local memory, the video ALU, and (blend) the
-/// surface unit.
+/// arithmetic and the divider, calls with local memory, the video ALU, the f32 unit, and
+/// (blend) the surface unit.
 #[test]
 fn the_netlist_agrees_with_the_model() {
     let kernels = [
@@ -34,6 +34,14 @@ fn the_netlist_agrees_with_the_model() {
     for (kernel, input) in kernels {
         let ptx = format!("tests/kernels/{kernel}.ptx");
         let report = common::cosim_file(&ptx, &common::manifest_of(kernel, input, 32), &netlist())
+            .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
+        retired += report.retired;
+    }
+    // The f32 unit: arithmetic and comparisons, conversions with integers.
+    for (kernel, per_thread, out_bytes) in [("f32lane", 3, 37 * 4), ("cvtint", 4, 232)] {
+        let ptx = format!("tests/kernels/{kernel}.ptx");
+        let manifest = common::float_manifest(kernel, 32, per_thread, out_bytes, 9);
+        let report = common::cosim_file(&ptx, &manifest, &netlist())
             .unwrap_or_else(|f| panic!("{kernel} on the netlist: {f:?}"));
         retired += report.retired;
     }

@@ -23,7 +23,10 @@
 
 mod common;
 
-use common::{combinations, count_from_env, instructions, modifier_bits, word_of, LaneCheck, Rng};
+use common::{
+    combinations, count_from_env, float_edges, float_value, instructions, modifier_bits, word_of,
+    LaneCheck, Rng,
+};
 use rtl_tests::units::Fma;
 use sgpu_isa::fields;
 use std::time::Instant;
@@ -34,38 +37,6 @@ const REGS: [u8; 4] = [4, 1, 2, 3];
 
 /// Cycles from an instruction to its result.
 const LATENCY: usize = 2;
-
-/// Positive edges; each is used with both signs.
-const EDGES: [u32; 24] = [
-    0x0000_0000, // zero
-    0x0000_0001, // the smallest subnormal
-    0x0000_0002,
-    0x0040_0000,
-    0x007f_ffff, // the largest subnormal
-    0x0080_0000, // the smallest normal
-    0x0080_0001,
-    0x3f7f_ffff, // one ulp below 1.0
-    0x3f80_0000, // 1.0
-    0x3f80_0001, // one ulp above
-    0x3fc0_0000,
-    0x3fff_ffff,
-    0x4000_0000, // 2.0
-    0x4000_0001,
-    0x3380_0000, // 2^-24: half an ulp of 1.0
-    0x3400_0000,
-    0x4b80_0000, // 2^24
-    0x7f00_0000,
-    0x7f7f_ffff, // the largest normal
-    0x7f80_0000, // infinity
-    0x7f80_0001, // signalling NaNs, with payloads
-    0x7fbf_ffff,
-    0x7fc0_0000, // quiet NaNs
-    0x7fc1_2345,
-];
-
-fn edges() -> Vec<u32> {
-    EDGES.iter().flat_map(|&e| [e, e | 0x8000_0000]).collect()
-}
 
 /// The unit beside the model (see [`LaneCheck`]).
 type Check = LaneCheck<Fma>;
@@ -96,7 +67,7 @@ fn with_immediate(name: &str, imm: u32) -> u64 {
 fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
     let start = Instant::now();
     let mut check = check();
-    let edges = edges();
+    let edges = float_edges();
     let mut seen = 0;
     for name in ["FADD", "FMUL", "FFMA"] {
         let words = words(name);
@@ -201,27 +172,6 @@ fn every_binade_rounds_ties_and_neighbours_as_the_model_does() {
     assert!(cases > 100_000, "only {cases} cases");
 }
 
-/// An operand: often an edge or next to one, often with an exponent near the others', at
-/// the subnormals or near overflow, else random.
-fn value(rng: &mut Rng) -> u32 {
-    let edges = &EDGES;
-    let sign = (rng.word() as u32) & 0x8000_0000;
-    match rng.word() % 8 {
-        0 => sign | edges[(rng.word() % edges.len() as u64) as usize],
-        1 => {
-            let e = edges[(rng.word() % edges.len() as u64) as usize];
-            sign | e.wrapping_add((rng.word() % 5) as u32).wrapping_sub(2) & 0x7fff_ffff
-        }
-        2..=4 => {
-            // Exponents that meet: near 1.0, the subnormals, overflow.
-            let base = [120u32, 0, 1, 230, 254][(rng.word() % 5) as usize];
-            let exp = (base + (rng.word() % 10) as u32).min(255);
-            sign | exp << 23 | (rng.word() as u32 & 0x7f_ffff)
-        }
-        _ => rng.word() as u32,
-    }
-}
-
 #[test]
 fn random_words_agree_with_the_model() {
     let vectors = count_from_env("FMA_VECTORS", 10_000_000);
@@ -236,11 +186,11 @@ fn random_words_agree_with_the_model() {
     while check.tally.cases < vectors {
         let (name, words) = &forms[(rng.word() % forms.len() as u64) as usize];
         let word = if words.is_empty() {
-            with_immediate(name, value(&mut rng))
+            with_immediate(name, float_value(&mut rng))
         } else {
             words[(rng.word() % words.len() as u64) as usize]
         };
-        let (a, b) = (value(&mut rng), value(&mut rng));
+        let (a, b) = (float_value(&mut rng), float_value(&mut rng));
         // A third of the time c nearly cancels the product: the sum's leading bits go, and
         // the rounding position falls into what the window keeps exactly.
         let c = if rng.word().is_multiple_of(3) {
@@ -249,7 +199,7 @@ fn random_words_agree_with_the_model() {
                 .wrapping_add((rng.word() % 7) as u32)
                 .wrapping_sub(3)
         } else {
-            value(&mut rng)
+            float_value(&mut rng)
         };
         check.case(word, a, b, c);
     }

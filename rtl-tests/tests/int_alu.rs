@@ -20,7 +20,11 @@ use sgpu_sim::exec::{evaluate, Evaluated};
 use sgpu_sim::warp::reg_at;
 use std::fmt::Write as _;
 
-const RTL: [&str; 2] = ["hw/sgpu_isa_pkg.sv", "hw/sgpu_int_alu.sv"];
+const RTL: [&str; 3] = [
+    "hw/sgpu_isa_pkg.sv",
+    "hw/sgpu_core_pkg.sv",
+    "hw/sgpu_int_alu.sv",
+];
 const TESTBENCH: &str = "rtl-tests/tb/int_alu_tb.cpp";
 
 /// The instructions the ALU computes; it gives zeros for the others.

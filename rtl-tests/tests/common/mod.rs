@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use rtl_tests::units::LaneOut;
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -146,6 +148,101 @@ pub fn combinations(op: u8, used: u64, regs: [u8; 4]) -> Vec<u64> {
         .collect()
 }
 
+/// Positive f32 edges; each is used with both signs (see [`float_edges`]).
+const FLOAT_EDGES: [u32; 24] = [
+    0x0000_0000, // zero
+    0x0000_0001, // the smallest subnormal
+    0x0000_0002,
+    0x0040_0000,
+    0x007f_ffff, // the largest subnormal
+    0x0080_0000, // the smallest normal
+    0x0080_0001,
+    0x3f7f_ffff, // one ulp below 1.0
+    0x3f80_0000, // 1.0
+    0x3f80_0001, // one ulp above
+    0x3fc0_0000,
+    0x3fff_ffff,
+    0x4000_0000, // 2.0
+    0x4000_0001,
+    0x3380_0000, // 2^-24: half an ulp of 1.0
+    0x3400_0000,
+    0x4b80_0000, // 2^24
+    0x7f00_0000,
+    0x7f7f_ffff, // the largest normal
+    0x7f80_0000, // infinity
+    0x7f80_0001, // signalling NaNs, with payloads
+    0x7fbf_ffff,
+    0x7fc0_0000, // quiet NaNs
+    0x7fc1_2345,
+];
+
+/// The f32 unit's edge operands: both zeros, the smallest and largest subnormals and
+/// normals, one ulp either side of 1.0 and 2.0, infinities, quiet and signalling NaNs with
+/// payloads, each with both signs.
+pub fn float_edges() -> Vec<u32> {
+    FLOAT_EDGES
+        .iter()
+        .flat_map(|&e| [e, e | 0x8000_0000])
+        .collect()
+}
+
+/// A random f32 operand: often an edge or next to one, often with an exponent near the
+/// others', at the subnormals or near overflow, else random.
+pub fn float_value(rng: &mut Rng) -> u32 {
+    let edges = &FLOAT_EDGES;
+    let sign = (rng.word() as u32) & 0x8000_0000;
+    match rng.word() % 8 {
+        0 => sign | edges[(rng.word() % edges.len() as u64) as usize],
+        1 => {
+            let e = edges[(rng.word() % edges.len() as u64) as usize];
+            sign | e.wrapping_add((rng.word() % 5) as u32).wrapping_sub(2) & 0x7fff_ffff
+        }
+        2..=4 => {
+            // Exponents that meet: near 1.0, the subnormals, overflow.
+            let base = [120u32, 0, 1, 230, 254][(rng.word() % 5) as usize];
+            let exp = (base + (rng.word() % 10) as u32).min(255);
+            sign | exp << 23 | (rng.word() as u32 & 0x7f_ffff)
+        }
+        _ => rng.word() as u32,
+    }
+}
+
+/// A launch of `kernel` (parameters `in` and `out`) in two CTAs of `block` threads, each
+/// reading `per_thread` words at `in + 4 x per_thread x i` and writing `out_bytes` bytes: the
+/// words are f32 operands biased to the edges ([`float_value`], seeded by `seed`), the
+/// second equal to the first, or its negation, one time in four, so that comparisons meet
+/// ties.
+pub fn float_manifest(
+    kernel: &str,
+    block: usize,
+    per_thread: usize,
+    out_bytes: usize,
+    seed: u64,
+) -> String {
+    let threads = 2 * block;
+    let mut rng = Rng::new(seed);
+    let mut words = Vec::new();
+    for _ in 0..threads {
+        let a = float_value(&mut rng);
+        words.push(a);
+        for k in 1..per_thread {
+            words.push(match rng.word() % 8 {
+                0 if k == 1 => a,
+                1 if k == 1 => a ^ 0x8000_0000,
+                _ => float_value(&mut rng),
+            });
+        }
+    }
+    let words: Vec<String> = words.iter().map(|w| format!("{w:#x}")).collect();
+    format!(
+        "kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\n\
+         params = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+        words.join(", "),
+        threads * out_bytes
+    )
+}
+
 /// The (name, opcode, used bits) of each instruction named.
 pub fn instructions(names: &[&str]) -> Vec<(&'static str, u8, u64)> {
     names
@@ -168,15 +265,21 @@ pub fn count_from_env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// A case in a lane unit: the instruction word, its operands a, b and c, and what the
-/// model says it gives.
-type LaneCase = ([u64; 4], u32);
+/// A case in a lane unit: the instruction word, its operands a, b and c and predicate p,
+/// and what the model says it gives (as [`LaneOut`]).
+type LaneCase = ([u64; 5], LaneOut);
+
+/// The predicates a lane unit's cases use: pd and pq (the unit's outputs) and pc, which takes
+/// the case's p. A word that reads pc names LANE_PC.
+pub const LANE_PD: sgpu_isa::Pred = sgpu_isa::Pred(0);
+pub const LANE_PQ: sgpu_isa::Pred = sgpu_isa::Pred(1);
+pub const LANE_PC: sgpu_isa::Pred = sgpu_isa::Pred(2);
 
 /// A lane unit and the golden model side by side: one instruction a cycle on the registers
-/// `regs` (rd, ra, rb, rc), each result compared `latency` cycles later (while the next
-/// instructions are on the unit's inputs, which its later stages must not read), and every
-/// 61st case followed by `latency` cycles without an instruction (other values on the
-/// inputs), after which the output must be zero.
+/// `regs` (rd, ra, rb, rc) and the predicates LANE_PD, LANE_PQ and LANE_PC, each result
+/// compared `latency` cycles later (while the next instructions are on the unit's inputs,
+/// which its later stages must not read), and every 61st case followed by `latency` cycles
+/// without an instruction (other values on the inputs), after which the output must be zero.
 pub struct LaneCheck<U> {
     unit: U,
     name: &'static str,
@@ -199,19 +302,37 @@ impl<U: rtl_tests::units::LaneUnit> LaneCheck<U> {
         }
     }
 
+    /// A case whose predicate input is false.
     pub fn case(&mut self, word: u64, a: u32, b: u32, c: u32) {
+        self.case_p(word, [a, b, c], false);
+    }
+
+    /// A case with operands a, b and c, and `p` in LANE_PC.
+    pub fn case_p(&mut self, word: u64, [a, b, c]: [u32; 3], p: bool) {
         let insn = sgpu_isa::decode(word).expect("a legal word");
         let [_, ra, rb, rc] = self.regs.map(sgpu_isa::Reg);
         let regs = [(ra, a), (rb, b), (rc, c)];
-        let want = sgpu_sim::exec::evaluate(insn, &regs, &[], false)
-            .and_then(|e| e.regs.first().map(|&(_, v)| v))
+        let e = sgpu_sim::exec::evaluate(insn, &regs, &[(LANE_PC, p)], false)
             .unwrap_or_else(|| panic!("the model cannot evaluate {insn}"));
-        let got = self.unit.step(word, a, b, c, true);
-        self.compare(got, Some(([word, a.into(), b.into(), c.into()], want)));
+        let mut want = LaneOut {
+            d: e.regs.first().map_or(0, |&(_, v)| v),
+            d_hi: e.regs.get(1).map_or(0, |&(_, v)| v),
+            ..LaneOut::default()
+        };
+        for &(pred, v) in &e.preds {
+            match pred {
+                LANE_PD => want.pd = v.into(),
+                LANE_PQ => want.pq = v.into(),
+                _ => panic!("{insn} writes {pred:?}, not LANE_PD or LANE_PQ"),
+            }
+        }
+        let got = self.unit.step(word, [a, b, c], p, true);
+        let case = [word, a.into(), b.into(), c.into(), p.into()];
+        self.compare(got, Some((case, want)));
         self.tally.cases += 1;
         if self.tally.cases.is_multiple_of(61) {
             for _ in 0..self.latency {
-                let got = self.unit.step(!word, !a, !b, !c, false);
+                let got = self.unit.step(!word, [!a, !b, !c], !p, false);
                 self.compare(got, None);
             }
         }
@@ -219,7 +340,7 @@ impl<U: rtl_tests::units::LaneUnit> LaneCheck<U> {
 
     /// The unit's output in a cycle against the case given `latency` cycles before, or zero;
     /// `next` enters the unit.
-    fn compare(&mut self, got: u32, next: Option<LaneCase>) {
+    fn compare(&mut self, got: LaneOut, next: Option<LaneCase>) {
         self.pending.push_back(next);
         let due = if self.pending.len() > self.latency {
             self.pending.pop_front().flatten()
@@ -227,17 +348,17 @@ impl<U: rtl_tests::units::LaneUnit> LaneCheck<U> {
             // The first cycles: nothing has come out yet.
             None
         };
-        let want = due.map_or(0, |(_, want)| want);
+        let want = due.map_or(LaneOut::default(), |(_, want)| want);
         if got != want {
             self.tally.mismatch(|| {
                 let what = match due {
-                    Some(([word, a, b, c], _)) => format!(
-                        "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}",
+                    Some(([word, a, b, c, p], _)) => format!(
+                        "{} ({word:#018x}) with a {a:#x}, b {b:#x}, c {c:#x}, p {p}",
                         sgpu_isa::decode(word).expect("a legal word")
                     ),
                     None => "no instruction".to_string(),
                 };
-                format!("{what}: model {want:#x}, RTL {got:#x}")
+                format!("{what}: model {want:x?}, RTL {got:x?}")
             });
         }
     }
@@ -245,7 +366,7 @@ impl<U: rtl_tests::units::LaneUnit> LaneCheck<U> {
     /// Drains the unit, reports as [`Tally::report`] does, and returns the count.
     pub fn finish(mut self, what: &str, start: std::time::Instant) -> u64 {
         for _ in 0..self.latency {
-            let got = self.unit.step(0, 0, 0, 0, false);
+            let got = self.unit.step(0, [0; 3], false, false);
             self.compare(got, None);
         }
         self.tally.report(self.name, what, start)

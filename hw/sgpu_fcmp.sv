@@ -1,0 +1,132 @@
+// One lane of the f32 unit's comparisons: FMNMX and FSETP, bit for bit what the golden
+// model computes (sim/src/lane.rs: `fminmax`, `fcompare` and `logic`, on operands flushed by
+// `.ftz` and, for FMNMX, made absolute as sim/src/exec/float.rs does). The outputs are zero
+// for any other opcode.
+//
+// - FSETP: pd = (a fcmp b) bop pc and pq = !(a fcmp b) bop pc. The ordered comparisons are
+//   false when either operand is NaN, the unordered ones (`equ` ... `geu`) true; `num` and
+//   `nan` test for NaNs; +0 and -0 are equal.
+// - FMNMX: the smaller (or with `max` the larger) of a and b, -0 below +0. A NaN operand
+//   gives the other one, and the canonical NaN when both are NaN or with `.NaN`.
+//
+// Two stages after the inputs, as sgpu_fma has, so that the core takes every f32 result in
+// the same cycle: the instruction given with en_i in cycle t has its results on d_o, pd_o
+// and pq_o in cycle t + 2, and they are zero in every cycle that holds no result. The
+// comparison is one 31-bit magnitude compare, computed in the first cycle.
+module sgpu_fcmp (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        en_i,     // an instruction for the lane this cycle
+  input  logic [63:0] instr_i,
+  input  logic [31:0] a_i,      // ra
+  input  logic [31:0] b_i,      // rb
+  input  logic        pc_i,     // FSETP's pc predicate (the unit applies pcn)
+  output logic [31:0] d_o,      // FMNMX's rd, of the instruction two cycles before
+  output logic        pd_o,     // FSETP's pd and pq, of the instruction two cycles before
+  output logic        pq_o
+);
+
+  localparam logic [31:0] QNAN = 32'h7fff_ffff;  // the canonical NaN
+
+  logic [sgpu_isa_pkg::OP_MSB-sgpu_isa_pkg::OP_LSB:0] op;
+  assign op = instr_i[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB];
+
+  logic fmnmx, fsetp;
+  assign fmnmx = op == sgpu_isa_pkg::OP_FMNMX;
+  assign fsetp = op == sgpu_isa_pkg::OP_FSETP;
+
+  logic                                                 ftz, absa, absb, max, nan, pc;
+  logic [sgpu_isa_pkg::FCMP_MSB-sgpu_isa_pkg::FCMP_LSB:0] fcmp;
+  logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0]   bop;
+  assign ftz  = instr_i[sgpu_isa_pkg::FTZ_LSB];
+  assign absa = fmnmx && instr_i[sgpu_isa_pkg::ABSA_LSB];
+  assign absb = fmnmx && instr_i[sgpu_isa_pkg::ABSB_LSB];
+  assign max  = instr_i[sgpu_isa_pkg::MAX_LSB];
+  assign nan  = instr_i[sgpu_isa_pkg::NAN_LSB];
+  assign fcmp = instr_i[sgpu_isa_pkg::FCMP_MSB:sgpu_isa_pkg::FCMP_LSB];
+  assign bop  = instr_i[sgpu_isa_pkg::BOP_MSB:sgpu_isa_pkg::BOP_LSB];
+  assign pc   = pc_i ^ instr_i[sgpu_isa_pkg::PCN_LSB];
+
+  // The bits this unit does not read are the core's (guard, registers) or other forms'.
+  logic unused_instr;
+  assign unused_instr = ^instr_i;
+
+  // An operand as the comparison sees it: a subnormal flushed to a zero of its sign with
+  // `.ftz`, the sign cleared by an absolute value.
+  function automatic logic [31:0] operand(logic [31:0] x, logic flush, logic abs);
+    logic [31:0] v;
+    v = (flush && x[30:23] == 8'h00) ? {x[31], 31'h0} : x;
+    operand = {v[31] && !abs, v[30:0]};
+  endfunction
+
+  logic [31:0] a, b;
+  assign a = operand(a_i, ftz, absa);
+  assign b = operand(b_i, ftz, absb);
+
+  // How a and b compare: unordered when either is NaN, and otherwise equal (the same bits,
+  // or both zeros), less or greater by sign and then magnitude (the larger magnitude is the
+  // smaller value among negatives).
+  logic a_nan, b_nan, unordered, eq, lt, gt, mag_lt;
+  assign a_nan     = a[30:23] == 8'hff && a[22:0] != '0;
+  assign b_nan     = b[30:23] == 8'hff && b[22:0] != '0;
+  assign unordered = a_nan || b_nan;
+  assign mag_lt    = a[30:0] < b[30:0];
+  assign eq        = a == b || (a[30:0] == '0 && b[30:0] == '0);
+  always_comb begin
+    if (a[31] != b[31]) lt = a[31];
+    else if (a[31]) lt = !mag_lt;
+    else lt = mag_lt;
+    lt = lt && !eq;
+  end
+  assign gt = !lt && !eq;
+
+  logic holds;  // a fcmp b
+  always_comb begin
+    unique case (fcmp)
+      sgpu_isa_pkg::FCMP_EQ:  holds = !unordered && eq;
+      sgpu_isa_pkg::FCMP_NE:  holds = !unordered && !eq;
+      sgpu_isa_pkg::FCMP_LT:  holds = !unordered && lt;
+      sgpu_isa_pkg::FCMP_LE:  holds = !unordered && !gt;
+      sgpu_isa_pkg::FCMP_GT:  holds = !unordered && gt;
+      sgpu_isa_pkg::FCMP_GE:  holds = !unordered && !lt;
+      sgpu_isa_pkg::FCMP_EQU: holds = unordered || eq;
+      sgpu_isa_pkg::FCMP_NEU: holds = unordered || !eq;
+      sgpu_isa_pkg::FCMP_LTU: holds = unordered || lt;
+      sgpu_isa_pkg::FCMP_LEU: holds = unordered || !gt;
+      sgpu_isa_pkg::FCMP_GTU: holds = unordered || gt;
+      sgpu_isa_pkg::FCMP_GEU: holds = unordered || !lt;
+      sgpu_isa_pkg::FCMP_NUM: holds = !unordered;
+      sgpu_isa_pkg::FCMP_NAN: holds = unordered;
+      default:                holds = 1'b0;  // not encodable
+    endcase
+  end
+
+  // FMNMX: a wins a tie only when its sign is the one asked for (+0 for max, -0 for min).
+  logic [31:0] chosen;
+  always_comb begin
+    if (unordered) chosen = (nan || (a_nan && b_nan)) ? QNAN : a_nan ? b : a;
+    else if (max) chosen = (gt || (eq && !a[31])) ? a : b;
+    else chosen = (lt || (eq && a[31])) ? a : b;
+  end
+
+  logic [31:0] d1_q, d2_q;
+  logic [1:0]  p1_q, p2_q;  // {pq, pd}
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      d1_q <= '0;
+      d2_q <= '0;
+      p1_q <= '0;
+      p2_q <= '0;
+    end else begin
+      d1_q <= (en_i && fmnmx) ? chosen : '0;
+      p1_q <= (en_i && fsetp) ? {sgpu_core_pkg::bool_op(bop, !holds, pc),
+                                        sgpu_core_pkg::bool_op(bop, holds, pc)} : '0;
+      d2_q <= d1_q;
+      p2_q <= p1_q;
+    end
+  end
+  assign d_o  = d2_q;
+  assign pd_o = p2_q[0];
+  assign pq_o = p2_q[1];
+
+endmodule
