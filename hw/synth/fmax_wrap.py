@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a timing wrapper around a combinational module, for synth/fmax.sh.
 
-    fmax_wrap.py PORTS.json MODULE [TIED ...] > wrapper.sv
+    fmax_wrap.py PORTS.json MODULE [NAME=VALUE | TIED ...] > wrapper.sv
 
 PORTS.json is yosys's `write_json` of the elaborated module. The wrapper, `fmax_top`, has
 one clock and one pin in and out: its inputs come from a shift register fed by the input
@@ -10,14 +10,18 @@ registered to the output pin, so that every path through the module runs from a 
 to a flip-flop and none of its logic can be optimised away. nextpnr's maximum frequency for
 the clock is then that of the module between registers, as it would sit in a pipeline.
 Input ports named TIED are tied to zero instead, so that the logic only they drive is left
-out (to be measured on its own).
+out (to be measured on its own). NAME=VALUE sets a parameter on the module's instance, so
+that the wrapper is the whole design as written, with no `chparam` (whose handling of the
+module's name differs between yosys versions).
 """
 import json
 import sys
 
 
 def main():
-    path, module, tied = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+    path, module = sys.argv[1], sys.argv[2]
+    params = [a.split("=", 1) for a in sys.argv[3:] if "=" in a]
+    tied = {a for a in sys.argv[3:] if "=" not in a}
     with open(path) as f:
         netlist = json.load(f)
     # The clock is the wrapper's; every other input comes from the shift register.
@@ -43,8 +47,13 @@ def main():
         "    out_q <= out_d;",
         "    q_o   <= ^out_q;",
         "  end",
-        f"  {module} u_dut (",
     ]
+    if params:
+        lines.append(f"  {module} #(")
+        lines.append(",\n".join(f"    .{name}({value})" for name, value in params))
+        lines.append("  ) u_dut (")
+    else:
+        lines.append(f"  {module} u_dut (")
     at_in = at_out = 0
     conns = ["    .clk_i(clk_i)"] if "clk_i" in netlist["modules"][module]["ports"] else []
     for name, width in ins:
