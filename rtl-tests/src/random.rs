@@ -1,6 +1,6 @@
 //! Random but valid sgpu programs for the co-simulation (in the manner of riscv-dv and
 //! Nyuzi's generator): a kernel of random instructions from a chosen mix (integer ALU,
-//! video ALU, multiply and divide, loads and stores of every space and width, generic
+//! video ALU, the f32 unit's instructions the core has, multiply and divide, loads and stores of every space and width, generic
 //! addressing, constant bank 1, global and shared atomics, surface loads, stores,
 //! reductions and queries, branches that diverge and reconverge, nested up to deep
 //! reconvergence stacks, loops of per-lane trip counts, calls with returns under
@@ -41,6 +41,7 @@ use sgpu_sim::surface::{
 pub struct Mix {
     pub alu: u32,
     pub video: u32,
+    pub float: u32,
     pub divide: u32,
     pub memory: u32,
     pub atomic: u32,
@@ -58,6 +59,7 @@ impl Mix {
     pub const ALL: Mix = Mix {
         alu: 40,
         video: 8,
+        float: 10,
         divide: 3,
         memory: 15,
         atomic: 5,
@@ -184,11 +186,28 @@ impl Rng {
         self.below(100) < percent
     }
 
-    /// A register value: edge values half the time.
+    /// A register value: edge values half the time, integers' and f32's (1.0, the smallest
+    /// subnormal and normal, the largest normal, infinity, a signalling and a quiet NaN).
     fn value(&mut self) -> u32 {
-        const EDGES: [u32; 8] = [0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 31, 32];
+        const EDGES: [u32; 15] = [
+            0,
+            1,
+            2,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            31,
+            32,
+            0x3f80_0000,
+            0x0080_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+            0x7f80_0001,
+            0x7fc0_0000,
+            0xbf80_0000,
+        ];
         if self.chance(50) {
-            EDGES[self.below(8) as usize]
+            EDGES[self.below(EDGES.len() as u32) as usize]
         } else {
             self.word() as u32
         }
@@ -598,16 +617,19 @@ fn surface(global: &mut Global, format: &str, mut contents: Vec<u8>) -> Surfaces
     }
 }
 
-/// A random instruction of the integer ALU (`unit` Int) or the video ALU (Video) on the data
-/// registers and predicates: random bits in every field it uses, then its registers and
-/// predicates moved into the data ones.
+/// A random instruction of the integer ALU (`unit` Int), the video ALU (Video) or the f32
+/// unit (Float: those the core has, `support::missing_unit`) on the data registers and
+/// predicates: random bits in every field it uses, then its registers and predicates moved
+/// into the data ones.
 fn compute(rng: &mut Rng, unit: Unit, regs: &Regs) -> Instruction {
     let ops: Vec<(u8, u64)> = INSTRUCTIONS
         .iter()
         .filter_map(|&(_, op, used)| {
             let i = decode(u64::from(op) | 0x0000_0000_0000_0700).ok()?;
-            (i.op.unit() == unit && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. }))
-                .then_some((op, used))
+            (i.op.unit() == unit
+                && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. })
+                && crate::support::missing_unit(&i.op).is_none())
+            .then_some((op, used))
         })
         .collect();
     loop {
@@ -701,6 +723,7 @@ impl Gen<'_> {
         let weights = [
             m.alu,
             m.video,
+            m.float,
             m.divide,
             m.memory,
             m.atomic,
@@ -727,16 +750,16 @@ impl Gen<'_> {
             })
             .unwrap_or(0);
         match kind {
-            0 | 1 => {
-                let unit = if kind == 0 { Unit::Int } else { Unit::Video };
+            0..=2 => {
+                let unit = [Unit::Int, Unit::Video, Unit::Float][kind];
                 let i = compute(self.rng, unit, &self.regs);
                 self.b.code.push(i);
             }
-            2 => self.divide(),
-            3 => self.memory(),
-            4 => self.atomic(),
-            5 => self.surface(),
-            6 => {
+            3 => self.divide(),
+            4 => self.memory(),
+            5 => self.atomic(),
+            6 => self.surface(),
+            7 => {
                 if self.max_depth > 3 && self.depth == 0 && self.rng.chance(30) {
                     let inner = 3 + self.rng.below(self.max_depth - 3);
                     self.if_else(inner)
@@ -746,10 +769,10 @@ impl Gen<'_> {
                     self.r#loop()
                 }
             }
-            7 => self.call(),
-            8 => self.barrier(),
-            9 => self.constant(),
-            10 => self.exit(top),
+            8 => self.call(),
+            9 => self.barrier(),
+            10 => self.constant(),
+            11 => self.exit(top),
             _ => self.warpsync(),
         }
     }

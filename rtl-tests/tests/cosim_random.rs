@@ -61,7 +61,7 @@ fn random_programs_agree_at_other_lane_counts() {
 #[test]
 fn the_generator_covers_its_mix() {
     use sgpu_isa::{Bmode, Op, Space};
-    const KINDS: [&str; 24] = [
+    const KINDS: [&str; 27] = [
         "integer ALU",
         "division",
         "load or store",
@@ -86,6 +86,9 @@ fn the_generator_covers_its_mix() {
         "register R239 and up",
         "predicate P4 to P6",
         "CTA of 3 dimensions",
+        "f32 arithmetic",
+        "f32 comparison",
+        "f32 conversion with integers",
     ];
     let mut seen = [false; KINDS.len()];
     for seed in 0..60 {
@@ -121,6 +124,14 @@ fn the_generator_covers_its_mix() {
                 Op::Bar { rc, .. } if rc != sgpu_isa::Reg::RZ => 19,
                 Op::Bar { .. } | Op::Barred { .. } => 6,
                 Op::Callr { .. } => 7,
+                Op::Fadd { .. }
+                | Op::Fadd32i { .. }
+                | Op::Fmul { .. }
+                | Op::Fmul32i { .. }
+                | Op::Ffma { .. }
+                | Op::Ffma32i { .. } => 24,
+                Op::Fmnmx { .. } | Op::Fsetp { .. } => 25,
+                Op::F2i { .. } | Op::I2f { .. } => 26,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
                 _ if d.unit == sgpu_isa::Unit::Video => 8,
                 Op::Suld { .. } => 9,
