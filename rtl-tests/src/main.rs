@@ -1,5 +1,7 @@
-//! `sgpu-cosim FILE.elf --launch LAUNCH.toml`: runs a kernel on the Verilated RTL core in
-//! lock-step with the golden model (docs/cosim.md). It takes the manifest of `ptxas-rs run`,
+//! `sgpu-cosim FILE --launch LAUNCH.toml`: runs a kernel on the Verilated RTL core in
+//! lock-step with the golden model (docs/cosim.md). FILE is an ELF from `ptxas-rs`, or PTX
+//! (assembled first, as `ptxas-rs run` assembles it), or CUDA C (compiled by clang-16 first,
+//! as `ptxas-rs cuda` compiles it). It takes the manifest of `ptxas-rs run`,
 //! shows and writes the same `--print` values and `--dump` files (after a trap too), prints
 //! what the kernel printed with device printf, and exits with a status of its own for each
 //! outcome ([`EXIT_STATUSES`]).
@@ -27,12 +29,18 @@ const EXIT_STATUSES: &str = "Exit status: 0 the kernel finished and the RTL matc
 #[derive(Parser)]
 #[command(
     name = "sgpu-cosim",
-    about = "Runs an sgpu ELF on the RTL in lock-step with the golden model",
+    about = "Runs an sgpu kernel (ELF, PTX or CUDA C) on the RTL in lock-step with the golden model",
     after_help = EXIT_STATUSES
 )]
 struct Args {
-    /// The ELF file (from `ptxas-rs`).
-    elf: PathBuf,
+    /// The kernel: an ELF file (from `ptxas-rs`), a PTX file (`.ptx`: assembled first with
+    /// the default options) or a CUDA C file (`.cu`: compiled with clang-16 as `ptxas-rs cuda`
+    /// compiles it, then assembled).
+    input: PathBuf,
+    /// With a CUDA C file: also writes the PTX clang made to this file (messages then name
+    /// it).
+    #[arg(long, value_name = "FILE.ptx")]
+    ptx: Option<PathBuf>,
     /// The launch manifest (docs/launch.md).
     #[arg(long)]
     launch: PathBuf,
@@ -92,11 +100,44 @@ fn main() -> ExitCode {
     }
 }
 
+/// The ELF of `args.input`: itself, or what compiling and assembling it wrote into `scratch`;
+/// `None` when clang or the assembler refused it (and printed why).
+fn elf_of(args: &Args, scratch: &Path) -> Result<Option<PathBuf>> {
+    let input = &args.input;
+    let stem = input.file_stem().unwrap_or(input.as_os_str());
+    let cuda = input.extension().is_some_and(|e| e == "cu");
+    if args.ptx.is_some() && !cuda {
+        anyhow::bail!(
+            "--ptx keeps the PTX of a CUDA C file (`.cu`), and {} is not one",
+            input.display()
+        );
+    }
+    let ptx = if cuda {
+        let ptx = args
+            .ptx
+            .clone()
+            .unwrap_or_else(|| scratch.join(stem).with_extension("ptx"));
+        if !ptxas_rs::cuda::compile(input, &ptx, scratch)? {
+            return Ok(None);
+        }
+        ptx
+    } else if input.extension().is_some_and(|e| e == "ptx") {
+        input.clone()
+    } else {
+        return Ok(Some(input.clone()));
+    };
+    let elf = scratch.join(stem).with_extension("elf");
+    Ok((ptxas_rs::cli::assemble_file(&ptx, &elf)? == 0).then_some(elf))
+}
+
 fn run(args: &Args) -> Result<u8> {
-    let bytes =
-        std::fs::read(&args.elf).with_context(|| format!("cannot read {}", args.elf.display()))?;
+    let scratch = tempfile::tempdir().context("creating a temporary folder")?;
+    let Some(elf) = elf_of(args, scratch.path())? else {
+        return Ok(BAD_INPUT);
+    };
+    let bytes = std::fs::read(&elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let program = sgpu_sim::program::Program::load(&bytes, sgpu_sim::memory::GLOBAL_BASE)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.elf.display()))?;
+        .map_err(|e| anyhow::anyhow!("{}: {e}", elf.display()))?;
     let text = std::fs::read_to_string(&args.launch)
         .with_context(|| format!("cannot read {}", args.launch.display()))?;
     let dir = args.launch.parent().unwrap_or(Path::new("."));

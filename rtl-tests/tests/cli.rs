@@ -219,3 +219,64 @@ fn print_and_dump_show_the_memory_at_a_trap() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(stderr(&bad).contains("--print: no buffer or surface `nothing`"));
 }
+
+/// A CUDA C file runs in one command: compiled by clang-16 and assembled first (`--ptx` keeps
+/// the PTX), the result shown as `ptxas-rs cuda --print` shows it, with the cycle count; the
+/// kept PTX runs alike; a PTX file with an error gets the assembler's diagnostic, status 1
+/// and no run; `--ptx` with another input is a usage error.
+#[test]
+fn cuda_and_ptx_inputs_are_compiled_and_assembled_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = common::workspace();
+    let ptx = dir.path().join("saxpy.ptx");
+    let ptx = ptx.to_str().unwrap();
+    let launch = ["--launch", "examples/cuda/saxpy.toml", "--print", "y"];
+    let cuda = cosim(
+        &workspace,
+        &[&["examples/cuda/saxpy.cu", "--ptx", ptx][..], &launch].concat(),
+    );
+    assert_eq!(cuda.status.code(), Some(0), "{}", stderr(&cuda));
+    let out = String::from_utf8(cuda.stdout).unwrap();
+    // y = 2.5 x + y: 2.5 x -3.3 + 1.0 and 2.5 x -3.2 + 0.5 first.
+    assert!(
+        out.contains(" cycles, 72 warp instructions retired") && out.contains("-7.25       -7.5"),
+        "{out}"
+    );
+    let kept = std::fs::read_to_string(ptx).unwrap();
+    assert!(kept.contains(".entry saxpy"), "{kept}");
+    let again = cosim(&workspace, &[&[ptx][..], &launch].concat());
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let values = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        values(&String::from_utf8(again.stdout).unwrap()),
+        values(&out)
+    );
+
+    let bad = dir.path().join("bad.ptx");
+    std::fs::write(
+        &bad,
+        ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k() { bogus; }\n",
+    )
+    .unwrap();
+    let run = cosim(
+        &workspace,
+        &[&[bad.to_str().unwrap()][..], &launch].concat(),
+    );
+    let err = stderr(&run);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("bad.ptx:4:23: error: unknown instruction `bogus`") && run.stdout.is_empty(),
+        "{err}"
+    );
+    let misuse = cosim(
+        &workspace,
+        &[
+            "examples/blend.ptx",
+            "--launch",
+            "examples/blend.toml",
+            "--ptx",
+            ptx,
+        ],
+    );
+    assert_eq!(misuse.status.code(), Some(1), "{}", stderr(&misuse));
+}
