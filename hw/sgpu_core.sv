@@ -247,7 +247,7 @@ module sgpu_core #(
   logic [1:0]           wr_k_q;
   logic                 wr_report_q;
   logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
-  logic                 unit_wait_q; // S_UNIT: a cycle more until the lane units' results
+  logic [1:0]           unit_wait_q; // S_UNIT: cycles more until the lane units' results
   logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
   logic [4:0]           last_lane_q; // the highest executing lane: its request is the last
   logic                 amo_write_q; // an atomic's lane has read and now writes
@@ -530,8 +530,8 @@ module sgpu_core #(
     );
 
     // The f32 unit's lane, its arithmetic (sgpu_fma), comparisons (sgpu_fcmp) and
-    // conversions with integers (sgpu_cvt), three stages each: the results of S_EXEC's
-    // instruction come two cycles after, in S_UNIT's second cycle.
+    // conversions with integers (sgpu_cvt), five stages each: the results of S_EXEC's
+    // instruction come four cycles after, in S_UNIT's fourth cycle.
     sgpu_fma u_fma (
       .clk_i,
       .rst_ni,
@@ -1305,7 +1305,7 @@ module sgpu_core #(
       unique case (kind_q)
         // The lanes' integer, video and f32 units: those not giving a result give zeros, so
         // the last cycle's value is the result (the video unit's comes in S_UNIT, after
-        // S_EXEC has written zeros, the f32 unit's in S_UNIT's second cycle).
+        // S_EXEC has written zeros, the f32 unit's in S_UNIT's fourth cycle).
         sgpu_core_pkg::KIND_ALU, sgpu_core_pkg::KIND_VIDEO, sgpu_core_pkg::KIND_FLOAT: begin
           for (int unsigned k = 0; k < LANES; k++) begin
             res_q[k][0] <= alu_d[k] | video_d[k] | fma_d[k] | fcmp_d[k] | cvt_d[k];
@@ -1637,11 +1637,11 @@ module sgpu_core #(
               carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
             sgpu_core_pkg::KIND_VIDEO: begin
-              unit_wait_q <= 1'b0;
+              unit_wait_q <= 2'd0;
               state_q     <= S_UNIT;
             end
             sgpu_core_pkg::KIND_FLOAT: begin
-              unit_wait_q <= 1'b1;
+              unit_wait_q <= 2'd3;
               state_q     <= S_UNIT;
             end
             sgpu_core_pkg::KIND_DIV: begin
@@ -1668,8 +1668,9 @@ module sgpu_core #(
         // The pipelined lane units' later stages (video and f32): their results are written
         // to res_q, and FSETP's predicates merged, in the last cycle.
         S_UNIT: begin
-          unit_wait_q <= 1'b0;
-          if (!unit_wait_q) begin
+          if (unit_wait_q != 2'd0) begin
+            unit_wait_q <= unit_wait_q - 2'd1;
+          end else begin
             state_q <= S_WRITE;
             if (kind_q == sgpu_core_pkg::KIND_FLOAT) begin
               pd_new_q <= beat_merge(pd_new_q, float_pd, beat_sel);

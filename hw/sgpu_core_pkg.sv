@@ -58,6 +58,29 @@ package sgpu_core_pkg;
     endcase
   endfunction
 
+  // The leading zeros of a nonzero 128-bit word, as a tree of seven levels: each level joins
+  // pairs of groups (the upper group's count when it holds a one, else half the group plus
+  // the lower's), where a loop over the bits from the top would be a chain of 128
+  // multiplexers. The f32 unit's normalisations pad their words with ones below, so that
+  // a zero word counts its own width.
+  function automatic logic [6:0] lzc128(logic [127:0] v);
+    logic [127:0]   zero;   // group g's bits all zero
+    logic [7*128-1:0] count;  // group g's leading zeros at 7g (flat: yosys 0.23 reads no
+                              // packed array of arrays in a function)
+    zero  = ~v;
+    count = '0;
+    // In place: group g of a level is written after groups 2g and 2g + 1 of the level below
+    // are read, and before they are written (g ascending).
+    for (int k = 1; k <= 7; k++) begin
+      for (int g = 0; g < (128 >> k); g++) begin
+        count[7*g +: 7] = zero[2*g+1] ? count[7*(2*g) +: 7] | 7'(1 << (k - 1))
+                                      : count[7*(2*g+1) +: 7];
+        zero[g] = zero[2*g+1] && zero[2*g];
+      end
+    end
+    lzc128 = count[6:0];
+  endfunction
+
   // What a memory response answers, carried in the port's tag and echoed back: loads and
   // stores are posted (the warp goes on; the response writes the loaded registers, or only
   // reports an error); an atomic's response, and a surface access's, goes to the

@@ -12,9 +12,9 @@
 // Both are an exact value cut at its last kept place, then rounded there: F2I keeps the
 // integer part (the bits from 2^0 up) of a fixed-point a, I2F the 24 bits from the integer's
 // leading one. The cut in the first stage, the rounding, clamp and packing in the second, and
-// the result registered: the instruction given with en_i in cycle t has its result on d_o
-// and d_hi_o in cycle t + 2, as the FMA's, and they are zero in every cycle that holds no
-// result.
+// the result registered and held two cycles more: the instruction given with en_i in cycle
+// t has its result on d_o and d_hi_o in cycle t + 4, as the FMA's, and they are zero in
+// every cycle that holds no result.
 module sgpu_cvt (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -22,7 +22,7 @@ module sgpu_cvt (
   input  logic [63:0] instr_i,
   input  logic [31:0] a_i,      // ra
   input  logic [31:0] a_hi_i,   // ra + 1: the high word of I2F's 64-bit integer
-  output logic [31:0] d_o,      // rd, of the instruction two cycles before
+  output logic [31:0] d_o,      // rd, of the instruction four cycles before
   output logic [31:0] d_hi_o    // rd + 1, of F2I's 64-bit integer
 );
 
@@ -98,10 +98,7 @@ module sgpu_cvt (
     endcase
     v_neg = is_signed(ity) && v[63];
     v_mag = v_neg ? -v : v;
-    v_lz = 7'd64;
-    for (int i = 0; i < 64; i++) begin
-      if (v_mag[i]) v_lz = 7'(63 - i);
-    end
+    v_lz = sgpu_core_pkg::lzc128({v_mag, 64'hffff_ffff_ffff_ffff});
     v_norm = v_mag << v_lz[5:0];
   end
 
@@ -209,7 +206,12 @@ module sgpu_cvt (
       end
     end
   end
-  assign d_o    = d_q;
-  assign d_hi_o = d_hi_q;
+  // Held to the FMA's latency: the last two results, the newer in the low bits.
+  logic [127:0] held_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) held_q <= '0;
+    else held_q <= {held_q[63:0], d_hi_q, d_q};
+  end
+  assign {d_hi_o, d_o} = held_q[127:64];
 
 endmodule

@@ -9,10 +9,10 @@
 // - FMNMX: the smaller (or with `max` the larger) of a and b, -0 below +0. A NaN operand
 //   gives the other one, and the canonical NaN when both are NaN or with `.NaN`.
 //
-// Two stages after the inputs, as sgpu_fma has, so that the core takes every f32 result in
-// the same cycle: the instruction given with en_i in cycle t has its results on d_o, pd_o
-// and pq_o in cycle t + 2, and they are zero in every cycle that holds no result. The
-// comparison is one 31-bit magnitude compare, computed in the first cycle.
+// The FMA's latency, so that the core takes every f32 result in the same cycle: the
+// instruction given with en_i in cycle t has its results on d_o, pd_o and pq_o in cycle
+// t + 4, and they are zero in every cycle that holds no result. The comparison is one
+// 31-bit magnitude compare, computed in the first cycle; the other stages only hold it.
 module sgpu_fcmp (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -21,8 +21,8 @@ module sgpu_fcmp (
   input  logic [31:0] a_i,      // ra
   input  logic [31:0] b_i,      // rb
   input  logic        pc_i,     // FSETP's pc predicate (the unit applies pcn)
-  output logic [31:0] d_o,      // FMNMX's rd, of the instruction two cycles before
-  output logic        pd_o,     // FSETP's pd and pq, of the instruction two cycles before
+  output logic [31:0] d_o,      // FMNMX's rd, of the instruction four cycles before
+  output logic        pd_o,     // FSETP's pd and pq, of the instruction four cycles before
   output logic        pq_o
 );
 
@@ -109,24 +109,22 @@ module sgpu_fcmp (
     else chosen = (lt || (eq && a[31])) ? a : b;
   end
 
-  logic [31:0] d1_q, d2_q;
-  logic [1:0]  p1_q, p2_q;  // {pq, pd}
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      d1_q <= '0;
-      d2_q <= '0;
-      p1_q <= '0;
-      p2_q <= '0;
-    end else begin
-      d1_q <= (en_i && fmnmx) ? chosen : '0;
-      p1_q <= (en_i && fsetp) ? {sgpu_core_pkg::bool_op(bop, !holds, pc),
-                                        sgpu_core_pkg::bool_op(bop, holds, pc)} : '0;
-      d2_q <= d1_q;
-      p2_q <= p1_q;
+  // This cycle's result, {pq, pd, d}, and those of the last four cycles, the newest in the
+  // low bits (flat: yosys 0.23 reads no packed array of arrays).
+  logic [33:0]     result;
+  logic [4*34-1:0] out_q;
+  always_comb begin
+    result = '0;
+    if (en_i && fmnmx) result[31:0] = chosen;
+    if (en_i && fsetp) begin
+      result[33:32] = {sgpu_core_pkg::bool_op(bop, !holds, pc),
+                       sgpu_core_pkg::bool_op(bop, holds, pc)};
     end
   end
-  assign d_o  = d2_q;
-  assign pd_o = p2_q[0];
-  assign pq_o = p2_q[1];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) out_q <= '0;
+    else out_q <= {out_q[3*34-1:0], result};
+  end
+  assign {pq_o, pd_o, d_o} = out_q[4*34-1 -: 34];
 
 endmodule

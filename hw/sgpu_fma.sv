@@ -25,12 +25,17 @@
 // exponent), the round-up by mode, and one addition that encodes normals and subnormals and
 // carries a round-up into the next binade, as sim/src/float.rs's `round` does.
 //
-// Three stages, one instruction a cycle: the instruction given with en_i in cycle t has its
-// result on d_o in cycle t + 2, and d_o is zero in every cycle that holds no result.
-// 1. the operands chosen and unpacked, a and b normalised, the product (the multiplier),
-//    c aligned, the special cases (NaN, infinities) decided;
-// 2. the sum or difference in the window and its sign;
-// 3. the leading one, the normalising shift, rounding, `.ftz` and `.sat` on the result.
+// Five stages, one instruction a cycle: the instruction given with en_i in cycle t has its
+// result on d_o in cycle t + 4, and d_o is zero in every cycle that holds no result.
+// 1. the operands chosen and unpacked, a and b normalised, c aligned, the special cases
+//    (NaN, infinities) decided;
+// 2. the product (the multiplier);
+// 3. the sum or difference in the window and its sign;
+// 4. the leading one and the normalising shift: the result's bits, round and sticky bits;
+// 5. rounding, the exponent, `.ftz` and `.sat` on the result.
+// Leading zeros are counted by a tree (sgpu_core_pkg::lzc128). (With the product in stage
+// one and the last two stages as one, the unit closed at half the integer ALU's clock on
+// the ECP5: docs/PERFORMANCE.md.)
 // The word is one the decoder accepts (bits a form does not use are zero): modifiers are
 // read only for the forms that have them, as the 32I forms keep their immediate there.
 module sgpu_fma (
@@ -41,7 +46,7 @@ module sgpu_fma (
   input  logic [31:0] a_i,      // ra
   input  logic [31:0] b_i,      // rb
   input  logic [31:0] c_i,      // rc
-  output logic [31:0] d_o       // rd, of the instruction two cycles before
+  output logic [31:0] d_o       // rd, of the instruction four cycles before
 );
 
   localparam logic [31:0] ONE = 32'h3f80_0000;
@@ -144,14 +149,6 @@ module sgpu_fma (
               field == 8'h00 && frac == 23'h0, field != 8'h00, frac, e};
   endfunction
 
-  // The count of leading zeros of a 24-bit significand (24 for zero).
-  function automatic logic [4:0] lz24(logic [23:0] s);
-    lz24 = 5'd24;
-    for (int i = 0; i < 24; i++) begin
-      if (s[i]) lz24 = 5'(23 - i);
-    end
-  endfunction
-
   // A subnormal's significand shifted up to its leading one, its exponent down as far.
   function automatic logic [PW-1:0] normalised(logic [PW-1:0] p);
     logic [23:0]       sig;
@@ -159,7 +156,7 @@ module sgpu_fma (
     logic [4:0]        n;
     sig = p[33:10];
     e   = p[9:0];
-    n   = sig == 24'h0 ? 5'd0 : lz24(sig);
+    n   = sig == 24'h0 ? 5'd0 : 5'(sgpu_core_pkg::lzc128({sig, {104{1'b1}}}));
     normalised = {p[37:34], sig << n, e - $signed({5'b0, n})};
   endfunction
 
@@ -168,34 +165,33 @@ module sgpu_fma (
   assign py = normalised(unpack(y, ftz));
   assign pz = unpack(z, ftz);
 
-  logic              s1_sign_p, s1_zero_c;
-  logic [47:0]       s1_prod;
+  logic              s1_sign_p, s1_zero_c, s1_prod_zero;
   logic signed [11:0] s1_w0_mul, s1_pos_c;
-  assign s1_sign_p = px.sign ^ py.sign;
-  assign s1_prod   = px.sig * py.sig;
-  assign s1_zero_c = z_absent || pz.zero;
+  assign s1_sign_p    = px.sign ^ py.sign;
+  // Normalised, a nonzero operand's significand has its leading one at bit 23.
+  assign s1_prod_zero = px.zero || py.zero;
+  assign s1_zero_c    = z_absent || pz.zero;
   // The exponent of the window's bit 0 with the product at bits 49..2, and where c's last
   // place falls in that window.
   assign s1_w0_mul = 12'(px.exp) + 12'(py.exp) - 12'sd48;
   assign s1_pos_c  = 12'(pz.exp) - 12'sd23 - s1_w0_mul;
 
-  // The window, with c too high (or the product zero) as the top case of the comment above.
+  // The window, with c too high (or the product zero) as the top case of the comment above;
+  // the product takes its place in stage two.
   logic              s1_high;
-  logic [WW-1:0]     s1_pw, s1_cw;
+  logic [WW-1:0]     s1_cw;
   logic signed [11:0] s1_w0;
   always_comb begin
     logic [WW-1:0] wide_c;
     logic [11:0]   down;
-    s1_high = !s1_zero_c && (s1_pos_c > 12'sd52 || px.zero || py.zero);
+    s1_high = !s1_zero_c && (s1_pos_c > 12'sd52 || s1_prod_zero);
     wide_c = {{(WW - 24) {1'b0}}, s1_zero_c ? 24'h0 : pz.sig};
     down = 12'(-s1_pos_c);
     if (s1_high) begin
       s1_w0 = 12'(pz.exp) - 12'sd23 - 12'(TOP);
-      s1_pw = {{(WW - 1) {1'b0}}, s1_prod != 48'h0};
       s1_cw = wide_c << TOP;
     end else begin
       s1_w0 = s1_w0_mul;
-      s1_pw = {{(WW - 50) {1'b0}}, s1_prod, 2'b00};
       if (s1_pos_c >= 12'sd0) begin
         s1_cw = wide_c << s1_pos_c[5:0];
       end else if (down >= 12'd24) begin
@@ -227,27 +223,31 @@ module sgpu_fma (
     logic signed [11:0] w0;
   } ctl_t;
 
-  logic          v1_q;
-  ctl_t          ctl1_q;
-  logic          sign_p_q, sign_c_q;
-  logic [WW-1:0] pw_q, cw_q;
+  logic          v0_q;
+  ctl_t          ctl0_q;
+  logic          sign_p0_q, sign_c0_q, high0_q, prod_zero0_q;
+  logic [23:0]   sig_x0_q, sig_y0_q;
+  logic [WW-1:0] cw0_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) v1_q <= 1'b0;
-    else v1_q <= en_i && mine;
+    if (!rst_ni) v0_q <= 1'b0;
+    else v0_q <= en_i && mine;
   end
   always_ff @(posedge clk_i) begin
     if (en_i && mine) begin
-      ctl1_q.nan      <= s1_nan;
-      ctl1_q.inf      <= s1_inf;
-      ctl1_q.inf_sign <= s1_inf_sign;
-      ctl1_q.rnd      <= rnd;
-      ctl1_q.ftz      <= ftz;
-      ctl1_q.sat      <= sat;
-      ctl1_q.w0       <= s1_w0;
-      sign_p_q <= s1_sign_p;
-      sign_c_q <= s1_sign_c;
-      pw_q     <= s1_pw;
-      cw_q     <= s1_cw;
+      ctl0_q.nan      <= s1_nan;
+      ctl0_q.inf      <= s1_inf;
+      ctl0_q.inf_sign <= s1_inf_sign;
+      ctl0_q.rnd      <= rnd;
+      ctl0_q.ftz      <= ftz;
+      ctl0_q.sat      <= sat;
+      ctl0_q.w0       <= s1_w0;
+      sign_p0_q    <= s1_sign_p;
+      sign_c0_q    <= s1_sign_c;
+      high0_q      <= s1_high;
+      prod_zero0_q <= s1_prod_zero;
+      sig_x0_q     <= px.sig;
+      sig_y0_q     <= py.sig;
+      cw0_q        <= s1_cw;
     end
   end
 
@@ -255,25 +255,55 @@ module sgpu_fma (
   // Stage two //
   ///////////////
 
+  // The product (in the DSP blocks), at bits 49..2 of the window, or below c as a sticky
+  // bit.
+  logic [47:0]   s2_prod;
+  logic [WW-1:0] s2_pw;
+  assign s2_prod = sig_x0_q * sig_y0_q;
+  assign s2_pw   = high0_q ? {{(WW - 1) {1'b0}}, !prod_zero0_q}
+                           : {{(WW - 50) {1'b0}}, s2_prod, 2'b00};
+
+  logic          v1_q;
+  ctl_t          ctl1_q;
+  logic          sign_p_q, sign_c_q;
+  logic [WW-1:0] pw_q, cw_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) v1_q <= 1'b0;
+    else v1_q <= v0_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (v0_q) begin
+      ctl1_q   <= ctl0_q;
+      sign_p_q <= sign_p0_q;
+      sign_c_q <= sign_c0_q;
+      pw_q     <= s2_pw;
+      cw_q     <= cw0_q;
+    end
+  end
+
+  /////////////////
+  // Stage three //
+  /////////////////
+
   // The magnitude of the sum and its sign. A zero sum takes the terms' sign when they
   // agree, else -0 only when rounding down.
-  logic [WW:0]   s2_diff;
-  logic [WW-1:0] s2_mag;
-  logic          s2_sign;
+  logic [WW:0]   s3_diff;
+  logic [WW-1:0] s3_mag;
+  logic          s3_sign;
   always_comb begin
-    s2_diff = {1'b0, pw_q} - {1'b0, cw_q};
+    s3_diff = {1'b0, pw_q} - {1'b0, cw_q};
     if (sign_p_q == sign_c_q) begin
-      s2_mag  = pw_q + cw_q;
-      s2_sign = sign_p_q;
-    end else if (s2_diff[WW]) begin
-      s2_mag  = cw_q - pw_q;
-      s2_sign = sign_c_q;
+      s3_mag  = pw_q + cw_q;
+      s3_sign = sign_p_q;
+    end else if (s3_diff[WW]) begin
+      s3_mag  = cw_q - pw_q;
+      s3_sign = sign_c_q;
     end else begin
-      s2_mag  = s2_diff[WW-1:0];
-      s2_sign = sign_p_q;
+      s3_mag  = s3_diff[WW-1:0];
+      s3_sign = sign_p_q;
     end
-    if (s2_mag == '0) begin
-      s2_sign = sign_p_q == sign_c_q ? sign_p_q : ctl1_q.rnd == sgpu_isa_pkg::RND_RM;
+    if (s3_mag == '0) begin
+      s3_sign = sign_p_q == sign_c_q ? sign_p_q : ctl1_q.rnd == sgpu_isa_pkg::RND_RM;
     end
   end
 
@@ -288,106 +318,120 @@ module sgpu_fma (
   always_ff @(posedge clk_i) begin
     if (v1_q) begin
       ctl2_q  <= ctl1_q;
-      sign2_q <= s2_sign;
-      mag_q   <= s2_mag;
+      sign2_q <= s3_sign;
+      mag_q   <= s3_mag;
     end
   end
 
-  /////////////////
-  // Stage three //
-  /////////////////
+  ////////////////
+  // Stage four //
+  ////////////////
 
+  logic [6:0]         s4_lz;
+  logic signed [11:0] s4_lead, s4_left;
+  logic               s4_subnormal;
   // The count of leading zeros of the window (WW when zero).
-  function automatic logic [6:0] lz_window(logic [WW-1:0] m);
-    lz_window = 7'(WW);
-    for (int i = 0; i < WW; i++) begin
-      if (m[i]) lz_window = 7'(WW - 1 - i);
-    end
-  endfunction
-
-  logic [6:0]         s3_lz;
-  logic signed [11:0] s3_lead, s3_left;
-  logic               s3_subnormal;
-  assign s3_lz = lz_window(mag_q);
+  assign s4_lz = sgpu_core_pkg::lzc128({mag_q, {(128 - WW){1'b1}}});
   // The exponent of the leading one; a result below the normals has its last place at
   // 2^-149, which is bit 53 after a shift of 202 + w0 (a right shift when negative).
-  assign s3_lead      = ctl2_q.w0 + 12'sd76 - 12'($signed({1'b0, s3_lz}));
-  assign s3_subnormal = s3_lead < -12'sd126;
-  assign s3_left      = s3_subnormal ? ctl2_q.w0 + 12'sd202 : 12'($signed({1'b0, s3_lz}));
+  assign s4_lead      = ctl2_q.w0 + 12'sd76 - 12'($signed({1'b0, s4_lz}));
+  assign s4_subnormal = s4_lead < -12'sd126;
+  assign s4_left      = s4_subnormal ? ctl2_q.w0 + 12'sd202 : 12'($signed({1'b0, s4_lz}));
 
   // The result's 24 bits at 76..53, the round bit at 52, the sticky bit below.
-  logic [WW-1:0] s3_norm;
-  logic          s3_lost;
+  logic [WW-1:0] s4_norm;
+  logic          s4_lost;
   always_comb begin
     logic [11:0] right;
-    right   = 12'(-s3_left);
-    s3_lost = 1'b0;
-    if (s3_left >= 12'sd0) begin
-      s3_norm = mag_q << s3_left[6:0];
+    right   = 12'(-s4_left);
+    s4_lost = 1'b0;
+    if (s4_left >= 12'sd0) begin
+      s4_norm = mag_q << s4_left[6:0];
     end else if (right >= 12'(WW)) begin
-      s3_norm = '0;
-      s3_lost = mag_q != '0;
+      s4_norm = '0;
+      s4_lost = mag_q != '0;
     end else begin
-      s3_norm = mag_q >> right[6:0];
-      s3_lost = (mag_q & ~({WW{1'b1}} << right[6:0])) != '0;
+      s4_norm = mag_q >> right[6:0];
+      s4_lost = (mag_q & ~({WW{1'b1}} << right[6:0])) != '0;
     end
   end
 
-  logic [23:0] s3_kept;
-  logic        s3_half, s3_rest, s3_up;
-  assign s3_kept = s3_norm[WW-1:WW-24];
-  assign s3_half = s3_norm[WW-25];
-  assign s3_rest = s3_norm[WW-26:0] != '0 || s3_lost;
+  // What stage four rounds: the result's 24 bits, the round bit and the sticky rest, and
+  // the exponent field of a normal result (the leading one's exponent + 126, as the leading
+  // one adds one), zero for a subnormal: at most 282 + 126, 11 bits.
+  logic          v3_q;
+  ctl_t          ctl3_q;
+  logic          sign3_q, zero3_q, half3_q, rest3_q;
+  logic [23:0]   kept3_q;
+  logic [10:0]   field3_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) v3_q <= 1'b0;
+    else v3_q <= v2_q;
+  end
+  always_ff @(posedge clk_i) begin
+    if (v2_q) begin
+      ctl3_q   <= ctl2_q;
+      sign3_q  <= sign2_q;
+      zero3_q  <= mag_q == '0;
+      kept3_q  <= s4_norm[WW-1:WW-24];
+      half3_q  <= s4_norm[WW-25];
+      rest3_q  <= s4_norm[WW-26:0] != '0 || s4_lost;
+      field3_q <= s4_subnormal ? 11'h0 : 11'(s4_lead + 12'sd126);
+    end
+  end
+
+  ////////////////
+  // Stage five //
+  ////////////////
+
+  logic s5_up;
   always_comb begin
-    unique case (ctl2_q.rnd)
-      sgpu_isa_pkg::RND_RN: s3_up = s3_half && (s3_rest || s3_kept[0]);
-      sgpu_isa_pkg::RND_RZ: s3_up = 1'b0;
-      sgpu_isa_pkg::RND_RM: s3_up = sign2_q && (s3_half || s3_rest);
-      default:              s3_up = !sign2_q && (s3_half || s3_rest);  // RND_RP
+    unique case (ctl3_q.rnd)
+      sgpu_isa_pkg::RND_RN: s5_up = half3_q && (rest3_q || kept3_q[0]);
+      sgpu_isa_pkg::RND_RZ: s5_up = 1'b0;
+      sgpu_isa_pkg::RND_RM: s5_up = sign3_q && (half3_q || rest3_q);
+      default:              s5_up = !sign3_q && (half3_q || rest3_q);  // RND_RP
     endcase
   end
 
   // The exponent field above the fraction, the leading one added into it (so a normal's
   // field comes out one more, and a round-up past the fraction carries into the next
   // binade); past the largest finite value, infinity or the largest by mode.
-  logic [33:0] s3_bits;
-  logic [30:0] s3_mag;
+  logic [33:0] s5_bits;
+  logic [30:0] s5_mag;
   always_comb begin
-    logic [10:0] field;
-    logic        to_inf;
-    // At most 282 + 126: 11 bits.
-    field   = s3_subnormal ? 11'h0 : 11'(s3_lead + 12'sd126);
-    s3_bits = {field, 23'h0} + {10'h0, s3_kept} + {33'h0, s3_up};
-    unique case (ctl2_q.rnd)
+    logic to_inf;
+    s5_bits = {field3_q, 23'h0} + {10'h0, kept3_q} + {33'h0, s5_up};
+    unique case (ctl3_q.rnd)
       sgpu_isa_pkg::RND_RN: to_inf = 1'b1;
       sgpu_isa_pkg::RND_RZ: to_inf = 1'b0;
-      sgpu_isa_pkg::RND_RM: to_inf = sign2_q;
-      default:              to_inf = !sign2_q;  // RND_RP
+      sgpu_isa_pkg::RND_RM: to_inf = sign3_q;
+      default:              to_inf = !sign3_q;  // RND_RP
     endcase
-    if (mag_q == '0) s3_mag = '0;
-    else if (s3_bits >= 34'h7f80_0000) s3_mag = to_inf ? 31'h7f80_0000 : 31'h7f7f_ffff;
-    else s3_mag = s3_bits[30:0];
+    if (zero3_q) s5_mag = '0;
+    else if (s5_bits >= 34'h7f80_0000) s5_mag = to_inf ? 31'h7f80_0000 : 31'h7f7f_ffff;
+    else s5_mag = s5_bits[30:0];
   end
 
   // The result, then `.ftz` (a subnormal result to a zero of its sign) and `.sat` (NaN and
   // everything up to +0 to +0, above 1.0 to 1.0).
-  logic [31:0] s3_round, s3_flushed, s3_result;
+  logic [31:0] s5_round, s5_flushed, s5_result;
   always_comb begin
-    if (ctl2_q.nan) s3_round = QNAN;
-    else if (ctl2_q.inf) s3_round = {ctl2_q.inf_sign, 31'h7f80_0000};
-    else s3_round = {sign2_q, s3_mag};
-    s3_flushed = s3_round;
-    if (ctl2_q.ftz && s3_round[30:23] == 8'h00) s3_flushed[22:0] = 23'h0;
-    s3_result = s3_flushed;
-    if (ctl2_q.sat) begin
-      if (ctl2_q.nan || s3_flushed[31]) s3_result = 32'h0;
-      else if (s3_flushed > ONE) s3_result = ONE;
+    if (ctl3_q.nan) s5_round = QNAN;
+    else if (ctl3_q.inf) s5_round = {ctl3_q.inf_sign, 31'h7f80_0000};
+    else s5_round = {sign3_q, s5_mag};
+    s5_flushed = s5_round;
+    if (ctl3_q.ftz && s5_round[30:23] == 8'h00) s5_flushed[22:0] = 23'h0;
+    s5_result = s5_flushed;
+    if (ctl3_q.sat) begin
+      if (ctl3_q.nan || s5_flushed[31]) s5_result = 32'h0;
+      else if (s5_flushed > ONE) s5_result = ONE;
     end
   end
 
-  assign d_o = v2_q ? s3_result : 32'h0;
+  assign d_o = v3_q ? s5_result : 32'h0;
 
   logic unused_bits;
-  assign unused_bits = ^s3_bits[33:31];
+  assign unused_bits = ^{s5_bits[33:31], ctl3_q.w0};  // w0 placed the result in stage three
 
 endmodule

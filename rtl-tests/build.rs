@@ -36,14 +36,15 @@ const CONFIGS: [(u32, u32); 9] = [
 const NETLISTS: [(u32, u32); 1] = [(1, 1)];
 
 /// Units linked into the tests' own process beside the golden model (src/units.rs): the
-/// module, the modules under it, and the C shim around it (which includes UNIT_HEADER).
+/// module, the packages (after the ISA's) and modules under it, and the C shim around it
+/// (which includes UNIT_HEADER).
 /// Each is built from the ISA package, its own sources and its shim, so that a change to
 /// the core does not rebuild it.
 const UNITS: [(&str, &[&str], &str); 5] = [
     ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
-    ("sgpu_fma", &[], "csrc/fma.cpp"),
+    ("sgpu_fma", &["sgpu_core_pkg"], "csrc/fma.cpp"),
     ("sgpu_fcmp", &["sgpu_core_pkg"], "csrc/fcmp.cpp"),
-    ("sgpu_cvt", &[], "csrc/cvt.cpp"),
+    ("sgpu_cvt", &["sgpu_core_pkg"], "csrc/cvt.cpp"),
     (
         "sgpu_surface_unit",
         &["sgpu_surface_pack"],

@@ -110,7 +110,7 @@ lane_unit!(
 
 lane_unit!(
     /// hw/sgpu_fcmp.sv: one lane of the f32 unit's comparisons (FMNMX, FSETP, which writes
-    /// pd and pq), three stages as the FMA has (the results two cycles after the
+    /// pd and pq), five stages as the FMA has (the results four cycles after the
     /// instruction).
     Fcmp,
     sgpu_fcmp_new,
@@ -120,8 +120,8 @@ lane_unit!(
 
 lane_unit!(
     /// hw/sgpu_cvt.sv: one lane of the f32 unit's conversions with integers (F2I, whose
-    /// 64-bit results are d_hi:d, and I2F, which reads a 64-bit integer as b:a), three
-    /// stages as the FMA has (the results two cycles after the instruction).
+    /// 64-bit results are d_hi:d, and I2F, which reads a 64-bit integer as b:a), five
+    /// stages as the FMA has (the results four cycles after the instruction).
     Cvt,
     sgpu_cvt_new,
     sgpu_cvt_free,
@@ -129,8 +129,8 @@ lane_unit!(
 );
 
 lane_unit!(
-    /// hw/sgpu_fma.sv: one lane of the f32 unit's add, multiply and fused multiply-add, three
-    /// stages (the result two cycles after the instruction).
+    /// hw/sgpu_fma.sv: one lane of the f32 unit's add, multiply and fused multiply-add, five
+    /// stages (the result four cycles after the instruction).
     Fma,
     sgpu_fma_new,
     sgpu_fma_free,

@@ -10,8 +10,8 @@
 //!   type's bounds, and on those whose rounding is a tie, just above or just below one.
 //! - Random legal words on random operands (floats biased to the integer range, integers of
 //!   random widths): 10 million by default; `CVT_VECTORS=N` runs N.
-//! - The unit is a three-stage pipeline, as the FMA is: an instruction every cycle, its
-//!   results compared two cycles later while the next two are in the unit; after cycles
+//! - The unit is a five-stage pipeline, as the FMA is: an instruction every cycle, its
+//!   results compared four cycles later while the next four are in the unit; after cycles
 //!   with the enable low, the outputs are zero.
 //!
 //! Each prints how many cases it ran and how long it took. Verilator (5.006 or later) and
@@ -28,7 +28,7 @@ use std::time::Instant;
 const REGS: [u8; 4] = [4, 1, 2, 3];
 
 /// Cycles from an instruction to its result: the FMA's.
-const LATENCY: usize = 2;
+const LATENCY: usize = 4;
 
 fn check() -> LaneCheck<Cvt> {
     LaneCheck::new(Cvt::new(), "f32 conversions", LATENCY, REGS)

@@ -10,8 +10,8 @@
 //!   and signalling NaNs with payloads, each with both signs.
 //! - Random legal words on random operands biased to the edges and to ties (b equal to a,
 //!   its negation or a neighbour): 10 million by default; `FCMP_VECTORS=N` runs N.
-//! - The unit is a three-stage pipeline, as the FMA is: an instruction every cycle, its
-//!   results compared two cycles later while the next two are in the unit; after cycles
+//! - The unit is a five-stage pipeline, as the FMA is: an instruction every cycle, its
+//!   results compared four cycles later while the next four are in the unit; after cycles
 //!   with the enable low, the outputs are zero.
 //!
 //! Each prints how many cases it ran and how long it took. Verilator (5.006 or later) and
@@ -33,7 +33,7 @@ const REGS: [u8; 4] = [4, 1, 2, 3];
 
 /// Cycles from an instruction to its result: the FMA's, so that the core takes every f32
 /// result in the same cycle.
-const LATENCY: usize = 2;
+const LATENCY: usize = 4;
 
 fn check() -> LaneCheck<Fcmp> {
     LaneCheck::new(Fcmp::new(), "f32 comparisons", LATENCY, REGS)

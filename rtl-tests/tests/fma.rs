@@ -14,8 +14,8 @@
 //!   results included), and FFMA with c cancelling the product to within a few ulps.
 //! - Random legal words on random operands biased to the edges: 10 million by default;
 //!   `FMA_VECTORS=N` runs N.
-//! - The unit is a three-stage pipeline: an instruction every cycle, its result compared two
-//!   cycles later while the next two are in the unit; after cycles with the enable low, the
+//! - The unit is a five-stage pipeline: an instruction every cycle, its result compared four
+//!   cycles later while the next four are in the unit; after cycles with the enable low, the
 //!   output is zero.
 //!
 //! Each prints how many cases it ran and how long it took. Verilator (5.006 or later) and
@@ -36,7 +36,7 @@ use std::time::Instant;
 const REGS: [u8; 4] = [4, 1, 2, 3];
 
 /// Cycles from an instruction to its result.
-const LATENCY: usize = 2;
+const LATENCY: usize = 4;
 
 /// The unit beside the model (see [`LaneCheck`]).
 type Check = LaneCheck<Fma>;
