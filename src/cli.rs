@@ -371,9 +371,8 @@ fn not_ptx(input: &Path) -> Option<String> {
 }
 
 /// Assembles `input` to `output` with the default options, exactly as `ptxas-rs -o OUTPUT
-/// INPUT` does (`run` with a PTX file, and `sgpu-cosim` with a PTX or CUDA C file): the exit
-/// status, the diagnostics printed.
-pub fn assemble_file(input: &Path, output: &Path) -> Result<u8> {
+/// INPUT` does: the exit status, the diagnostics printed.
+pub(crate) fn assemble_file(input: &Path, output: &Path) -> Result<u8> {
     let words = [
         "ptxas-rs".as_ref(),
         "-o".as_ref(),

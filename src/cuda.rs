@@ -59,6 +59,25 @@ pub fn compile(input: &Path, ptx: &Path, scratch: &Path) -> Result<bool> {
     Ok(status.success())
 }
 
+/// Compiles `input` and assembles its PTX into the folder `scratch` (the PTX at `keep_ptx`
+/// when given): the ELF, or the exit status of the step that failed (its messages printed).
+/// `cuda` and `sgpu-cosim FILE.cu` take their input to an ELF with it.
+pub fn compile_into(
+    input: &Path,
+    keep_ptx: Option<&Path>,
+    scratch: &Path,
+) -> Result<Result<PathBuf, u8>> {
+    let stem = input.file_stem().unwrap_or(input.as_os_str());
+    let ptx: PathBuf = match keep_ptx {
+        Some(path) => path.to_path_buf(),
+        None => scratch.join(stem).with_extension("ptx"),
+    };
+    if !compile(input, &ptx, scratch)? {
+        return Ok(Err(BAD_INPUT));
+    }
+    crate::run::assemble_into(&ptx, scratch)
+}
+
 /// Compiles, assembles and runs: the exit status of the first step that fails, or of the run.
 pub fn run(
     input: &Path,
@@ -67,13 +86,8 @@ pub fn run(
     options: &crate::run::Options<'_>,
 ) -> Result<u8> {
     let scratch = tempfile::tempdir().context("creating a temporary folder")?;
-    let stem = input.file_stem().unwrap_or(input.as_os_str());
-    let ptx: PathBuf = match keep_ptx {
-        Some(path) => path.to_path_buf(),
-        None => scratch.path().join(stem).with_extension("ptx"),
-    };
-    if !compile(input, &ptx, scratch.path())? {
-        return Ok(BAD_INPUT);
+    match compile_into(input, keep_ptx, scratch.path())? {
+        Ok(elf) => crate::run::run_kernel(&elf, launch, options),
+        Err(status) => Ok(status),
     }
-    crate::run::run_ptx(&ptx, scratch.path(), launch, options)
 }

@@ -9,5 +9,5 @@ pub mod output;
 mod progress;
 pub mod ptxas_flags;
 pub mod render;
-mod run;
+pub mod run;
 pub mod show;

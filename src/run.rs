@@ -10,7 +10,7 @@ use sgpu_sim::launch::Prepared;
 use sgpu_sim::memory::Region;
 use sgpu_sim::record::{Retired, Space};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What `run` was asked to do besides running.
 pub struct Options<'a> {
@@ -104,14 +104,24 @@ pub fn run_kernel(input: &Path, manifest: &Path, options: &Options<'_>) -> Resul
     Ok(code)
 }
 
+/// Assembles `ptx` with the default options into the folder `scratch`: the ELF, or the
+/// assembler's exit status when it fails (its diagnostics printed). `run FILE.ptx`, `cuda`
+/// and `sgpu-cosim` take their input to an ELF with it.
+pub fn assemble_into(ptx: &Path, scratch: &Path) -> Result<Result<PathBuf, u8>> {
+    let stem = ptx.file_stem().unwrap_or(ptx.as_os_str());
+    let elf = scratch.join(stem).with_extension("elf");
+    Ok(match crate::cli::assemble_file(ptx, &elf)? {
+        0 => Ok(elf),
+        status => Err(status),
+    })
+}
+
 /// Assembles `ptx` with the default options into the folder `scratch` and runs it: the exit
 /// status of the assembly when it fails, else of the run.
 pub fn run_ptx(ptx: &Path, scratch: &Path, manifest: &Path, options: &Options<'_>) -> Result<u8> {
-    let stem = ptx.file_stem().unwrap_or(ptx.as_os_str());
-    let elf = scratch.join(stem).with_extension("elf");
-    match crate::cli::assemble_file(ptx, &elf)? {
-        0 => run_kernel(&elf, manifest, options),
-        status => Ok(status),
+    match assemble_into(ptx, scratch)? {
+        Ok(elf) => run_kernel(&elf, manifest, options),
+        Err(status) => Ok(status),
     }
 }
 

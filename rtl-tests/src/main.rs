@@ -100,11 +100,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// The ELF of `args.input`: itself, or what compiling and assembling it wrote into `scratch`;
-/// `None` when clang or the assembler refused it (and printed why).
-fn elf_of(args: &Args, scratch: &Path) -> Result<Option<PathBuf>> {
+/// The ELF of `args.input`: itself, or what compiling and assembling it wrote into `scratch`,
+/// as `ptxas-rs cuda` and `run` do; the failing step's exit status when clang or the
+/// assembler refused it (and printed why).
+fn elf_of(args: &Args, scratch: &Path) -> Result<Result<PathBuf, u8>> {
     let input = &args.input;
-    let stem = input.file_stem().unwrap_or(input.as_os_str());
     let cuda = input.extension().is_some_and(|e| e == "cu");
     if args.ptx.is_some() && !cuda {
         anyhow::bail!(
@@ -112,28 +112,20 @@ fn elf_of(args: &Args, scratch: &Path) -> Result<Option<PathBuf>> {
             input.display()
         );
     }
-    let ptx = if cuda {
-        let ptx = args
-            .ptx
-            .clone()
-            .unwrap_or_else(|| scratch.join(stem).with_extension("ptx"));
-        if !ptxas_rs::cuda::compile(input, &ptx, scratch)? {
-            return Ok(None);
-        }
-        ptx
+    if cuda {
+        ptxas_rs::cuda::compile_into(input, args.ptx.as_deref(), scratch)
     } else if input.extension().is_some_and(|e| e == "ptx") {
-        input.clone()
+        ptxas_rs::run::assemble_into(input, scratch)
     } else {
-        return Ok(Some(input.clone()));
-    };
-    let elf = scratch.join(stem).with_extension("elf");
-    Ok((ptxas_rs::cli::assemble_file(&ptx, &elf)? == 0).then_some(elf))
+        Ok(Ok(input.clone()))
+    }
 }
 
 fn run(args: &Args) -> Result<u8> {
     let scratch = tempfile::tempdir().context("creating a temporary folder")?;
-    let Some(elf) = elf_of(args, scratch.path())? else {
-        return Ok(BAD_INPUT);
+    let elf = match elf_of(args, scratch.path())? {
+        Ok(elf) => elf,
+        Err(status) => return Ok(status),
     };
     let bytes = std::fs::read(&elf).with_context(|| format!("cannot read {}", elf.display()))?;
     let program = sgpu_sim::program::Program::load(&bytes, sgpu_sim::memory::GLOBAL_BASE)
