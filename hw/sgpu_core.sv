@@ -247,7 +247,7 @@ module sgpu_core #(
   logic [1:0]           wr_k_q;
   logic                 wr_report_q;
   logic [31:0]          pd_new_q, pq_new_q, carry_new_q;
-  logic [1:0]           unit_wait_q; // S_UNIT: cycles more until the lane units' results
+  logic [2:0]           unit_wait_q; // S_UNIT: cycles more until the lane units' results
   logic [KW:0]          mem_lane_q;  // the lanes of the beat below it are served
   logic [4:0]           last_lane_q; // the highest executing lane: its request is the last
   logic                 amo_write_q; // an atomic's lane has read and now writes
@@ -1637,11 +1637,11 @@ module sgpu_core #(
               carry_new_q <= beat_merge(carry_new_q, alu_carry, beat_sel);
             end
             sgpu_core_pkg::KIND_VIDEO: begin
-              unit_wait_q <= 2'd0;
+              unit_wait_q <= 3'd0;
               state_q     <= S_UNIT;
             end
             sgpu_core_pkg::KIND_FLOAT: begin
-              unit_wait_q <= 2'd3;
+              unit_wait_q <= 3'(sgpu_core_pkg::FLOAT_LATENCY - 1);
               state_q     <= S_UNIT;
             end
             sgpu_core_pkg::KIND_DIV: begin
@@ -1668,8 +1668,8 @@ module sgpu_core #(
         // The pipelined lane units' later stages (video and f32): their results are written
         // to res_q, and FSETP's predicates merged, in the last cycle.
         S_UNIT: begin
-          if (unit_wait_q != 2'd0) begin
-            unit_wait_q <= unit_wait_q - 2'd1;
+          if (unit_wait_q != 3'd0) begin
+            unit_wait_q <= unit_wait_q - 3'd1;
           end else begin
             state_q <= S_WRITE;
             if (kind_q == sgpu_core_pkg::KIND_FLOAT) begin

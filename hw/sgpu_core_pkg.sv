@@ -21,6 +21,10 @@ package sgpu_core_pkg;
     WARP_EXITED
   } warp_state_e;
 
+  // Cycles from an f32 instruction entering a lane's f32 unit (sgpu_fma, sgpu_fcmp, sgpu_cvt)
+  // to its results: sgpu_fma's five stages, to which the others hold theirs.
+  localparam int unsigned FLOAT_LATENCY = 4;
+
   // What the instruction in flight is, once decoded: which sequence executes it.
   typedef enum logic [3:0] {
     KIND_ALU,      // the integer ALU, one result per lane

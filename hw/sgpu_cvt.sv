@@ -206,12 +206,14 @@ module sgpu_cvt (
       end
     end
   end
-  // Held to the FMA's latency: the last two results, the newer in the low bits.
-  logic [127:0] held_q;
+  // Held to the FMA's latency (two stages above, FLOAT_LATENCY - 2 held): the last results,
+  // the newest in the low bits.
+  localparam int unsigned HELD = sgpu_core_pkg::FLOAT_LATENCY - 2;
+  logic [64*HELD-1:0] held_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) held_q <= '0;
-    else held_q <= {held_q[63:0], d_hi_q, d_q};
+    else held_q <= (64*HELD)'({held_q, d_hi_q, d_q});
   end
-  assign {d_hi_o, d_o} = held_q[127:64];
+  assign {d_hi_o, d_o} = held_q[64*HELD-1 -: 64];
 
 endmodule

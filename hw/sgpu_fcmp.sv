@@ -109,10 +109,11 @@ module sgpu_fcmp (
     else chosen = (lt || (eq && a[31])) ? a : b;
   end
 
-  // This cycle's result, {pq, pd, d}, and those of the last four cycles, the newest in the
-  // low bits (flat: yosys 0.23 reads no packed array of arrays).
+  // This cycle's result, {pq, pd, d}, and those of the last FLOAT_LATENCY cycles, the newest
+  // in the low bits (flat: yosys 0.23 reads no packed array of arrays).
+  localparam int unsigned L = sgpu_core_pkg::FLOAT_LATENCY;
   logic [33:0]     result;
-  logic [4*34-1:0] out_q;
+  logic [L*34-1:0] out_q;
   always_comb begin
     result = '0;
     if (en_i && fmnmx) result[31:0] = chosen;
@@ -123,8 +124,8 @@ module sgpu_fcmp (
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) out_q <= '0;
-    else out_q <= {out_q[3*34-1:0], result};
+    else out_q <= {out_q[(L-1)*34-1:0], result};
   end
-  assign {pq_o, pd_o, d_o} = out_q[4*34-1 -: 34];
+  assign {pq_o, pd_o, d_o} = out_q[L*34-1 -: 34];
 
 endmodule

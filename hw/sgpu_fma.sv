@@ -26,7 +26,8 @@
 // carries a round-up into the next binade, as sim/src/float.rs's `round` does.
 //
 // Five stages, one instruction a cycle: the instruction given with en_i in cycle t has its
-// result on d_o in cycle t + 4, and d_o is zero in every cycle that holds no result.
+// result on d_o in cycle t + 4 (sgpu_core_pkg::FLOAT_LATENCY, which the core and the other
+// f32 units follow), and d_o is zero in every cycle that holds no result.
 // 1. the operands chosen and unpacked, a and b normalised, c aligned, the special cases
 //    (NaN, infinities) decided;
 // 2. the product (the multiplier);

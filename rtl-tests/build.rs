@@ -35,22 +35,10 @@ const CONFIGS: [(u32, u32); 9] = [
 /// flattened netlist would keep ABC busy for hours).
 const NETLISTS: [(u32, u32); 1] = [(1, 1)];
 
-/// Units linked into the tests' own process beside the golden model (src/units.rs): the
-/// module, the packages (after the ISA's) and modules under it, and the C shim around it
-/// (which includes UNIT_HEADER).
-/// Each is built from the ISA package, its own sources and its shim, so that a change to
-/// the core does not rebuild it.
-const UNITS: [(&str, &[&str], &str); 5] = [
-    ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
-    ("sgpu_fma", &["sgpu_core_pkg"], "csrc/fma.cpp"),
-    ("sgpu_fcmp", &["sgpu_core_pkg"], "csrc/fcmp.cpp"),
-    ("sgpu_cvt", &["sgpu_core_pkg"], "csrc/cvt.cpp"),
-    (
-        "sgpu_surface_unit",
-        &["sgpu_surface_pack"],
-        "csrc/surface_unit.cpp",
-    ),
-];
+// The units linked into the tests' process (`UNITS`), in a file of their own: this script's
+// text is part of every core model's hash, the list is not, so adding a unit does not
+// rebuild the core.
+include!("units.in.rs");
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -82,13 +70,16 @@ fn main() {
     // The netlists not in the cache are synthesised first, beside the RTL models' C++
     // compilation: yosys is one process, and on two cores the two together take little
     // longer than the compilation alone.
+    // netlist.sh and the helpers it sources.
     let script = hw.join("synth/netlist.sh");
+    let common = hw.join("synth/common.sh");
     println!("cargo:rerun-if-changed={}", script.display());
+    println!("cargo:rerun-if-changed={}", common.display());
     let netlists: Vec<_> = NETLISTS
         .into_iter()
         .map(|(lanes, warps)| {
             let name = format!("sgpu_gl_l{lanes}w{warps}");
-            let key = format!("{sources}{}{name}", read(&script));
+            let key = format!("{sources}{}{}{name}", read(&script), read(&common));
             let path = cache.join(format!("{name}.netlist-{}.v", std::process::id()));
             let (script, files) = (script.clone(), files.clone());
             let synthesis = (!library(&cache, &name, &key).exists())
