@@ -129,6 +129,16 @@ lane_unit!(
 );
 
 lane_unit!(
+    /// hw/sgpu_f2f.sv: the conversions between float formats (F2F), four stages after the
+    /// f32 unit's latency (the result four cycles after the instruction); the core has one
+    /// for its lanes.
+    F2f,
+    sgpu_f2f_new,
+    sgpu_f2f_free,
+    sgpu_f2f_step
+);
+
+lane_unit!(
     /// hw/sgpu_fma.sv: one lane of the f32 unit's add, multiply and fused multiply-add, five
     /// stages (the result four cycles after the instruction).
     Fma,
