@@ -16,4 +16,7 @@ sgpu_tid_step.sv
 sgpu_lsu_addr.sv
 sgpu_atom_alu.sv
 sgpu_mem_return.sv
+sgpu_f2f.sv
+sgpu_warp_unit.sv
+sgpu_atom_float.sv
 sgpu_core.sv

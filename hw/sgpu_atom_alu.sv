@@ -2,7 +2,7 @@
 // and the operands, as the golden model's `lane::atom` computes it: add, min, max (signed for
 // .s32 and .s64), inc and dec (wrapping at b), and, or, xor, exch and cas, on `n` bytes (4
 // or 8). The float forms (add on f32, add, min and max on the 16-bit floats and their pairs)
-// belong to the f32 unit; the core traps them as unimplemented. Combinational.
+// are sgpu_atom_float's. Combinational.
 //
 // Package names are written out in full (sgpu_isa_pkg::) rather than imported, so that yosys
 // reads the module as Verilator does.

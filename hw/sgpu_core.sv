@@ -10,13 +10,16 @@
 // sgpu_core_pkg::shared_op, and one with them alone that the lanes share, which computes a
 // beat's lanes one a cycle, as S2R does), the video ALU (sgpu_video_alu, one per lane), the
 // f32 unit's arithmetic, comparisons and conversions with integers (sgpu_fma, sgpu_fcmp and
-// sgpu_cvt, one of each per lane), the
-// divider (sgpu_int_div, one for the lanes, which divides a beat's lanes one after
-// another), special registers, loads and stores through the memory port, the surface unit
-// (sgpu_surface_unit, one for the lanes, which places a beat's accesses one lane after
-// another; the core reads the descriptors and moves the data), and the control unit. Every
-// other instruction traps with TRAP_UNIMPLEMENTED; the f32 divider, conversions between
-// float formats, special functions and warp operations come as their own modules.
+// sgpu_cvt, one of each per lane), the conversions between float formats (sgpu_f2f, one for
+// the lanes, fed a lane a cycle as the shared ALU is, its results FLOAT_LATENCY cycles
+// later), the divider (sgpu_int_div) and the warp unit (sgpu_warp_unit, fed every lane's
+// value, which it gathers from the register banks first), one for the lanes each, which
+// compute a beat's lanes one after another, special registers, loads and stores through the
+// memory port, the surface unit (sgpu_surface_unit, one for the lanes, which places a beat's
+// accesses one lane after another; the core reads the descriptors and moves the data), and
+// the control unit, with the float atomics' arithmetic (sgpu_atom_float) between an atomic's
+// read and its write. Every other instruction traps with TRAP_UNIMPLEMENTED: the f32 divider
+// and the special functions come as their own modules.
 //
 // Memories: instructions, registers (a bank per lane, of every warp's registers for the
 // threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
@@ -164,10 +167,10 @@ module sgpu_core #(
 
   typedef enum logic [5:0] {
     S_IDLE, S_INIT, S_FIRST, S_SCHED, S_TOP, S_FETCH, S_DECODE, S_BEAT, S_READ, S_EXEC,
-    S_DIV, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
+    S_SERIAL, S_GATHER, S_MEM_REQ, S_MEM_RSP, S_WRITE, S_AFTER, S_CTRL, S_POST, S_BTOP, S_PUSH_A,
     S_PUSH_B, S_WALK_RD, S_WALK, S_SETTLE, S_SETTLE_RD, S_STORE_TOP, S_FINISH, S_TRAP,
     S_DONE, S_REDWB, S_SCHED_TOP, S_RELEASE, S_SEND, S_AFTER_Q, S_SHARED, S_UNIT,
-    S_SU_LANE, S_SU_DESC, S_SU_DRSP, S_SU_UNIT, S_SU_PLACE, S_SU_REQ, S_SU_RSP, S_SU_WB
+    S_AMO_FLOAT, S_SU_LANE, S_SU_DESC, S_SU_DRSP, S_SU_UNIT, S_SU_PLACE, S_SU_REQ, S_SU_RSP, S_SU_WB
   } state_e;
 
   // The faults the co-simulation can inject, to show its assertions fire: a refused request
@@ -345,6 +348,12 @@ module sgpu_core #(
   logic [2:0] n_writes;
   assign n_writes = writes[0] ? 3'(rd_regs) : 3'd0;
 
+  // VOTE.BALLOT leaves pd as it was (its lanes' bits are not merged).
+  logic vote_ballot;
+  assign vote_ballot = opcode == sgpu_isa_pkg::OP_VOTE
+                       && word_q[sgpu_isa_pkg::VMODE_MSB:sgpu_isa_pkg::VMODE_LSB]
+                          == sgpu_isa_pkg::VMODE_BALLOT;
+
   // Branch and call targets count bytes from the next instruction; words are 8 bytes.
   logic [31:0] next_pc, target_pc;
   assign next_pc   = pc_q + 32'd1;
@@ -440,7 +449,7 @@ module sgpu_core #(
   // The thread after one, in a one-step chain that walks the threads one a cycle: a CTA's
   // start, to find each warp's first thread index (it has far longer, zeroing the
   // registers), and S2R, which reads special registers a lane a cycle (tid_beat_q, the
-  // thread of lane shared_k_q); a LANES-step chain would cost about a thousand LUT4.
+  // thread of lane shared_k); a LANES-step chain would cost about a thousand LUT4.
   logic [29:0] tid_step_in, tid_step_out, tid_after;
   logic        tid_s2r;
   assign tid_s2r     = state_q == S_SHARED && kind_q == sgpu_core_pkg::KIND_S2R;
@@ -569,27 +578,33 @@ module sgpu_core #(
 
   end
 
-  // One divider for the lanes: a beat's divisions run one lane after another, LANES of them
-  // (35 cycles each, 67 for 64 bits), as a divider a lane would cost about a thousand LUT4
-  // each for an instruction kernels seldom run. A division starts as the one before it
-  // ends, with the next lane's operands.
-  logic          div_start, div_done, unused_div_busy;
-  logic [63:0]   div_result;
-  logic [KW-1:0] div_k_q;   // the lane being divided
-  logic [KW-1:0] shared_k_q;  // the lane the shared ALU computes
-  logic [KW-1:0] div_next;  // the lane whose division starts
-  logic          div_last;
-  assign div_last  = 32'(div_k_q) == LANES - 1;
-  assign div_next  = (state_q == S_DIV) ? div_k_q + KW'(1) : '0;
-  assign div_start = (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_DIV)
-                     || (state_q == S_DIV && div_done && !div_last);
+  // The units the lanes share one after another (KIND_SERIAL): a beat's lanes, LANES of
+  // them, each starting as the one before it ends, with the next lane's operands. The
+  // divider (35 cycles a lane, 67 for 64 bits: a divider a lane would cost about a thousand
+  // LUT4 each for an instruction kernels seldom run) and the warp unit (a cycle a lane,
+  // 33 for REDUX and MATCH).
+  logic          ser_start, ser_done, unused_div_busy;
+  logic [63:0]   ser_result;
+  logic [KW-1:0] ser_k_q;   // the lane being computed
+  logic [KW-1:0] ser_next;  // the lane whose computation starts
+  logic          ser_last;
+  logic          ser_idiv, ser_warp;
+  assign ser_idiv  = opcode == sgpu_isa_pkg::OP_IDIV;
+  assign ser_warp  = unit == sgpu_isa_pkg::UNIT_WARP;
+  assign ser_last  = 32'(ser_k_q) == LANES - 1;
+  assign ser_next  = (state_q == S_SERIAL) ? ser_k_q + KW'(1) : '0;
+  assign ser_start = (state_q == S_EXEC && kind_q == sgpu_core_pkg::KIND_SERIAL)
+                     || (state_q == S_SERIAL && ser_done && !ser_last);
 
-  logic [63:0] div_a, div_b;  // lane div_next's operand pairs, which m_opnd holds (below)
+  logic [63:0] div_a, div_b;  // lane ser_next's operand pairs, which m_opnd holds (below)
+  logic        div_done, warp_done, warp_pd;
+  logic [63:0] div_result;
+  logic [31:0] warp_d;
 
   sgpu_int_div u_div (
     .clk_i,
     .rst_ni,
-    .start_i (div_start),
+    .start_i (ser_start && ser_idiv),
     .sgn_i   (word_q[sgpu_isa_pkg::SGN_LSB]),
     .rem_i   (word_q[sgpu_isa_pkg::REM_LSB]),
     .w64_i   (word_q[sgpu_isa_pkg::W64_LSB]),
@@ -599,6 +614,36 @@ module sgpu_core #(
     .done_o  (div_done),
     .result_o(div_result)
   );
+
+  // Every lane's ra, for the warp unit: read from the register banks a beat a cycle before
+  // the beats (S_GATHER), as the instruction found them (a beat's writes come after).
+  logic [BW:0]   gather_q;  // the beat whose registers are read; their data comes a cycle later
+  logic [31:0]   xw_q [32];
+  logic [1023:0] xw_flat;
+  always_comb begin
+    for (int unsigned l = 0; l < 32; l++) xw_flat[32*l +: 32] = xw_q[l];
+  end
+
+  sgpu_warp_unit u_warp (
+    .clk_i,
+    .rst_ni,
+    .start_i    (ser_start && ser_warp),
+    .instr_i    (word_q),
+    .lane_i     (lane_no(beat_q, 32'(ser_next))),
+    .a_i        (m_opnd[0]),
+    .b_i        (m_opnd[2]),
+    .c_i        (m_opnd[4]),
+    .values_i   (xw_flat),
+    .executing_i(mask_q),
+    .present_i  (lanes_q[warp_q] & ~exited_q[warp_q]),
+    .truth_i    (pc_all),
+    .done_o     (warp_done),
+    .d_o        (warp_d),
+    .pd_o       (warp_pd)
+  );
+
+  assign ser_done   = ser_idiv ? div_done : warp_done;
+  assign ser_result = ser_idiv ? div_result : 64'(warp_d);
 
   // %clock counts this instruction too.
   logic [63:0] clock_now;
@@ -681,17 +726,17 @@ module sgpu_core #(
   end
   assign m_lane = lane_no(beat_q, 32'(m_k));
 
-  // The operand slots of lane m_k, or of the lane the divider starts on or the shared ALU
-  // computes. Chosen lane by lane, each slot with a constant index: an
+  // The operand slots of lane m_k, or of the lane a serial unit starts on or a shared unit
+  // is fed. Chosen lane by lane, each slot with a constant index: an
   // index computed from lane and slot together (opnd_q[m_k][s]) makes yosys choose among
   // all LANES x SLOTS words for every slot read, which cost the default core thousands of
   // LUT4. The same holds for the other two-dimensional arrays below (opnd_q, res_q,
   // preds_q): they are read and written with one computed index at most.
   logic [31:0] m_opnd [SLOTS];
   logic [KW-1:0] opnd_k;
-  assign opnd_k = (kind_q == sgpu_core_pkg::KIND_DIV) ? div_next
-                : (kind_q == sgpu_core_pkg::KIND_SHARED || kind_q == sgpu_core_pkg::KIND_S2R)
-                  ? shared_k_q : m_k;
+  assign opnd_k = (kind_q == sgpu_core_pkg::KIND_SERIAL) ? ser_next
+                : (kind_q == sgpu_core_pkg::KIND_SHARED || kind_q == sgpu_core_pkg::KIND_S2R
+                   || kind_q == sgpu_core_pkg::KIND_PIPE) ? shared_k : m_k;
   always_comb begin
     for (int unsigned s = 0; s < SLOTS; s++) begin
       m_opnd[s] = '0;
@@ -704,16 +749,30 @@ module sgpu_core #(
   assign div_a = {m_opnd[1], m_opnd[0]};
   assign div_b = {m_opnd[3], m_opnd[2]};
 
-  // The ALU the lanes share for sgpu_core_pkg::shared_op's operations: lane shared_k_q's
-  // result in S_SHARED. They write neither predicates nor carries.
+  // The units the lanes share a lane a cycle (S_SHARED): lane shared_k is fed in cycle
+  // shared_t_q of the state, and its result comes pipe_latency cycles later, when lane
+  // got_k's comes: in the same cycle for the shared ALU and S2R, FLOAT_LATENCY cycles later
+  // for the float conversions. They write neither predicates nor carries.
+  localparam int unsigned STW = $clog2(LANES + sgpu_core_pkg::FLOAT_LATENCY + 1);
+  logic [STW-1:0] shared_t_q, pipe_latency;
+  logic [KW-1:0]  shared_k, got_k;
+  logic           shared_feed, shared_got;
+  assign pipe_latency = (kind_q == sgpu_core_pkg::KIND_PIPE)
+                        ? STW'(sgpu_core_pkg::FLOAT_LATENCY) : '0;
+  assign shared_k     = KW'(shared_t_q);
+  assign got_k        = KW'(shared_t_q - pipe_latency);
+  assign shared_feed  = state_q == S_SHARED && 32'(shared_t_q) < LANES;
+  assign shared_got   = state_q == S_SHARED && shared_t_q >= pipe_latency;
+
+  // The ALU the lanes share for sgpu_core_pkg::shared_op's operations.
   logic [4:0]  shared_l;
   logic [31:0] shared_d, shared_d_hi;
-  assign shared_l = lane_no(beat_q, 32'(shared_k_q));
+  assign shared_l = lane_no(beat_q, 32'(shared_k));
 
   if (SHARE) begin : gen_shared
     logic unused_shared, unused_carry, unused_pd, unused_pq;
     sgpu_int_alu #(.LANE_OPS(1'b0)) u_shared (
-      .en_i   (state_q == S_SHARED),
+      .en_i   (shared_feed && kind_q == sgpu_core_pkg::KIND_SHARED),
       .instr_i(word_q),
       .a_i    (m_opnd[0]),
       .b_i    (m_opnd[2]),
@@ -734,7 +793,18 @@ module sgpu_core #(
     assign shared_d_hi = '0;
   end
 
-  // S2R's value in lane shared_k_q (computed in that state only).
+  // The conversions between float formats.
+  logic [31:0] f2f_d;
+  sgpu_f2f u_f2f (
+    .clk_i,
+    .rst_ni,
+    .en_i   (shared_feed && kind_q == sgpu_core_pkg::KIND_PIPE),
+    .instr_i(word_q),
+    .a_i    (m_opnd[0]),
+    .d_o    (f2f_d)
+  );
+
+  // S2R's value in lane shared_k (computed in that state only).
   logic [31:0] s2r_value;
   always_comb begin
     s2r_value = '0;
@@ -908,8 +978,25 @@ module sgpu_core #(
     .new_o (amo_new)
   );
 
+  // A float atomic's new value (add on f32, add, min and max on the 16-bit floats and their
+  // pairs), computed in S_AMO_FLOAT from the old value and the lane's b.
+  logic        afloat_start_q, afloat_done;
+  logic [31:0] afloat_new;
+  sgpu_atom_float u_atom_float (
+    .clk_i,
+    .rst_ni,
+    .start_i(state_q == S_AMO_FLOAT && afloat_start_q),
+    .aop_i  (aop),
+    .aty_i  (aty),
+    .old_i  (amo_old_q[31:0]),
+    .b_i    (m_opnd[2]),
+    .done_o (afloat_done),
+    .new_o  (afloat_new)
+  );
+
   logic [127:0] m_req_data;
-  assign m_req_data = (m_atomic && amo_write_q) ? {64'd0, amo_new} : m_data;
+  assign m_req_data = !(m_atomic && amo_write_q) ? m_data
+                    : float_atomic ? {96'd0, afloat_new} : {64'd0, amo_new};
 
   logic m_fault;
   logic [7:0] m_cause;
@@ -1034,7 +1121,7 @@ module sgpu_core #(
   // ---------------------------------------------------------------------------------------
   sgpu_core_pkg::kind_e kind;
   logic        unimplemented;
-  // Atomics whose operation is a float one (the f32 unit's): add on f32, add, min and max
+  // Atomics whose operation is a float one (sgpu_atom_float's): add on f32, add, min and max
   // on the 16-bit floats and their pairs.
   logic        float_atomic, half_aty;
   logic [sgpu_isa_pkg::AOP_MSB-sgpu_isa_pkg::AOP_LSB:0] aop;
@@ -1053,13 +1140,13 @@ module sgpu_core #(
     unique case (unit)
       sgpu_isa_pkg::UNIT_INT: begin
         if (opcode == sgpu_isa_pkg::OP_S2R) kind = sgpu_core_pkg::KIND_S2R;
-        else if (opcode == sgpu_isa_pkg::OP_IDIV) kind = sgpu_core_pkg::KIND_DIV;
+        else if (opcode == sgpu_isa_pkg::OP_IDIV) kind = sgpu_core_pkg::KIND_SERIAL;
         else if (SHARE && sgpu_core_pkg::shared_op(opcode)) kind = sgpu_core_pkg::KIND_SHARED;
       end
       sgpu_isa_pkg::UNIT_MEM: begin
         kind = sgpu_core_pkg::KIND_MEM;
         // Loads, stores (LD, LDC, ST) and atomics (ATOM, RED).
-        unimplemented = !(posted || m_atomic) || float_atomic;
+        unimplemented = !(posted || m_atomic);
       end
       sgpu_isa_pkg::UNIT_CONTROL: begin
         kind = sgpu_core_pkg::KIND_CTRL;
@@ -1068,17 +1155,16 @@ module sgpu_core #(
         kind = sgpu_core_pkg::KIND_VIDEO;
       end
       sgpu_isa_pkg::UNIT_FLOAT: begin
-        kind = sgpu_core_pkg::KIND_FLOAT;
         // The lanes' f32 unit: arithmetic (sgpu_fma), comparisons (sgpu_fcmp) and
-        // conversions with integers (sgpu_cvt).
-        unimplemented = !(opcode == sgpu_isa_pkg::OP_FADD || opcode == sgpu_isa_pkg::OP_FADD32I
-                          || opcode == sgpu_isa_pkg::OP_FMUL
-                          || opcode == sgpu_isa_pkg::OP_FMUL32I
-                          || opcode == sgpu_isa_pkg::OP_FFMA
-                          || opcode == sgpu_isa_pkg::OP_FFMA32I
-                          || opcode == sgpu_isa_pkg::OP_FMNMX
-                          || opcode == sgpu_isa_pkg::OP_FSETP
-                          || opcode == sgpu_isa_pkg::OP_F2I || opcode == sgpu_isa_pkg::OP_I2F);
+        // conversions with integers (sgpu_cvt); the conversions between float formats
+        // (sgpu_f2f) the lanes share.
+        kind = (opcode == sgpu_isa_pkg::OP_F2F) ? sgpu_core_pkg::KIND_PIPE
+                                                 : sgpu_core_pkg::KIND_FLOAT;
+        unimplemented = opcode == sgpu_isa_pkg::OP_FDIV || opcode == sgpu_isa_pkg::OP_FSQRT
+                        || opcode == sgpu_isa_pkg::OP_FRCP;
+      end
+      sgpu_isa_pkg::UNIT_WARP: begin
+        kind = sgpu_core_pkg::KIND_SERIAL;
       end
       sgpu_isa_pkg::UNIT_SURFACE: begin
         kind = sgpu_core_pkg::KIND_SURF;
@@ -1176,6 +1262,7 @@ module sgpu_core #(
     if (state_q == S_SETTLE) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(2));
     if (state_q == S_SCHED_TOP) stk_raddr = stk_at(warp_q, sp_q[warp_q] - SPW'(1));
     if (state_q == S_WALK_RD) stk_raddr = stk_at(warp_q, walk_q);
+    if (state_q == S_GATHER) rf_raddr = rf_at(warp_q, BW'(gather_q), f_ra);
   end
 
   // S_FIRST's entry: the warp's lanes at the kernel's entry. Built outside the process below
@@ -1286,20 +1373,32 @@ module sgpu_core #(
     end
   end
 
+  // Every lane's ra (S_GATHER): a beat's lanes a cycle, the banks' data a cycle after the
+  // read. RZ reads zero (its place in a bank holds the thread's frame start).
+  always_ff @(posedge clk_i) begin
+    if (state_q == S_GATHER && gather_q != '0) begin
+      for (int unsigned l = 0; l < 32; l++) begin
+        if (32'(gather_q) - 1 == l / LANES) begin
+          xw_q[l] <= (f_ra == 8'hff) ? '0 : rf_rdata[l % LANES];
+        end
+      end
+    end
+  end
+
   // A beat's results, two words a lane: every lane's from the integer or video ALU or a
   // control instruction (the frame start a call or return moves to) as it executes; one
-  // lane's at a time from the divider, the shared ALU, S2R or an atomic's old value, on one
+  // lane's at a time from a serial unit, a shared one, S2R or an atomic's old value, on one
   // data path.
   logic          one_we;
   logic [KW-1:0] one_k;
   logic [63:0]   one_data;
-  assign one_we   = (state_q == S_DIV && div_done) || state_q == S_SHARED
+  assign one_we   = (state_q == S_SERIAL && ser_done) || shared_got
                     || (state_q == S_MEM_RSP && mem_rsp_valid_i && rsp_atomic && !mem_rsp_err_i
                         && amo_write_q);
-  assign one_k    = (state_q == S_DIV) ? div_k_q : (state_q == S_SHARED) ? shared_k_q : m_k;
-  assign one_data = (state_q == S_DIV) ? div_result
+  assign one_k    = (state_q == S_SERIAL) ? ser_k_q : (state_q == S_SHARED) ? got_k : m_k;
+  assign one_data = (state_q == S_SERIAL) ? ser_result
                   : tid_s2r ? {clock_now[63:32], s2r_value}
-                  : (state_q == S_SHARED) ? {shared_d_hi, shared_d} : amo_old_q;
+                  : (state_q == S_SHARED) ? {shared_d_hi, shared_d} | 64'(f2f_d) : amo_old_q;
   always_ff @(posedge clk_i) begin
     if (state_q == S_EXEC || state_q == S_UNIT) begin
       unique case (kind_q)
@@ -1319,7 +1418,7 @@ module sgpu_core #(
                            : 32'(moved_frame(opnd_q[k][FRAME_SLOT]));
           end
         end
-        default: ;  // the divider's and an atomic's lanes come later
+        default: ;  // the shared and serial units' and an atomic's lanes come later
       endcase
     end else if (one_we) begin
       for (int unsigned k = 0; k < LANES; k++) begin
@@ -1403,7 +1502,9 @@ module sgpu_core #(
   logic [1:0] pred_we;
   assign pred_we = (opcode == sgpu_isa_pkg::OP_ISETP || opcode == sgpu_isa_pkg::OP_FSETP)
                  ? {pq_idx != 3'd7, pd_idx != 3'd7}
-                 : (opcode == sgpu_isa_pkg::OP_PLOP) ? {1'b0, pd_idx != 3'd7} : 2'b00;
+                 : (opcode == sgpu_isa_pkg::OP_PLOP || opcode == sgpu_isa_pkg::OP_SHFL
+                    || opcode == sgpu_isa_pkg::OP_MATCH || opcode == sgpu_isa_pkg::OP_VOTE)
+                   ? {1'b0, pd_idx != 3'd7} : 2'b00;
   logic carry_we;
   assign carry_we = (opcode == sgpu_isa_pkg::OP_IADD || opcode == sgpu_isa_pkg::OP_IMAD)
                     && word_q[sgpu_isa_pkg::CC_LSB];
@@ -1581,6 +1682,9 @@ module sgpu_core #(
           end else if (ret_hazard || (posted && ret_full)) begin
             blocked_q[warp_q] <= 1'b1;
             state_q           <= S_SCHED;
+          end else if (unit == sgpu_isa_pkg::UNIT_WARP && opcode != sgpu_isa_pkg::OP_VOTE) begin
+            gather_q <= '0;
+            state_q  <= S_GATHER;
           end else if (kind != sgpu_core_pkg::KIND_CTRL) begin
             state_q <= S_BEAT;
           end else if (opcode == sgpu_isa_pkg::OP_CALLR && (top_q.mask & guard) != '0) begin
@@ -1644,12 +1748,12 @@ module sgpu_core #(
               unit_wait_q <= 3'(sgpu_core_pkg::FLOAT_LATENCY - 1);
               state_q     <= S_UNIT;
             end
-            sgpu_core_pkg::KIND_DIV: begin
-              div_k_q <= '0;
-              state_q <= S_DIV;
+            sgpu_core_pkg::KIND_SERIAL: begin
+              ser_k_q <= '0;
+              state_q <= S_SERIAL;
             end
-            sgpu_core_pkg::KIND_SHARED, sgpu_core_pkg::KIND_S2R: begin
-              shared_k_q <= '0;
+            sgpu_core_pkg::KIND_SHARED, sgpu_core_pkg::KIND_S2R, sgpu_core_pkg::KIND_PIPE: begin
+              shared_t_q <= '0;
               state_q    <= S_SHARED;
             end
             sgpu_core_pkg::KIND_MEM: begin
@@ -1679,16 +1783,30 @@ module sgpu_core #(
           end
         end
 
-        // The shared ALU, or S2R, computes the beat's lanes, one a cycle.
+        // A shared unit (or S2R) is fed the beat's lanes, one a cycle, and gives their
+        // results pipe_latency cycles later.
         S_SHARED: begin
-          shared_k_q <= shared_k_q + KW'(1);
+          shared_t_q <= shared_t_q + STW'(1);
           if (tid_s2r) tid_beat_q <= tid_after;
-          if (32'(shared_k_q) == LANES - 1) state_q <= S_WRITE;
+          if (32'(shared_t_q) == LANES - 1 + 32'(pipe_latency)) state_q <= S_WRITE;
         end
 
-        S_DIV: if (div_done) begin
-          div_k_q <= div_next;
-          if (div_last) state_q <= S_WRITE;
+        // A serial unit computes the beat's lanes one after another; the warp unit's pd
+        // bits go to the executing lanes.
+        S_SERIAL: if (ser_done) begin
+          ser_k_q <= ser_next;
+          if (ser_warp && !vote_ballot) begin
+            for (int unsigned k = 0; k < LANES; k++) begin
+              if (ser_k_q == KW'(k) && beat_mask[k]) pd_new_q[lane_no(beat_q, k)] <= warp_pd;
+            end
+          end
+          if (ser_last) state_q <= S_WRITE;
+        end
+
+        // Every lane's ra for the warp unit, a beat's lanes a cycle.
+        S_GATHER: begin
+          gather_q <= gather_q + (BW+1)'(1);
+          if (32'(gather_q) == BEATS) state_q <= S_BEAT;
         end
 
         // An atomic's beat: its lanes, lowest first, each reading and then writing.
@@ -1722,14 +1840,24 @@ module sgpu_core #(
             trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_OUT_OF_BOUNDS);
             state_q      <= S_TRAP;
           end else if (!amo_write_q) begin
-            amo_old_q   <= (m_len == 5'd8) ? m_loaded[63:0] : 64'(m_loaded[31:0]);
-            amo_write_q <= 1'b1;
-            state_q     <= S_MEM_REQ;
+            // The old value's bytes, zero-extended.
+            amo_old_q      <= (m_len == 5'd8) ? m_loaded[63:0]
+                            : (m_len == 5'd2) ? 64'(m_loaded[15:0]) : 64'(m_loaded[31:0]);
+            amo_write_q    <= 1'b1;
+            afloat_start_q <= 1'b1;
+            state_q        <= float_atomic ? S_AMO_FLOAT : S_MEM_REQ;
           end else begin
             amo_write_q   <= 1'b0;
             mem_lane_q    <= {1'b0, m_k} + (KW+1)'(1);
             state_q       <= S_MEM_REQ;
           end
+        end
+
+        // A float atomic's new value: the unit started in the first cycle, its write when
+        // it is done.
+        S_AMO_FLOAT: begin
+          afloat_start_q <= 1'b0;
+          if (afloat_done && !afloat_start_q) state_q <= S_MEM_REQ;
         end
 
         // A surface instruction's beat: its lanes, lowest first, each with the handle

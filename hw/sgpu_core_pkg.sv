@@ -29,13 +29,14 @@ package sgpu_core_pkg;
   typedef enum logic [3:0] {
     KIND_ALU,      // the integer ALU, one result per lane
     KIND_S2R,      // special registers
-    KIND_DIV,      // the iterative divider
+    KIND_SERIAL,   // a unit the lanes share, one lane after another (dividers, warp unit)
     KIND_MEM,      // loads and stores through the memory port
     KIND_CTRL,     // branches, calls, exits, barriers
     KIND_SHARED,   // the integer unit the lanes share, one lane a cycle
+    KIND_PIPE,     // a pipelined unit the lanes share, one lane a cycle (F2F, MUFU)
     KIND_VIDEO,    // the video unit (sgpu_video_alu), one result per lane
     KIND_SURF,     // the surface unit (sgpu_surface_unit), one lane's access at a time
-    KIND_FLOAT     // the f32 unit (sgpu_fma, sgpu_fcmp), one result per lane
+    KIND_FLOAT     // the f32 unit (sgpu_fma, sgpu_fcmp, sgpu_cvt), one result per lane
   } kind_e;
 
   // Integer operations that the lanes' ALUs leave to one ALU they share (sgpu_int_alu's

@@ -2647,7 +2647,7 @@ pub enum Op {
         rc: RegOrImm,
         smode: Smode,
     },
-    /// warp vote on pc over each lane's member mask rb (RZ: the lanes running it) (ballot: rd; all, any, uni: pd)
+    /// warp vote on pc over each lane's member mask rb (RZ: the lanes running it): the ballot to rd; all, any or uni to pd (BALLOT leaves pd)
     Vote {
         rd: Reg,
         pd: Pred,

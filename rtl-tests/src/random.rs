@@ -42,6 +42,7 @@ pub struct Mix {
     pub alu: u32,
     pub video: u32,
     pub float: u32,
+    pub warp: u32,
     pub divide: u32,
     pub memory: u32,
     pub atomic: u32,
@@ -60,6 +61,7 @@ impl Mix {
         alu: 40,
         video: 8,
         float: 10,
+        warp: 4,
         divide: 3,
         memory: 15,
         atomic: 5,
@@ -189,7 +191,9 @@ impl Rng {
     /// A register value: edge values half the time, integers' and f32's (1.0, the smallest
     /// subnormal and normal, the largest normal, infinity, a signalling and a quiet NaN).
     fn value(&mut self) -> u32 {
-        const EDGES: [u32; 15] = [
+        // Integer, lane-number and f32 edges, then pairs of f16 edges (one, infinity, the
+        // smallest and largest subnormals, the largest finite).
+        const EDGES: [u32; 22] = [
             0,
             1,
             2,
@@ -199,12 +203,19 @@ impl Rng {
             31,
             32,
             0x3f80_0000,
+            0x3f00_0000,
+            0x4b00_0000,
             0x0080_0000,
+            0x007f_ffff,
             0x7f7f_ffff,
             0x7f80_0000,
             0x7f80_0001,
             0x7fc0_0000,
             0xbf80_0000,
+            0x3c00_3c00,
+            0x7c00_0001,
+            0x7bff_03ff,
+            0xfc00_8000,
         ];
         if self.chance(50) {
             EDGES[self.below(EDGES.len() as u32) as usize]
@@ -319,6 +330,67 @@ pub fn generate(seed: u64, mix: Mix, length: u32, warps: u32) -> Generated {
         .collect();
     let constants = (0..CONSTANTS).map(|_| rng.word() as u8).collect();
     launch(code, shape, format, contents, constants)
+}
+
+/// What [`single`] puts between its prologue and epilogue.
+#[derive(Clone, Copy, Debug)]
+pub enum Single {
+    /// A random instruction of this unit on the data registers (as the mixes draw them),
+    /// run by every lane (guard PT).
+    Unit(Unit),
+    /// This instruction as it is.
+    Insn(Instruction),
+}
+
+/// One instruction between the generator's prologue and epilogue, in two CTAs of one full
+/// warp: `seed` draws the program's shape and the instruction, `values` alone the values of
+/// the data registers and so of the predicates made from them (a fixed sequence of moves
+/// and comparisons after the prologue), so that two programs differing only in `values`
+/// run the same instructions on different operands. For the tests of single instructions:
+/// that the core runs every opcode, and that a fixed-latency one takes the same cycles
+/// whatever its operands. Returns the program, its launch, and the instruction.
+pub fn single(seed: u64, values: u64, what: Single) -> (Generated, Instruction) {
+    let mut rng = Rng::new(seed);
+    let shape = Shape {
+        block: [32, 1, 1],
+        grid: [2, 1, 1],
+    };
+    let regs = Regs::pick(&mut rng);
+    let mut b = Builder::default();
+    prologue(&mut b, &mut rng, &regs, &shape);
+    let mut operands = Rng::new(values);
+    for k in 0..16 {
+        b.emit(Op::Mov32i {
+            rd: regs.data(k),
+            imm32: operands.value(),
+        });
+    }
+    for p in 0..4 {
+        b.emit(isetp(
+            regs.pred(p),
+            regs.data(p),
+            RegOrImm::Reg(r(20)),
+            Icmp::Gt,
+            false,
+        ));
+    }
+    let insn = match what {
+        Single::Unit(unit) => Instruction {
+            guard: ALWAYS,
+            ..compute(&mut rng, unit, &regs)
+        },
+        Single::Insn(i) => i,
+    };
+    b.code.push(insn);
+    epilogue(&mut b, &regs);
+    let contents = (0..SURFACE_W * SURFACE_H * 16)
+        .map(|_| rng.word() as u8)
+        .collect();
+    let constants = (0..CONSTANTS).map(|_| rng.word() as u8).collect();
+    (
+        launch(b.finish(), shape, "r32_uint", contents, constants),
+        insn,
+    )
 }
 
 /// The surface's formats: 4, 8 or 16 bytes an element, of every kind.
@@ -617,8 +689,9 @@ fn surface(global: &mut Global, format: &str, mut contents: Vec<u8>) -> Surfaces
     }
 }
 
-/// A random instruction of the integer ALU (`unit` Int), the video ALU (Video) or the f32
-/// unit (Float: those the core has, `support::missing_unit`) on the data registers and
+/// A random instruction of the integer ALU (`unit` Int), the video ALU (Video), the f32
+/// unit (Float: those the core has, `support::missing_unit`) or the warp unit (Warp: SHFL,
+/// VOTE, REDUX, MATCH, whose member masks are then random too) on the data registers and
 /// predicates: random bits in every field it uses, then its registers and predicates moved
 /// into the data ones.
 fn compute(rng: &mut Rng, unit: Unit, regs: &Regs) -> Instruction {
@@ -724,6 +797,7 @@ impl Gen<'_> {
             m.alu,
             m.video,
             m.float,
+            m.warp,
             m.divide,
             m.memory,
             m.atomic,
@@ -750,16 +824,16 @@ impl Gen<'_> {
             })
             .unwrap_or(0);
         match kind {
-            0..=2 => {
-                let unit = [Unit::Int, Unit::Video, Unit::Float][kind];
+            0..=3 => {
+                let unit = [Unit::Int, Unit::Video, Unit::Float, Unit::Warp][kind];
                 let i = compute(self.rng, unit, &self.regs);
                 self.b.code.push(i);
             }
-            3 => self.divide(),
-            4 => self.memory(),
-            5 => self.atomic(),
-            6 => self.surface(),
-            7 => {
+            4 => self.divide(),
+            5 => self.memory(),
+            6 => self.atomic(),
+            7 => self.surface(),
+            8 => {
                 if self.max_depth > 3 && self.depth == 0 && self.rng.chance(30) {
                     let inner = 3 + self.rng.below(self.max_depth - 3);
                     self.if_else(inner)
@@ -769,10 +843,10 @@ impl Gen<'_> {
                     self.r#loop()
                 }
             }
-            8 => self.call(),
-            9 => self.barrier(),
-            10 => self.constant(),
-            11 => self.exit(top),
+            9 => self.call(),
+            10 => self.barrier(),
+            11 => self.constant(),
+            12 => self.exit(top),
             _ => self.warpsync(),
         }
     }

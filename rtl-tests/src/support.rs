@@ -4,43 +4,19 @@
 //! hw/sgpu_core.sv, the same for every lane and warp count); tests/cosim.rs checks the two
 //! agree on every kernel it runs.
 
-use sgpu_isa::{Aop, Aty, Op, Unit};
+use sgpu_isa::{Op, Unit};
 use sgpu_sim::program::{Function, Program};
 
 /// Why the core cannot run `op`: the unit it lacks; `None` when it can.
 pub fn missing_unit(op: &Op) -> Option<&'static str> {
     match op.unit() {
         Unit::Float => match op {
-            Op::Fadd { .. }
-            | Op::Fadd32i { .. }
-            | Op::Fmul { .. }
-            | Op::Fmul32i { .. }
-            | Op::Ffma { .. }
-            | Op::Ffma32i { .. }
-            | Op::Fmnmx { .. }
-            | Op::Fsetp { .. }
-            | Op::F2i { .. }
-            | Op::I2f { .. } => None,
             Op::Fdiv { .. } | Op::Fsqrt { .. } | Op::Frcp { .. } => Some("f32 divider"),
-            _ => Some("conversion between float formats (F2F)"),
-        },
-        Unit::Sfu => Some("special-function unit"),
-        Unit::Warp => Some("warp-operation unit"),
-        Unit::Mem => match *op {
-            Op::Atom { aop, aty, .. } | Op::Red { aop, aty, .. } if float_atomic(aop, aty) => {
-                Some("f32 unit (float atomics)")
-            }
             _ => None,
         },
-        Unit::Control | Unit::Int | Unit::Surface | Unit::Video => None,
+        Unit::Sfu => Some("special-function unit"),
+        Unit::Control | Unit::Int | Unit::Mem | Unit::Surface | Unit::Video | Unit::Warp => None,
     }
-}
-
-/// An atomic whose operation is a float one, the f32 unit's: add on f32, and add, min and
-/// max on the 16-bit floats and their pairs.
-fn float_atomic(aop: Aop, aty: Aty) -> bool {
-    let half = matches!(aty, Aty::F16 | Aty::F16x2 | Aty::Bf16 | Aty::Bf16x2);
-    (aty == Aty::F32 && aop == Aop::Add) || (half && matches!(aop, Aop::Add | Aop::Min | Aop::Max))
 }
 
 /// The first instruction `kernel` can reach (through direct calls; any function, if it calls

@@ -147,6 +147,55 @@ lane_unit!(
     sgpu_fma_step
 );
 
+/// hw/sgpu_atom_float.sv: a float atomic's new value from the old one and the operand,
+/// started and run to its end.
+pub struct AtomFloat(*mut c_void);
+
+extern "C" {
+    fn sgpu_atom_float_new() -> *mut c_void;
+    fn sgpu_atom_float_free(m: *mut c_void);
+    fn sgpu_atom_float_run(
+        m: *mut c_void,
+        aop: u8,
+        aty: u8,
+        old: u32,
+        b: u32,
+        limit: u32,
+        out: *mut u32,
+    ) -> u32;
+}
+
+impl AtomFloat {
+    /// A unit out of reset.
+    pub fn new() -> AtomFloat {
+        // SAFETY: the shim allocates a model and returns it, never null.
+        AtomFloat(unsafe { sgpu_atom_float_new() })
+    }
+
+    /// One operation (the aop and aty fields' values): the new value and the cycles from the
+    /// start to done_o, or `None` if done_o did not come within `limit` cycles.
+    pub fn run(&mut self, aop: u8, aty: u8, old: u32, b: u32, limit: u32) -> Option<(u32, u32)> {
+        let mut out = 0;
+        // SAFETY: self.0 is a live model from the shim's `new`, used by one thread (&mut
+        // self); `out` is written once.
+        let cycles = unsafe { sgpu_atom_float_run(self.0, aop, aty, old, b, limit, &mut out) };
+        (cycles > 0).then_some((out, cycles))
+    }
+}
+
+impl Default for AtomFloat {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for AtomFloat {
+    fn drop(&mut self) {
+        // SAFETY: self.0 came from the shim's `new` and is freed once.
+        unsafe { sgpu_atom_float_free(self.0) }
+    }
+}
+
 /// What hw/sgpu_surface_unit.sv gives in a cycle, for the access of the cycle before
 /// (csrc/surface_unit.cpp has the same layout).
 #[repr(C)]

@@ -11,14 +11,22 @@
 //! - tests/kernels/cvtint.ptx: cvt from f32 to s32, u32, s16, u16, s64 and u64 in each
 //!   integer rounding (with `.ftz` and `.sat`), and to f32 from s32, u32, s64, u64, s16 and
 //!   u8 in each rounding mode.
-//! - The CUDA examples whose kernels use the f32 unit's arithmetic, compiled by clang-16 as
-//!   `ptxas-rs cuda` compiles them: saxpy.cu and matmul.cu.
+//! - The half-precision kernels of tests/kernels, whose f16 and bf16 values (and their
+//!   pairs) convert through f32 (F2F): halfcvt (f32 to f16 and bf16 in every mode,
+//!   `.satfinite`, `.relu`), cvtpair (packed pairs), halfops, halfmath, halffma, halfcmp and
+//!   halfpair, on 16-bit values biased to their edges (`common::half_manifest`).
+//! - Float atomics (sgpu_atom_float): tests/kernels/atomhalf.ptx (add on f16, bf16 and
+//!   their pairs, with and without a result, and f64's through the runtime) on values at
+//!   their edges, tests/kernels/vecatomic.ptx (vector atomics of f32, f16 and bf16: add, min,
+//!   max), and the corpus's float_atomics (histogram.cu: atomicAdd on floats).
+//! - Every CUDA example, examples/cuda/*.cu, compiled by clang-16 as `ptxas-rs cuda`
+//!   compiles it, with its manifest.
 //!
 //! Verilator and g++ must be installed: without them the build of this crate fails.
 
 mod common;
 
-use common::float_manifest;
+use common::{float_manifest, half_manifest};
 use rtl_tests::cosim::{Options, Report};
 
 /// `ptx` (named `name`) run as `manifest` launches it on a core of `lanes` lanes: the run's
@@ -54,11 +62,96 @@ fn the_integer_conversion_kernel_agrees_at_8_1_and_32_lanes() {
     }
 }
 
+/// The half-precision kernels: (name, input words and output bytes per thread), as each
+/// indexes its buffers.
+const HALF_KERNELS: [(&str, usize, usize); 7] = [
+    ("halfcvt", 1, 24),
+    ("cvtpair", 2, 16),
+    ("halfops", 3, 356),
+    ("halfmath", 1, 16),
+    ("halffma", 2, 4),
+    ("halfcmp", 1, 48),
+    ("halfpair", 3, 48),
+];
+
 #[test]
-fn cuda_float_examples_agree_at_8_1_and_32_lanes() {
+fn half_precision_kernels_agree_at_8_1_and_32_lanes() {
+    for (lanes, seed) in [(8, 11), (1, 12), (32, 13)] {
+        for (kernel, in_words, out_bytes) in HALF_KERNELS {
+            let manifest = half_manifest(kernel, 64, in_words, out_bytes, seed);
+            let report = agree(
+                &common::source(&format!("tests/kernels/{kernel}.ptx")),
+                kernel,
+                &manifest,
+                lanes,
+            );
+            println!("{kernel} at {lanes} lanes (seed {seed}): {report:?}");
+        }
+    }
+}
+
+/// atomhalf's buffers for `threads` threads: `in` (a word of two halves, then an f64, 16
+/// bytes a thread), `own` (three words of halves, then an f64, 24 bytes a thread), `olds`
+/// and `common`.
+fn atomhalf_manifest(threads: usize, seed: u64) -> String {
+    let mut rng = common::Rng::new(seed);
+    let mut halves =
+        || u32::from(common::half_value(&mut rng)) | u32::from(common::half_value(&mut rng)) << 16;
+    let bytes = |words: &[u32], x: f64| -> Vec<String> {
+        let mut v: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        v.extend([0; 4]);
+        v.extend(x.to_le_bytes());
+        v.iter().map(u8::to_string).collect()
+    };
+    let (mut input, mut own) = (Vec::new(), Vec::new());
+    for t in 0..threads {
+        input.extend(bytes(&[halves()], t as f64 * 0.5 - 3.0));
+        own.extend(bytes(&[halves(), halves(), halves()], 1.0e16 + t as f64));
+    }
+    format!(
+        "block = [{threads}]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"own\" }}, \
+         {{ buffer = \"olds\" }}, {{ buffer = \"common\" }}]\n[buffers.in]\nu8 = [{}]\n\
+         [buffers.own]\nu8 = [{}]\n[buffers.olds]\nsize = {}\n[buffers.common]\nsize = 16\n",
+        input.join(", "),
+        own.join(", "),
+        16 * threads
+    )
+}
+
+#[test]
+fn float_atomics_agree_at_8_1_and_32_lanes() {
+    let corpus = common::corpus_dir().join("generated/clang16_cuda/histogram.sm80.O2.ptx");
+    let corpus = std::fs::read_to_string(corpus).unwrap();
+    let launch = common::workspace().join("bench/launch/histogram.sm80.O2.float_atomics.toml");
+    let launch = std::fs::read_to_string(launch)
+        .unwrap()
+        .replace("file = \"", "file = \"bench/launch/");
+    for (lanes, seed) in [(8, 21), (1, 22), (32, 23)] {
+        let atomhalf = common::source("tests/kernels/atomhalf.ptx");
+        agree(&atomhalf, "atomhalf", &atomhalf_manifest(64, seed), lanes);
+        let vecatomic = common::source("tests/kernels/vecatomic.ptx");
+        let m = "block = [32]\nparams = [{ buffer = \"acc\" }, { buffer = \"out\" }]\n\
+                 [buffers.acc]\nsize = 64\n[buffers.out]\nsize = 1024\n";
+        agree(&vecatomic, "vecatomic", m, lanes);
+        let report = agree(&corpus, "histogram.sm80.O2 float_atomics", &launch, lanes);
+        println!("float_atomics at {lanes} lanes: {report:?}");
+    }
+}
+
+#[test]
+fn cuda_examples_agree_at_8_1_and_32_lanes() {
     let dir = tempfile::tempdir().unwrap();
     let examples = common::workspace().join("examples/cuda");
-    for name in ["saxpy", "matmul"] {
+    let mut names: Vec<String> = std::fs::read_dir(&examples)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".cu").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in names {
         let ptx = dir.path().join(format!("{name}.ptx"));
         let cu = examples.join(format!("{name}.cu"));
         assert!(
@@ -66,7 +159,9 @@ fn cuda_float_examples_agree_at_8_1_and_32_lanes() {
             "{name}.cu"
         );
         let source = std::fs::read_to_string(&ptx).unwrap();
-        let manifest = std::fs::read_to_string(examples.join(format!("{name}.toml"))).unwrap();
+        let manifest = std::fs::read_to_string(examples.join(format!("{name}.toml")))
+            .unwrap()
+            .replace("file = \"", &format!("file = \"{}/", examples.display()));
         for lanes in [8, 1, 32] {
             let report = agree(&source, &format!("{name}.cu"), &manifest, lanes);
             println!("{name}.cu at {lanes} lanes: {report:?}");

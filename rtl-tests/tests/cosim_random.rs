@@ -61,7 +61,7 @@ fn random_programs_agree_at_other_lane_counts() {
 #[test]
 fn the_generator_covers_its_mix() {
     use sgpu_isa::{Bmode, Op, Space};
-    const KINDS: [&str; 27] = [
+    const KINDS: [&str; 32] = [
         "integer ALU",
         "division",
         "load or store",
@@ -89,6 +89,11 @@ fn the_generator_covers_its_mix() {
         "f32 arithmetic",
         "f32 comparison",
         "f32 conversion with integers",
+        "conversion between float formats",
+        "shuffle",
+        "vote",
+        "warp reduction",
+        "match",
     ];
     let mut seen = [false; KINDS.len()];
     for seed in 0..60 {
@@ -132,6 +137,11 @@ fn the_generator_covers_its_mix() {
                 | Op::Ffma32i { .. } => 24,
                 Op::Fmnmx { .. } | Op::Fsetp { .. } => 25,
                 Op::F2i { .. } | Op::I2f { .. } => 26,
+                Op::F2f { .. } => 27,
+                Op::Shfl { .. } => 28,
+                Op::Vote { .. } => 29,
+                Op::Redux { .. } => 30,
+                Op::Match { .. } => 31,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
                 _ if d.unit == sgpu_isa::Unit::Video => 8,
                 Op::Suld { .. } => 9,

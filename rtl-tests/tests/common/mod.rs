@@ -243,6 +243,63 @@ pub fn float_manifest(
     )
 }
 
+/// f16 and bf16 edges: zeros, the smallest and largest subnormals, the smallest normal, one
+/// and its neighbours, the largest finite value, infinity, quiet and signalling NaNs; f16's
+/// first, bf16's second (each is used with both signs).
+const HALF_EDGES: [[u16; 12]; 2] = [
+    [
+        0x0000, 0x0001, 0x03ff, 0x0400, 0x3bff, 0x3c00, 0x3c01, 0x7bff, 0x7c00, 0x7c01, 0x7e00,
+        0x7fff,
+    ],
+    [
+        0x0000, 0x0001, 0x007f, 0x0080, 0x3f7f, 0x3f80, 0x3f81, 0x7f7f, 0x7f80, 0x7f81, 0x7fc0,
+        0x7fff,
+    ],
+];
+
+/// A random 16-bit float of either kind: often an edge or next to one, else random bits.
+pub fn half_value(rng: &mut Rng) -> u16 {
+    let sign = (rng.word() as u16) & 0x8000;
+    let edges = &HALF_EDGES[(rng.word() % 2) as usize];
+    let edge = edges[(rng.word() % edges.len() as u64) as usize];
+    match rng.word() % 4 {
+        0 => sign | edge,
+        1 => sign | (edge.wrapping_add((rng.word() % 3) as u16).wrapping_sub(1) & 0x7fff),
+        _ => rng.word() as u16,
+    }
+}
+
+/// A launch of `kernel` (parameters `in` and `out`) in two CTAs of `block` threads, with
+/// `in_words` words of `in` and `out_bytes` bytes of `out` for each thread: each word two
+/// 16-bit floats ([`half_value`], seeded by `seed`), or one in eight an f32 ([`float_value`]).
+pub fn half_manifest(
+    kernel: &str,
+    block: usize,
+    in_words: usize,
+    out_bytes: usize,
+    seed: u64,
+) -> String {
+    let threads = 2 * block;
+    let mut rng = Rng::new(seed);
+    let words: Vec<String> = (0..threads * in_words)
+        .map(|_| {
+            let w = if rng.word() % 8 == 0 {
+                float_value(&mut rng)
+            } else {
+                u32::from(half_value(&mut rng)) | u32::from(half_value(&mut rng)) << 16
+            };
+            format!("{w:#x}")
+        })
+        .collect();
+    format!(
+        "kernel = \"{kernel}\"\ngrid = [2]\nblock = [{block}]\n\
+         params = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+         [buffers.in]\nu32 = [{}]\n[buffers.out]\nsize = {}\n",
+        words.join(", "),
+        threads * out_bytes
+    )
+}
+
 /// The (name, opcode, used bits) of each instruction named.
 pub fn instructions(names: &[&str]) -> Vec<(&'static str, u8, u64)> {
     names

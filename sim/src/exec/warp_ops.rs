@@ -40,16 +40,16 @@ pub(super) fn exec(op: Op, w: &mut Warp, e: Exec) -> Result<Flow, Cause> {
             pc,
             vmode,
         } => {
+            // Every mode writes the ballot to rd (RZ drops it), as NVIDIA's VOTE does; all,
+            // any and uni their verdict to pd, which BALLOT leaves as it was.
             let truth = w.ps(pc) & mask;
             let mut result = 0u32;
             for l in lanes(mask) {
                 let m = members(w, rb, l, mask);
                 let v = truth & m;
+                w.w(rd, l, v);
                 let bit = match vmode {
-                    Vmode::Ballot => {
-                        w.w(rd, l, v);
-                        continue;
-                    }
+                    Vmode::Ballot => continue,
                     Vmode::All => v == m,
                     Vmode::Any => v != 0,
                     Vmode::Uni => v == 0 || v == m,
