@@ -32,7 +32,7 @@ use std::time::Instant;
 const REGS: [u8; 4] = [4, 1, 2, 3];
 
 /// Cycles from start_i to done_o, for every operation (hw/sgpu_fdiv.sv's header).
-const LATENCY: u32 = 18;
+const LATENCY: u32 = 19;
 
 /// How long a run waits for done_o before it counts the operation as lost.
 const BOUND: u32 = 4 * LATENCY;
