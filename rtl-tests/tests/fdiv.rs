@@ -3,9 +3,10 @@
 //! `sgpu_sim::exec::evaluate`, which runs the simulator's own float functions
 //! (sim/src/float.rs's `div` and `sqrt`), not a copy of them.
 //!
-//! - Every word of each (rounding mode x `.ftz`) on the edge operands crossed: both zeros,
-//!   the smallest and largest subnormals and normals, one ulp either side of 1.0 and of every
-//!   power of two from 2^-149 to 2^127, infinities, quiet and signalling NaNs with payloads.
+//! - Every FDIV word (rounding mode x `.ftz`) on the edge operands crossed, and every FSQRT
+//!   and FRCP word on each: both zeros, the smallest and largest subnormals and normals,
+//!   every power of two from 2^-149 to 2^127 and one ulp either side of it, infinities,
+//!   quiet and signalling NaNs with payloads.
 //! - Every FDIV word on quotients that are ties at the rounding position (which only
 //!   subnormal quotients can be: a normal quotient of 24-bit significands never falls half
 //!   way) and on their neighbours; on quotients at and beside the overflow threshold and the
@@ -91,7 +92,7 @@ impl Check {
         }
     }
 
-    /// `word` on each pair.
+    /// Every word of `words` on each pair.
     fn cases(&mut self, words: &[u64], pairs: &[(u32, u32)]) {
         for &(a, b) in pairs {
             for &w in words {
@@ -163,7 +164,10 @@ fn every_word_agrees_with_the_model_on_edge_operands() {
             }
         }
     }
-    let what = format!("every word on {} edge operands crossed", edges.len());
+    let what = format!(
+        "every FDIV word on {} edge operands crossed, every FSQRT and FRCP word on each",
+        edges.len()
+    );
     let cases = check.finish(&what, start);
     assert!(cases > 5_000_000, "only {cases} cases");
 }
