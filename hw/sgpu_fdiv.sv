@@ -119,7 +119,7 @@ module sgpu_fdiv (
     frac  = (flush && field == 8'h00) ? 23'h0 : v[22:0];
     parts = {field == 8'hff && frac != 23'h0, field == 8'hff && frac == 23'h0,
              field == 8'h00 && frac == 23'h0, v[31], field != 8'h00, frac,
-             field == 8'h00 ? 8'h01 : field};
+             field == 8'h00 ? 8'd1 : field};
   endfunction
 
   // One step of the recurrence: the new quotient or root bit and the partial remainder.
