@@ -5,13 +5,14 @@
 /// (which includes UNIT_HEADER).
 /// Each is built from the ISA package, its own sources and its shim, so that a change to
 /// the core does not rebuild it.
-const UNITS: [(&str, &[&str], &str); 7] = [
+const UNITS: [(&str, &[&str], &str); 8] = [
     ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
     ("sgpu_fma", &["sgpu_core_pkg"], "csrc/fma.cpp"),
     ("sgpu_fcmp", &["sgpu_core_pkg"], "csrc/fcmp.cpp"),
     ("sgpu_cvt", &["sgpu_core_pkg"], "csrc/cvt.cpp"),
     ("sgpu_f2f", &["sgpu_core_pkg"], "csrc/f2f.cpp"),
     ("sgpu_atom_float", &["sgpu_core_pkg"], "csrc/atom_float.cpp"),
+    ("sgpu_fdiv", &["sgpu_core_pkg"], "csrc/fdiv.cpp"),
     (
         "sgpu_surface_unit",
         &["sgpu_surface_pack"],

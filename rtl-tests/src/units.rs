@@ -265,3 +265,75 @@ impl Drop for SurfaceUnit {
         unsafe { sgpu_surface_unit_free(self.0) }
     }
 }
+
+extern "C" {
+    fn sgpu_fdiv_new() -> *mut c_void;
+    fn sgpu_fdiv_free(m: *mut c_void);
+    fn sgpu_fdiv_step(m: *mut c_void, start: u8, word: u64, a: u32, b: u32, out: *mut FdivOut);
+    fn sgpu_fdiv_run(m: *mut c_void, word: u64, a: u32, b: u32, bound: u32, out: *mut FdivRun);
+}
+
+/// What hw/sgpu_fdiv.sv gives in a cycle (csrc/fdiv.cpp has the same layout).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FdivOut {
+    pub d: u32,
+    pub busy: u8,
+    pub done: u8,
+}
+
+/// One operation of hw/sgpu_fdiv.sv (csrc/fdiv.cpp has the same layout): its result, the
+/// cycles from start_i to done_o (0 when done_o did not come within the bound), and whether
+/// busy_o was high in every cycle between and low with done_o.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FdivRun {
+    pub d: u32,
+    pub cycles: u32,
+    pub busy: u8,
+}
+
+/// hw/sgpu_fdiv.sv: the core's f32 divider (FDIV, FSQRT, FRCP), iterative, shared by the
+/// lanes.
+pub struct Fdiv(*mut c_void);
+
+impl Fdiv {
+    /// A unit out of reset.
+    pub fn new() -> Fdiv {
+        // SAFETY: the shim allocates a model and returns it, never null.
+        Fdiv(unsafe { sgpu_fdiv_new() })
+    }
+
+    /// One clock cycle with these inputs: returns the unit's outputs in that cycle, before
+    /// its rising edge takes the inputs.
+    pub fn step(&mut self, start: bool, word: u64, a: u32, b: u32) -> FdivOut {
+        let mut out = FdivOut::default();
+        // SAFETY: self.0 is a live model from sgpu_fdiv_new, used by one thread (&mut self);
+        // `out` is an FdivOut, the layout the shim writes.
+        unsafe { sgpu_fdiv_step(self.0, u8::from(start), word, a, b, &mut out) };
+        out
+    }
+
+    /// The instruction `word` on ra = a and rb = b, from start_i to done_o (at most `bound`
+    /// cycles), with other values on the inputs after start_i. It stops before the rising
+    /// edge of done_o's cycle, so that the next operation, or [`Fdiv::step`], starts in it.
+    pub fn run(&mut self, word: u64, a: u32, b: u32, bound: u32) -> FdivRun {
+        let mut out = FdivRun::default();
+        // SAFETY: as in `step`; `out` is an FdivRun.
+        unsafe { sgpu_fdiv_run(self.0, word, a, b, bound, &mut out) };
+        out
+    }
+}
+
+impl Default for Fdiv {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Fdiv {
+    fn drop(&mut self) {
+        // SAFETY: self.0 came from sgpu_fdiv_new and is freed once.
+        unsafe { sgpu_fdiv_free(self.0) }
+    }
+}
