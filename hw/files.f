@@ -19,4 +19,5 @@ sgpu_mem_return.sv
 sgpu_f2f.sv
 sgpu_warp_unit.sv
 sgpu_atom_float.sv
+sgpu_fdiv.sv
 sgpu_core.sv

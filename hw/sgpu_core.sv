@@ -12,14 +12,14 @@
 // f32 unit's arithmetic, comparisons and conversions with integers (sgpu_fma, sgpu_fcmp and
 // sgpu_cvt, one of each per lane), the conversions between float formats (sgpu_f2f, one for
 // the lanes, fed a lane a cycle as the shared ALU is, its results FLOAT_LATENCY cycles
-// later), the divider (sgpu_int_div) and the warp unit (sgpu_warp_unit, fed every lane's
-// value, which it gathers from the register banks first), one for the lanes each, which
-// compute a beat's lanes one after another, special registers, loads and stores through the
+// later), the dividers (sgpu_int_div, sgpu_fdiv) and the warp unit (sgpu_warp_unit, fed
+// every lane's value, which it gathers from the register banks first), one for the lanes
+// each, which compute a beat's lanes one after another, special registers, loads and stores through the
 // memory port, the surface unit (sgpu_surface_unit, one for the lanes, which places a beat's
 // accesses one lane after another; the core reads the descriptors and moves the data), and
 // the control unit, with the float atomics' arithmetic (sgpu_atom_float) between an atomic's
-// read and its write. Every other instruction traps with TRAP_UNIMPLEMENTED: the f32 divider
-// and the special functions come as their own modules.
+// read and its write. Every other instruction traps with TRAP_UNIMPLEMENTED: the special
+// functions come as their own module.
 //
 // Memories: instructions, registers (a bank per lane, of every warp's registers for the
 // threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
@@ -580,16 +580,18 @@ module sgpu_core #(
 
   // The units the lanes share one after another (KIND_SERIAL): a beat's lanes, LANES of
   // them, each starting as the one before it ends, with the next lane's operands. The
-  // divider (35 cycles a lane, 67 for 64 bits: a divider a lane would cost about a thousand
-  // LUT4 each for an instruction kernels seldom run) and the warp unit (a cycle a lane,
-  // 33 for REDUX and MATCH).
+  // integer divider (35 cycles a lane, 67 for 64 bits: a divider a lane would cost about a
+  // thousand LUT4 each for an instruction kernels seldom run), the f32 divider (19 cycles a
+  // lane) and the warp unit (a cycle a lane, 33 for REDUX and MATCH).
   logic          ser_start, ser_done, unused_div_busy;
   logic [63:0]   ser_result;
   logic [KW-1:0] ser_k_q;   // the lane being computed
   logic [KW-1:0] ser_next;  // the lane whose computation starts
   logic          ser_last;
-  logic          ser_idiv, ser_warp;
+  logic          ser_idiv, ser_fdiv, ser_warp;
   assign ser_idiv  = opcode == sgpu_isa_pkg::OP_IDIV;
+  assign ser_fdiv  = opcode == sgpu_isa_pkg::OP_FDIV || opcode == sgpu_isa_pkg::OP_FSQRT
+                     || opcode == sgpu_isa_pkg::OP_FRCP;
   assign ser_warp  = unit == sgpu_isa_pkg::UNIT_WARP;
   assign ser_last  = 32'(ser_k_q) == LANES - 1;
   assign ser_next  = (state_q == S_SERIAL) ? ser_k_q + KW'(1) : '0;
@@ -597,9 +599,9 @@ module sgpu_core #(
                      || (state_q == S_SERIAL && ser_done && !ser_last);
 
   logic [63:0] div_a, div_b;  // lane ser_next's operand pairs, which m_opnd holds (below)
-  logic        div_done, warp_done, warp_pd;
+  logic        div_done, fdiv_done, warp_done, warp_pd, unused_fdiv_busy;
   logic [63:0] div_result;
-  logic [31:0] warp_d;
+  logic [31:0] fdiv_d, warp_d;
 
   sgpu_int_div u_div (
     .clk_i,
@@ -613,6 +615,18 @@ module sgpu_core #(
     .busy_o  (unused_div_busy),
     .done_o  (div_done),
     .result_o(div_result)
+  );
+
+  sgpu_fdiv u_fdiv (
+    .clk_i,
+    .rst_ni,
+    .start_i(ser_start && ser_fdiv),
+    .instr_i(word_q),
+    .a_i    (m_opnd[0]),
+    .b_i    (m_opnd[2]),
+    .busy_o (unused_fdiv_busy),
+    .done_o (fdiv_done),
+    .d_o    (fdiv_d)
   );
 
   // Every lane's ra, for the warp unit: read from the register banks a beat a cycle before
@@ -642,8 +656,8 @@ module sgpu_core #(
     .pd_o       (warp_pd)
   );
 
-  assign ser_done   = ser_idiv ? div_done : warp_done;
-  assign ser_result = ser_idiv ? div_result : 64'(warp_d);
+  assign ser_done   = ser_idiv ? div_done : ser_fdiv ? fdiv_done : warp_done;
+  assign ser_result = ser_idiv ? div_result : ser_fdiv ? {32'd0, fdiv_d} : {32'd0, warp_d};
 
   // %clock counts this instruction too.
   logic [63:0] clock_now;
@@ -1157,11 +1171,10 @@ module sgpu_core #(
       sgpu_isa_pkg::UNIT_FLOAT: begin
         // The lanes' f32 unit: arithmetic (sgpu_fma), comparisons (sgpu_fcmp) and
         // conversions with integers (sgpu_cvt); the conversions between float formats
-        // (sgpu_f2f) the lanes share.
-        kind = (opcode == sgpu_isa_pkg::OP_F2F) ? sgpu_core_pkg::KIND_PIPE
-                                                 : sgpu_core_pkg::KIND_FLOAT;
-        unimplemented = opcode == sgpu_isa_pkg::OP_FDIV || opcode == sgpu_isa_pkg::OP_FSQRT
-                        || opcode == sgpu_isa_pkg::OP_FRCP;
+        // (sgpu_f2f) the lanes share, and the divider (sgpu_fdiv) for FDIV, FSQRT and FRCP.
+        if (opcode == sgpu_isa_pkg::OP_F2F) kind = sgpu_core_pkg::KIND_PIPE;
+        else if (ser_fdiv) kind = sgpu_core_pkg::KIND_SERIAL;
+        else kind = sgpu_core_pkg::KIND_FLOAT;
       end
       sgpu_isa_pkg::UNIT_WARP: begin
         kind = sgpu_core_pkg::KIND_SERIAL;

@@ -10,12 +10,14 @@ use sgpu_sim::program::{Function, Program};
 /// Why the core cannot run `op`: the unit it lacks; `None` when it can.
 pub fn missing_unit(op: &Op) -> Option<&'static str> {
     match op.unit() {
-        Unit::Float => match op {
-            Op::Fdiv { .. } | Op::Fsqrt { .. } | Op::Frcp { .. } => Some("f32 divider"),
-            _ => None,
-        },
         Unit::Sfu => Some("special-function unit"),
-        Unit::Control | Unit::Int | Unit::Mem | Unit::Surface | Unit::Video | Unit::Warp => None,
+        Unit::Control
+        | Unit::Int
+        | Unit::Float
+        | Unit::Mem
+        | Unit::Surface
+        | Unit::Video
+        | Unit::Warp => None,
     }
 }
 

@@ -15,6 +15,10 @@
 //!   pairs) convert through f32 (F2F): halfcvt (f32 to f16 and bf16 in every mode,
 //!   `.satfinite`, `.relu`), cvtpair (packed pairs), halfops, halfmath, halffma, halfcmp and
 //!   halfpair, on 16-bit values biased to their edges (`common::half_manifest`).
+//! - tests/kernels/floats.ptx: division, square root and reciprocal correctly rounded in
+//!   every mode (sgpu_fdiv) beside the arithmetic, on operands at the f32 edges.
+//! - tests/kernels/f64ops.ptx: every f64 instruction form in every rounding mode through
+//!   the linked runtime (integer code and f32 conversions), on f64 edges.
 //! - Float atomics (sgpu_atom_float): tests/kernels/atomhalf.ptx (add on f16, bf16 and
 //!   their pairs, with and without a result, and f64's through the runtime) on values at
 //!   their edges, tests/kernels/vecatomic.ptx (vector atomics of f32, f16 and bf16: add, min,
@@ -87,6 +91,61 @@ fn half_precision_kernels_agree_at_8_1_and_32_lanes() {
             );
             println!("{kernel} at {lanes} lanes (seed {seed}): {report:?}");
         }
+    }
+}
+
+#[test]
+fn division_and_square_root_agree_at_8_1_and_32_lanes() {
+    let ptx = common::source("tests/kernels/floats.ptx");
+    for (lanes, seed) in [(8, 31), (1, 32), (32, 33)] {
+        let manifest = float_manifest("floats", 64, 2, 20, seed);
+        let report = agree(&ptx, "floats.ptx", &manifest, lanes);
+        println!("floats at {lanes} lanes (seed {seed}): {report:?}");
+    }
+}
+
+/// f64 operands: often an edge (zeros, the smallest subnormal and normal, one and its
+/// neighbours, the largest finite value, infinity, NaN, thirds), else random bits.
+fn f64_value(rng: &mut common::Rng) -> u64 {
+    const EDGES: [u64; 12] = [
+        0,
+        1,
+        0x0010_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x3fef_ffff_ffff_ffff,
+        0x3fd5_5555_5555_5555,
+        0x7fef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0x4330_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+    ];
+    let sign = rng.word() & 1 << 63;
+    if rng.word() % 2 == 0 {
+        sign | EDGES[(rng.word() % EDGES.len() as u64) as usize]
+    } else {
+        rng.word()
+    }
+}
+
+#[test]
+fn the_f64_runtime_agrees_at_8_1_and_32_lanes() {
+    let ptx = common::source("tests/kernels/f64ops.ptx");
+    for (lanes, seed) in [(8, 41), (1, 42), (32, 43)] {
+        let mut rng = common::Rng::new(seed);
+        // Three f64 operands a thread, in two CTAs of 16.
+        let words: Vec<String> = (0..3 * 32)
+            .map(|_| (f64_value(&mut rng) as i64).to_string())
+            .collect();
+        let manifest = format!(
+            "grid = [2]\nblock = [16]\nparams = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n\
+             [buffers.in]\nu64 = [{}]\n[buffers.out]\nsize = {}\n",
+            words.join(", "),
+            640 * 32
+        );
+        let report = agree(&ptx, "f64ops.ptx", &manifest, lanes);
+        println!("f64ops at {lanes} lanes (seed {seed}): {report:?}");
     }
 }
 
