@@ -5,11 +5,16 @@
 /// (which includes UNIT_HEADER).
 /// Each is built from the ISA package, its own sources and its shim, so that a change to
 /// the core does not rebuild it.
-const UNITS: [(&str, &[&str], &str); 5] = [
+const UNITS: [(&str, &[&str], &str); 6] = [
     ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
     ("sgpu_fma", &["sgpu_core_pkg"], "csrc/fma.cpp"),
     ("sgpu_fcmp", &["sgpu_core_pkg"], "csrc/fcmp.cpp"),
     ("sgpu_cvt", &["sgpu_core_pkg"], "csrc/cvt.cpp"),
+    (
+        "sgpu_mufu",
+        &["sgpu_core_pkg", "sgpu_mufu_pkg"],
+        "csrc/mufu.cpp",
+    ),
     (
         "sgpu_surface_unit",
         &["sgpu_surface_pack"],

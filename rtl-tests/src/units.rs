@@ -129,6 +129,16 @@ lane_unit!(
 );
 
 lane_unit!(
+    /// hw/sgpu_mufu.sv: the special function unit (MUFU), one for the core (which gives it a
+    /// lane's operand at a time), eight stages (the result eight cycles after the
+    /// instruction).
+    Mufu,
+    sgpu_mufu_new,
+    sgpu_mufu_free,
+    sgpu_mufu_step
+);
+
+lane_unit!(
     /// hw/sgpu_fma.sv: one lane of the f32 unit's add, multiply and fused multiply-add, five
     /// stages (the result four cycles after the instruction).
     Fma,
