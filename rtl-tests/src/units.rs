@@ -130,7 +130,7 @@ lane_unit!(
 
 lane_unit!(
     /// hw/sgpu_mufu.sv: the special function unit (MUFU), one for the core (which gives it a
-    /// lane's operand at a time), eight stages (the result eight cycles after the
+    /// lane's operand at a time), eleven stages (the result eleven cycles after the
     /// instruction).
     Mufu,
     sgpu_mufu_new,

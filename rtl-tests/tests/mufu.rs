@@ -14,8 +14,8 @@
 //!   of 4,096, at a varying place in it); with `MUFU_EXHAUSTIVE=1`, every one of the 2^32
 //!   operands instead (hours: run it in release), or `MUFU_EXHAUSTIVE=RCP,SIN.FTZ` only
 //!   those.
-//! - The unit is a pipeline of eight stages: an operation every cycle, its result compared
-//!   eight cycles later while the next eight are in the unit; after cycles with the enable
+//! - The unit is a pipeline of eleven stages: an operation every cycle, its result compared
+//!   eleven cycles later while the next eleven are in the unit; after cycles with the enable
 //!   low, the output is zero.
 //!
 //! Each prints how many cases it ran and how long it took. Verilator (5.006 or later) and
@@ -34,7 +34,7 @@ use std::time::Instant;
 const REGS: [u8; 4] = [4, 1, 2, 3];
 
 /// Cycles from an operation to its result (sgpu_mufu.sv's LATENCY).
-const LATENCY: usize = 8;
+const LATENCY: usize = 11;
 
 fn check() -> LaneCheck<Mufu> {
     LaneCheck::new(Mufu::new(), "MUFU", LATENCY, REGS)
