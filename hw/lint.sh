@@ -15,3 +15,10 @@ if grep -nE "^\s*(local)?param(eter)?\s+(logic|bit)\b.*=\s*'1\s*[;,]" "${files[@
     echo "lint.sh: a typed parameter of '1, which yosys reads as 1: write the value out" >&2
     exit 1
 fi
+# And a cast right after a unary operator (-10'(x), ~N'(x)), which it reads as another value
+# (sgpu_mufu.sv's scales came out with the wrong sign in the gate-level netlist).
+if grep -nE "(^|[=(?:,{]|&&|\|\|)\s*[-~!]\s*[0-9A-Za-z_]+'\(" "${files[@]}"; then
+    echo "lint.sh: a cast right after a unary operator, which yosys 0.23 misreads:" \
+        "write -(N'(x)) or a named constant" >&2
+    exit 1
+fi

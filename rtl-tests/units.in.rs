@@ -5,7 +5,7 @@
 /// (which includes UNIT_HEADER).
 /// Each is built from the ISA package, its own sources and its shim, so that a change to
 /// the core does not rebuild it.
-const UNITS: [(&str, &[&str], &str); 8] = [
+const UNITS: [(&str, &[&str], &str); 9] = [
     ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
     ("sgpu_fma", &["sgpu_core_pkg"], "csrc/fma.cpp"),
     ("sgpu_fcmp", &["sgpu_core_pkg"], "csrc/fcmp.cpp"),
@@ -13,6 +13,11 @@ const UNITS: [(&str, &[&str], &str); 8] = [
     ("sgpu_f2f", &["sgpu_core_pkg"], "csrc/f2f.cpp"),
     ("sgpu_atom_float", &["sgpu_core_pkg"], "csrc/atom_float.cpp"),
     ("sgpu_fdiv", &["sgpu_core_pkg"], "csrc/fdiv.cpp"),
+    (
+        "sgpu_mufu",
+        &["sgpu_core_pkg", "sgpu_mufu_pkg"],
+        "csrc/mufu.cpp",
+    ),
     (
         "sgpu_surface_unit",
         &["sgpu_surface_pack"],

@@ -129,13 +129,23 @@ lane_unit!(
 );
 
 lane_unit!(
-    /// hw/sgpu_f2f.sv: the conversions between float formats (F2F), four stages after the
+    /// hw/sgpu_f2f.sv: the conversions between float formats (F2F), four stages, the
     /// f32 unit's latency (the result four cycles after the instruction); the core has one
     /// for its lanes.
     F2f,
     sgpu_f2f_new,
     sgpu_f2f_free,
     sgpu_f2f_step
+);
+
+lane_unit!(
+    /// hw/sgpu_mufu.sv: the special function unit (MUFU), one for the core (which gives it a
+    /// lane's operand at a time), eleven stages (the result eleven cycles after the
+    /// instruction).
+    Mufu,
+    sgpu_mufu_new,
+    sgpu_mufu_free,
+    sgpu_mufu_step
 );
 
 lane_unit!(

@@ -288,17 +288,10 @@ fn lg2(x: Input, ftz: bool) -> f32 {
     }
 }
 
-/// 1/(2·pi), its first 256 fraction bits (bits 1 to 256 after the point). From
-/// `mpmath`: `hex(int(2**256 / (2 * mp.pi)))` at 400 bits of precision.
-const INV_TAU: [u64; 4] = [
-    0x28be_60db_9391_054a,
-    0x7f09_d5f4_7d4d_3770,
-    0x36d8_a566_4f10_e410,
-    0x7f94_58ea_f7ae_f158,
-];
-
-/// 96 bits of 1/(2·pi) from bit `first + 1` on (`first` at most 104).
+/// 96 bits of 1/(2·pi) (`tables::INV_TAU`, its first 256 fraction bits) from bit
+/// `first + 1` on (`first` at most 104).
 fn inv_tau_window(first: u32) -> u128 {
+    use tables::INV_TAU;
     let (word, offset) = ((first / 64) as usize, first % 64);
     let high = (u128::from(INV_TAU[word]) << 64) | u128::from(INV_TAU[word + 1]);
     let low = u128::from(INV_TAU[word + 2]);

@@ -1,5 +1,6 @@
 //! `cargo xtask codegen [--check]`: generates the Rust, SystemVerilog and Markdown views of
-//! the ISA table (`isa/sgpu.isa`), the special function unit's coefficient tables and the
+//! the ISA table (`isa/sgpu.isa`), the special function unit's coefficient tables (for the
+//! golden model and the RTL) and the
 //! runtime's PTX (the f64 and printf runtimes, from `encoder/runtime/NAME.cu`, with clang-16),
 //! or with `--check` fails if a committed file is stale.
 
@@ -45,6 +46,7 @@ fn codegen(check: bool) -> Result<()> {
             bail!("{} error(s) in isa/sgpu.isa", errors.len());
         }
     };
+    let mufu = mufu::Tables::compute();
     let outputs = [
         (
             "isa/src/generated.rs",
@@ -52,7 +54,8 @@ fn codegen(check: bool) -> Result<()> {
         ),
         ("hw/sgpu_isa_pkg.sv", isa::sv::generate(&table)),
         ("docs/isa.md", isa::doc::generate(&table, &intro)),
-        ("sim/src/mufu/tables.rs", rustfmt(&mufu::generate())?),
+        ("sim/src/mufu/tables.rs", rustfmt(&mufu.rust())?),
+        ("hw/sgpu_mufu_pkg.sv", mufu.sv()),
         ("encoder/runtime/f64.ptx", runtime_ptx(&root, "f64")?),
         ("encoder/runtime/printf.ptx", runtime_ptx(&root, "printf")?),
     ];

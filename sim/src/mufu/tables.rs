@@ -9,6 +9,16 @@ use super::Quad;
 pub const TANH_MIN_EXP: i32 = -12;
 pub const TANH_END_EXP: i32 = 4;
 
+/// 1/(2·pi), its first 256 fraction bits (bits 1 to 256 after the point), most
+/// significant word first. From `mpmath`: `hex(int(2**256 / (2 * mp.pi)))` at 400
+/// bits of precision.
+pub const INV_TAU: [u64; 4] = [
+    0x28be_60db_9391_054a,
+    0x7f09_d5f4_7d4d_3770,
+    0x36d8_a566_4f10_e410,
+    0x7f94_58ea_f7ae_f158,
+];
+
 /// The leading bits that index `RCP`.
 pub const RCP_BITS: u32 = 7;
 
