@@ -2,6 +2,7 @@
 // the Verilator builds of rtl-tests/ and the yosys scripts read.
 sgpu_isa_pkg.sv
 sgpu_core_pkg.sv
+sgpu_mufu_pkg.sv
 sgpu_ram.sv
 sgpu_predecode.sv
 sgpu_int_alu.sv
@@ -20,4 +21,5 @@ sgpu_f2f.sv
 sgpu_warp_unit.sv
 sgpu_atom_float.sv
 sgpu_fdiv.sv
+sgpu_mufu.sv
 sgpu_core.sv

@@ -10,16 +10,16 @@
 // sgpu_core_pkg::shared_op, and one with them alone that the lanes share, which computes a
 // beat's lanes one a cycle, as S2R does), the video ALU (sgpu_video_alu, one per lane), the
 // f32 unit's arithmetic, comparisons and conversions with integers (sgpu_fma, sgpu_fcmp and
-// sgpu_cvt, one of each per lane), the conversions between float formats (sgpu_f2f, one for
-// the lanes, fed a lane a cycle as the shared ALU is, its results FLOAT_LATENCY cycles
-// later), the dividers (sgpu_int_div, sgpu_fdiv) and the warp unit (sgpu_warp_unit, fed
-// every lane's value, which it gathers from the register banks first), one for the lanes
-// each, which compute a beat's lanes one after another, special registers, loads and stores through the
-// memory port, the surface unit (sgpu_surface_unit, one for the lanes, which places a beat's
-// accesses one lane after another; the core reads the descriptors and moves the data), and
-// the control unit, with the float atomics' arithmetic (sgpu_atom_float) between an atomic's
-// read and its write. Every other instruction traps with TRAP_UNIMPLEMENTED: the special
-// functions come as their own module.
+// sgpu_cvt, one of each per lane); one for the lanes each: the conversions between float
+// formats (sgpu_f2f) and the special functions (sgpu_mufu), fed a lane a cycle as the shared
+// ALU is, their results FLOAT_LATENCY and MUFU_LATENCY cycles later; the dividers
+// (sgpu_int_div, sgpu_fdiv) and the warp unit (sgpu_warp_unit, fed every lane's value, which
+// it gathers from the register banks first), which compute a beat's lanes one after
+// another; special registers; loads, stores and atomics through the memory port (the float
+// atomics' arithmetic in sgpu_atom_float, between an atomic's read and its write); the
+// surface unit (sgpu_surface_unit, one for the lanes, which places a beat's accesses one
+// lane after another; the core reads the descriptors and moves the data); and the control
+// unit: every instruction of the ISA.
 //
 // Memories: instructions, registers (a bank per lane, of every warp's registers for the
 // threads that lane runs) and reconvergence stacks are sgpu_ram instances (block RAM). A
@@ -766,13 +766,15 @@ module sgpu_core #(
   // The units the lanes share a lane a cycle (S_SHARED): lane shared_k is fed in cycle
   // shared_t_q of the state, and its result comes pipe_latency cycles later, when lane
   // got_k's comes: in the same cycle for the shared ALU and S2R, FLOAT_LATENCY cycles later
-  // for the float conversions. They write neither predicates nor carries.
-  localparam int unsigned STW = $clog2(LANES + sgpu_core_pkg::FLOAT_LATENCY + 1);
+  // for the float conversions, MUFU_LATENCY for the special functions. They write neither
+  // predicates nor carries.
+  localparam int unsigned STW = $clog2(LANES + sgpu_core_pkg::MUFU_LATENCY + 1);
   logic [STW-1:0] shared_t_q, pipe_latency;
   logic [KW-1:0]  shared_k, got_k;
   logic           shared_feed, shared_got;
-  assign pipe_latency = (kind_q == sgpu_core_pkg::KIND_PIPE)
-                        ? STW'(sgpu_core_pkg::FLOAT_LATENCY) : '0;
+  assign pipe_latency = (kind_q != sgpu_core_pkg::KIND_PIPE) ? '0
+                      : (opcode == sgpu_isa_pkg::OP_MUFU) ? STW'(sgpu_core_pkg::MUFU_LATENCY)
+                      : STW'(sgpu_core_pkg::FLOAT_LATENCY);
   assign shared_k     = KW'(shared_t_q);
   assign got_k        = KW'(shared_t_q - pipe_latency);
   assign shared_feed  = state_q == S_SHARED && 32'(shared_t_q) < LANES;
@@ -816,6 +818,17 @@ module sgpu_core #(
     .instr_i(word_q),
     .a_i    (m_opnd[0]),
     .d_o    (f2f_d)
+  );
+
+  // The special functions.
+  logic [31:0] mufu_d;
+  sgpu_mufu u_mufu (
+    .clk_i,
+    .rst_ni,
+    .en_i   (shared_feed && kind_q == sgpu_core_pkg::KIND_PIPE),
+    .instr_i(word_q),
+    .a_i    (m_opnd[0]),
+    .d_o    (mufu_d)
   );
 
   // S2R's value in lane shared_k (computed in that state only).
@@ -1131,10 +1144,9 @@ module sgpu_core #(
   endfunction
 
   // ---------------------------------------------------------------------------------------
-  // Decode: the kind of sequence, and why the instruction cannot run
+  // Decode: the kind of sequence (every unit of the ISA has one)
   // ---------------------------------------------------------------------------------------
   sgpu_core_pkg::kind_e kind;
-  logic        unimplemented;
   // Atomics whose operation is a float one (sgpu_atom_float's): add on f32, add, min and max
   // on the 16-bit floats and their pairs.
   logic        float_atomic, half_aty;
@@ -1150,7 +1162,6 @@ module sgpu_core #(
                            || aop == sgpu_isa_pkg::AOP_MAX)));
   always_comb begin
     kind = sgpu_core_pkg::KIND_ALU;
-    unimplemented = 1'b0;
     unique case (unit)
       sgpu_isa_pkg::UNIT_INT: begin
         if (opcode == sgpu_isa_pkg::OP_S2R) kind = sgpu_core_pkg::KIND_S2R;
@@ -1158,9 +1169,7 @@ module sgpu_core #(
         else if (SHARE && sgpu_core_pkg::shared_op(opcode)) kind = sgpu_core_pkg::KIND_SHARED;
       end
       sgpu_isa_pkg::UNIT_MEM: begin
-        kind = sgpu_core_pkg::KIND_MEM;
-        // Loads, stores (LD, LDC, ST) and atomics (ATOM, RED).
-        unimplemented = !(posted || m_atomic);
+        kind = sgpu_core_pkg::KIND_MEM;  // LD, LDC, ST, ATOM, RED
       end
       sgpu_isa_pkg::UNIT_CONTROL: begin
         kind = sgpu_core_pkg::KIND_CTRL;
@@ -1176,13 +1185,15 @@ module sgpu_core #(
         else if (ser_fdiv) kind = sgpu_core_pkg::KIND_SERIAL;
         else kind = sgpu_core_pkg::KIND_FLOAT;
       end
+      sgpu_isa_pkg::UNIT_SFU: begin
+        kind = sgpu_core_pkg::KIND_PIPE;
+      end
       sgpu_isa_pkg::UNIT_WARP: begin
         kind = sgpu_core_pkg::KIND_SERIAL;
       end
-      sgpu_isa_pkg::UNIT_SURFACE: begin
+      default: begin  // UNIT_SURFACE
         kind = sgpu_core_pkg::KIND_SURF;
       end
-      default: unimplemented = 1'b1;
     endcase
   end
 
@@ -1317,7 +1328,7 @@ module sgpu_core #(
   end
 
   // A posted load issues when its warp's registers are free and there is room in flight.
-  assign ret_push = state_q == S_DECODE && !illegal && !unimplemented && posted && !ret_hazard
+  assign ret_push = state_q == S_DECODE && !illegal && posted && !ret_hazard
                     && (!ret_full || fault[FAULT_QUEUE_FULL]) && (top_q.mask & guard) != '0;
 
   // The write port: the issue sequence's, else a posted load's answer. A surface lane's
@@ -1411,7 +1422,8 @@ module sgpu_core #(
   assign one_k    = (state_q == S_SERIAL) ? ser_k_q : (state_q == S_SHARED) ? got_k : m_k;
   assign one_data = (state_q == S_SERIAL) ? ser_result
                   : tid_s2r ? {clock_now[63:32], s2r_value}
-                  : (state_q == S_SHARED) ? {shared_d_hi, shared_d} | 64'(f2f_d) : amo_old_q;
+                  : (state_q == S_SHARED) ? {shared_d_hi, shared_d | f2f_d | mufu_d}
+                  : amo_old_q;
   always_ff @(posedge clk_i) begin
     if (state_q == S_EXEC || state_q == S_UNIT) begin
       unique case (kind_q)
@@ -1688,9 +1700,6 @@ module sgpu_core #(
           trap_warp_q <= 8'(warp_q);
           if (illegal) begin
             trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_INVALID);
-            state_q      <= S_TRAP;
-          end else if (unimplemented) begin
-            trap_cause_q <= 8'(sgpu_isa_pkg::TRAP_UNIMPLEMENTED);
             state_q      <= S_TRAP;
           end else if (ret_hazard || (posted && ret_full)) begin
             blocked_q[warp_q] <= 1'b1;

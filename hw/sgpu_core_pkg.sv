@@ -25,6 +25,10 @@ package sgpu_core_pkg;
   // to its results: sgpu_fma's five stages, to which the others hold theirs.
   localparam int unsigned FLOAT_LATENCY = 4;
 
+  // Cycles from an operation entering the special function unit (sgpu_mufu, one for the
+  // lanes, fed a lane a cycle) to its result: its eleven stages.
+  localparam int unsigned MUFU_LATENCY = 11;
+
   // What the instruction in flight is, once decoded: which sequence executes it.
   typedef enum logic [3:0] {
     KIND_ALU,      // the integer ALU, one result per lane
@@ -60,6 +64,31 @@ package sgpu_core_pkg;
       sgpu_isa_pkg::BOP_OR:  bool_op = x | y;
       sgpu_isa_pkg::BOP_XOR: bool_op = x ^ y;
       default:               bool_op = 1'b0;  // not encodable
+    endcase
+  endfunction
+
+  // Whether a value cut at its last place rounds up by the mode (an RND_* value): its sign,
+  // the last bit kept, the half (round) bit below it and whether any bit below that is set
+  // (sim/src/float.rs's `round`).
+  function automatic logic round_up(logic [sgpu_isa_pkg::RND_MSB-sgpu_isa_pkg::RND_LSB:0] mode,
+                                    logic neg, logic last, logic half, logic rest);
+    unique case (mode)
+      sgpu_isa_pkg::RND_RN: round_up = half && (rest || last);
+      sgpu_isa_pkg::RND_RZ: round_up = 1'b0;
+      sgpu_isa_pkg::RND_RM: round_up = neg && (half || rest);
+      default:              round_up = !neg && (half || rest);  // RND_RP
+    endcase
+  endfunction
+
+  // Whether a result past its format's largest finite value becomes infinity by the mode
+  // (else that largest value): rounding away from zero on its side.
+  function automatic logic to_infinity(
+      logic [sgpu_isa_pkg::RND_MSB-sgpu_isa_pkg::RND_LSB:0] mode, logic neg);
+    unique case (mode)
+      sgpu_isa_pkg::RND_RN: to_infinity = 1'b1;
+      sgpu_isa_pkg::RND_RZ: to_infinity = 1'b0;
+      sgpu_isa_pkg::RND_RM: to_infinity = neg;
+      default:              to_infinity = !neg;  // RND_RP
     endcase
   endfunction
 

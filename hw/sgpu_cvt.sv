@@ -155,14 +155,8 @@ module sgpu_cvt (
   ///////////////////
 
   logic up;
-  always_comb begin
-    unique case (cut_q.rnd)
-      sgpu_isa_pkg::RND_RN: up = cut_q.half && (cut_q.rest || cut_q.kept[0]);
-      sgpu_isa_pkg::RND_RZ: up = 1'b0;
-      sgpu_isa_pkg::RND_RM: up = cut_q.neg && (cut_q.half || cut_q.rest);
-      default:              up = !cut_q.neg && (cut_q.half || cut_q.rest);  // RND_RP
-    endcase
-  end
+  assign up = sgpu_core_pkg::round_up(cut_q.rnd, cut_q.neg, cut_q.kept[0], cut_q.half,
+                                      cut_q.rest);
 
   // F2I: the rounded magnitude (65 bits: 2^64 - 1 may round up) clamped to the type's range:
   // [0, 2^n - 1] unsigned, [-2^(n-1), 2^(n-1) - 1] signed.

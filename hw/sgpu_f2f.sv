@@ -208,18 +208,6 @@ module sgpu_f2f (
   // Stage two //
   ///////////////
 
-  // Whether a value cut at its last place rounds up, by the mode: the last bit kept, the
-  // half (round) bit below it and whether any bit below that is set.
-  function automatic logic round_up(logic [1:0] mode, logic neg, logic last, logic half,
-                                    logic rest);
-    unique case (mode)
-      sgpu_isa_pkg::RND_RN: round_up = half && (rest || last);
-      sgpu_isa_pkg::RND_RZ: round_up = 1'b0;
-      sgpu_isa_pkg::RND_RM: round_up = neg && (half || rest);
-      default:              round_up = !neg && (half || rest);  // RND_RP
-    endcase
-  endfunction
-
   // `rint`: x rounded to an integral value by the mode (round_integral: to nearest even,
   // toward zero, down, up). From 2^23 up every f32 (and infinity and NaN) is integral; below,
   // the bits under 2^0 are cut off (below 2^-1 all of them sticky), the integer part rounded,
@@ -245,7 +233,7 @@ module sgpu_f2f (
         rest = (sig & ~({24{1'b1}} << (cut[4:0] - 5'd1))) != '0;
       end
       // At most 2^23: the leading one at bit 23 - lz, an exponent of 23 - lz.
-      n  = kept + 24'(round_up(mode, x[31], kept[0], half, rest));
+      n  = kept + 24'(sgpu_core_pkg::round_up(mode, x[31], kept[0], half, rest));
       lz = 5'(sgpu_core_pkg::lzc128({n, {104{1'b1}}}));
       if (n == '0) integral = {x[31], 31'h0};
       else integral = {x[31], 8'd150 - 8'(lz), 23'(n << lz)};
@@ -354,13 +342,8 @@ module sgpu_f2f (
     logic        to_inf;
     sign = neg ? sign_bit(to) : '0;
     bits = (32'(field) << frac_bits(to)) + 32'(kept)
-           + 32'(round_up(mode, neg, kept[0], half, rest));
-    unique case (mode)
-      sgpu_isa_pkg::RND_RN: to_inf = 1'b1;
-      sgpu_isa_pkg::RND_RZ: to_inf = 1'b0;
-      sgpu_isa_pkg::RND_RM: to_inf = neg;
-      default:              to_inf = !neg;  // RND_RP
-    endcase
+           + 32'(sgpu_core_pkg::round_up(mode, neg, kept[0], half, rest));
+    to_inf = sgpu_core_pkg::to_infinity(mode, neg);
     if (nan || (to == TO_E4M3 && inf)) begin
       narrow = nan_bits(to);
     end else if (inf) begin

@@ -217,18 +217,8 @@ module sgpu_fdiv (
     end
 
     r_rest = sticky_q || rem_q != 27'h0;
-    unique case (rnd_q)
-      sgpu_isa_pkg::RND_RN: r_up = quo_q[0] && (r_rest || quo_q[1]);
-      sgpu_isa_pkg::RND_RZ: r_up = 1'b0;
-      sgpu_isa_pkg::RND_RM: r_up = r_sign && (quo_q[0] || r_rest);
-      default:              r_up = !r_sign && (quo_q[0] || r_rest);  // RND_RP
-    endcase
-    unique case (rnd_q)
-      sgpu_isa_pkg::RND_RN: r_to_inf = 1'b1;
-      sgpu_isa_pkg::RND_RZ: r_to_inf = 1'b0;
-      sgpu_isa_pkg::RND_RM: r_to_inf = r_sign;
-      default:              r_to_inf = !r_sign;  // RND_RP
-    endcase
+    r_up     = sgpu_core_pkg::round_up(rnd_q, r_sign, quo_q[1], quo_q[0], r_rest);
+    r_to_inf = sgpu_core_pkg::to_infinity(rnd_q, r_sign);
 
     // The exponent field above the fraction (at most 403 + 1 with q's leading one, so the
     // sum stays below 2^32), zero for a subnormal; a round-up past the fraction carries

@@ -386,14 +386,7 @@ module sgpu_fma (
   ////////////////
 
   logic s5_up;
-  always_comb begin
-    unique case (ctl3_q.rnd)
-      sgpu_isa_pkg::RND_RN: s5_up = half3_q && (rest3_q || kept3_q[0]);
-      sgpu_isa_pkg::RND_RZ: s5_up = 1'b0;
-      sgpu_isa_pkg::RND_RM: s5_up = sign3_q && (half3_q || rest3_q);
-      default:              s5_up = !sign3_q && (half3_q || rest3_q);  // RND_RP
-    endcase
-  end
+  assign s5_up = sgpu_core_pkg::round_up(ctl3_q.rnd, sign3_q, kept3_q[0], half3_q, rest3_q);
 
   // The exponent field above the fraction, the leading one added into it (so a normal's
   // field comes out one more, and a round-up past the fraction carries into the next
@@ -401,16 +394,11 @@ module sgpu_fma (
   logic [33:0] s5_bits;
   logic [30:0] s5_mag;
   always_comb begin
-    logic to_inf;
     s5_bits = {field3_q, 23'h0} + {10'h0, kept3_q} + {33'h0, s5_up};
-    unique case (ctl3_q.rnd)
-      sgpu_isa_pkg::RND_RN: to_inf = 1'b1;
-      sgpu_isa_pkg::RND_RZ: to_inf = 1'b0;
-      sgpu_isa_pkg::RND_RM: to_inf = sign3_q;
-      default:              to_inf = !sign3_q;  // RND_RP
-    endcase
     if (zero3_q) s5_mag = '0;
-    else if (s5_bits >= 34'h7f80_0000) s5_mag = to_inf ? 31'h7f80_0000 : 31'h7f7f_ffff;
+    else if (s5_bits >= 34'h7f80_0000) begin
+      s5_mag = sgpu_core_pkg::to_infinity(ctl3_q.rnd, sign3_q) ? 31'h7f80_0000 : 31'h7f7f_ffff;
+    end
     else s5_mag = s5_bits[30:0];
   end
 

@@ -758,7 +758,6 @@ package sgpu_isa_pkg;
   localparam longint unsigned TRAP_BARRIER_MISMATCH = 64'hf;  // warps arrived at one barrier with different counts or operations
   localparam longint unsigned TRAP_SURFACE = 64'h10;  // the surface unit refused an access
   localparam longint unsigned TRAP_DEADLOCK = 64'h11;  // every warp left waits at a barrier that cannot complete
-  localparam longint unsigned TRAP_UNIMPLEMENTED = 64'h12;  // an instruction of a unit this core does not have yet
   localparam longint unsigned PORT_GLOBAL = 64'h0;  // global memory, 64-bit addresses
   localparam longint unsigned PORT_SHARED = 64'h1;  // the running CTA's shared memory
   localparam longint unsigned PORT_LOCAL = 64'h2;  // a thread's local memory, addressed from its start

@@ -54,8 +54,9 @@ module sgpu_mufu (
   output logic [31:0] d_o       // rd, of the operation LATENCY cycles before
 );
 
-  // Cycles from an operation to its result on d_o; an operation may come every cycle.
-  localparam int unsigned LATENCY = 11;
+  // Cycles from an operation to its result on d_o (the stages above); an operation may
+  // come every cycle.
+  localparam int unsigned LATENCY = sgpu_core_pkg::MUFU_LATENCY;
 
   localparam logic [31:0] QNAN = 32'h7fff_ffff;  // the canonical NaN
   localparam logic [30:0] INF  = 31'h7f80_0000;  // magnitudes

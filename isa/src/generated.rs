@@ -10252,8 +10252,6 @@ pub mod abi {
     pub const TRAP_SURFACE: u64 = 0x10;
     /// every warp left waits at a barrier that cannot complete
     pub const TRAP_DEADLOCK: u64 = 0x11;
-    /// an instruction of a unit this core does not have yet
-    pub const TRAP_UNIMPLEMENTED: u64 = 0x12;
     /// global memory, 64-bit addresses
     pub const PORT_GLOBAL: u64 = 0x0;
     /// the running CTA's shared memory

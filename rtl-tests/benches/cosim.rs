@@ -1,12 +1,15 @@
 //! `cargo bench -p rtl-tests --bench cosim`: the co-simulation's speed and the core's IPC
-//! (docs/PERFORMANCE.md). Two tables: simulated cycles per second and warp instructions per
+//! (docs/PERFORMANCE.md). Four tables: simulated cycles per second and warp instructions per
 //! second of the default core (8 lanes, 8 warps) with and without the lock-step checker,
-//! best of three runs, on the kernels that run on it today; and each kernel's cycles and IPC
-//! at 8 lanes with 1, 4 and 8 warps (CTAs of 32, 128 and 256 threads), with memory answering
-//! 4 and 100 cycles after a request.
+//! best of three runs, on kernels of every unit; each kernel's cycles and IPC at 8 lanes with
+//! 1, 4 and 8 warps (CTAs of 32, 128 and 256 threads), with memory answering 4 and 100 cycles
+//! after a request; the CUDA examples' cycles and IPC on cores of 1, 4 and 8 warps (where
+//! their CTAs fit); and the cycles a warp instruction of each shared unit takes at 1, 8 and
+//! 32 lanes.
 
 use rtl_tests::cosim::{self, Options, Report};
 use rtl_tests::port::Timing;
+use rtl_tests::random::{single, Single};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -123,6 +126,100 @@ fn run(c: &Case, warps: u32, check: bool, latency: u64) -> (Report, f64) {
     (report, start.elapsed().as_secs_f64())
 }
 
+/// A CUDA example compiled by clang-16 (`ptxas-rs cuda`'s way) into `dir`, with its manifest.
+fn cuda_example(name: &'static str, dir: &Path) -> Case {
+    let examples = workspace().join("examples/cuda");
+    let ptx = dir.join(format!("{name}.ptx"));
+    assert!(ptxas_rs::cuda::compile(&examples.join(format!("{name}.cu")), &ptx, dir).unwrap());
+    let manifest = std::fs::read_to_string(examples.join(format!("{name}.toml"))).unwrap();
+    Case {
+        name,
+        ptx,
+        manifest,
+    }
+}
+
+/// The CUDA examples' cycles and IPC on cores of 1, 4 and 8 warps (8 lanes), memory at a
+/// latency of 4; a CTA larger than the core's warps is left out.
+fn cuda_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    println!("| example | CTA | warps | warp instructions | cycles | IPC |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for name in [
+        "saxpy",
+        "matmul",
+        "blur",
+        "histogram",
+        "reduce",
+        "intrinsics",
+        "simd",
+        "video",
+    ] {
+        let c = cuda_example(name, dir.path());
+        let block = c.manifest.lines().find(|l| l.starts_with("block")).unwrap();
+        let threads: u32 = block
+            .trim_start_matches("block = [")
+            .trim_end_matches(']')
+            .split(',')
+            .map(|n| n.trim().parse::<u32>().unwrap())
+            .product();
+        for warps in [1, 4, 8] {
+            if threads > warps * 32 {
+                continue;
+            }
+            let (r, _) = run(&c, warps, false, 4);
+            println!(
+                "| {name}.cu | {threads} | {warps} | {} | {} | {:.4} |",
+                r.retired,
+                r.cycles,
+                r.ipc()
+            );
+        }
+    }
+}
+
+/// The cycles `text` adds to `single`'s program (one full warp) at `lanes` lanes, against the
+/// same program with a NOP in its place, memory at a fixed latency.
+fn instruction_cycles(text: &str, lanes: u32) -> u64 {
+    let cycles = |insn| {
+        let (mut g, _) = single(7, 7, Single::Insn(insn));
+        let options = Options {
+            lanes,
+            check: false,
+            memory: Timing::Fixed(4),
+            x_seed: 0,
+            ..Options::default()
+        };
+        cosim::run(&g.program, &mut g.prepared, &options)
+            .unwrap_or_else(|f| panic!("{text}: {f:?}"))
+            .cycles
+    };
+    let insn = sgpu_isa::parse(text).unwrap();
+    cycles(insn) - cycles(sgpu_isa::parse("NOP").unwrap())
+}
+
+/// Cycles of a warp instruction of each shared unit (and of the lanes' for comparison), a
+/// full warp, at 1, 8 and 32 lanes: more than a NOP takes.
+fn shared_units() {
+    println!("| instruction | 1 lane | 8 lanes | 32 lanes |");
+    println!("|---|---:|---:|---:|");
+    for text in [
+        "IADD R1, R2, R3",
+        "FFMA R1, R2, R3, R4",
+        "F2F.F16 R1, R2",
+        "MUFU.SIN R1, R2",
+        "FDIV R1, R2, R3",
+        "IDIV R1, R2, R3",
+        "SHFL.BFLY R1, P0, R2, 0x1, 0x1f",
+        "VOTE.BALLOT R1, PT, P1, RZ",
+        "REDUX.ADD R1, R2, RZ",
+        "MATCH R1, P0, R2, RZ",
+    ] {
+        let [one, eight, all] = [1, 8, 32].map(|lanes| instruction_cycles(text, lanes));
+        println!("| `{text}` | {one} | {eight} | {all} |");
+    }
+}
+
 fn main() {
     let cases = cases();
     println!("| kernel | cycles | warp instructions | checker | M cycles/s | M instructions/s |");
@@ -170,4 +267,8 @@ fn main() {
             );
         }
     }
+    println!();
+    cuda_examples();
+    println!();
+    shared_units();
 }

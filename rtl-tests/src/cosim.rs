@@ -528,12 +528,6 @@ impl Run<'_> {
             }
             return Ok(());
         }
-        if code == abi::TRAP_UNIMPLEMENTED {
-            return Err(self.mismatch(
-                out,
-                "the RTL has no unit for this instruction yet (TRAP_UNIMPLEMENTED)",
-            ));
-        }
         let trap = if code == abi::TRAP_DEADLOCK {
             (cta.ready() == 0 && !cta.finished())
                 .then(|| cta.trap(Cause::Deadlock, 0, None, None, self.program))

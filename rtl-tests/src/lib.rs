@@ -15,5 +15,4 @@ pub mod port;
 pub mod random;
 pub mod requests;
 pub mod seed;
-pub mod support;
 pub mod units;

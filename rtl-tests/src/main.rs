@@ -135,16 +135,10 @@ fn run(args: &Args) -> Result<u8> {
     let dir = args.launch.parent().unwrap_or(Path::new("."));
     let mut prepared = sgpu_sim::launch::prepare(&text, dir, &program)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.launch.display()))?;
-    // Everything is checked before the run, which takes minutes where the model takes
-    // seconds: the requests, and that the core has a unit for every instruction.
+    // The requests are checked before the run, which takes minutes where the model takes
+    // seconds.
     let requests =
         ptxas_rs::show::requests(&prepared, &args.dump, &args.print).map_err(anyhow::Error::msg)?;
-    let kernel = program
-        .function(&prepared.launch.kernel)
-        .context("the manifest's kernel is checked by prepare")?;
-    if let Some(why) = rtl_tests::support::unsupported(&program, kernel) {
-        anyhow::bail!("{why}");
-    }
     if let Some(vcd) = &args.vcd {
         // Verilator opens the waveform itself and says nothing when it cannot.
         ptxas_rs::output::check_writable(vcd)?;

@@ -42,6 +42,7 @@ pub struct Mix {
     pub alu: u32,
     pub video: u32,
     pub float: u32,
+    pub sfu: u32,
     pub warp: u32,
     pub divide: u32,
     pub memory: u32,
@@ -61,6 +62,7 @@ impl Mix {
         alu: 40,
         video: 8,
         float: 10,
+        sfu: 3,
         warp: 4,
         divide: 3,
         memory: 15,
@@ -690,19 +692,17 @@ fn surface(global: &mut Global, format: &str, mut contents: Vec<u8>) -> Surfaces
 }
 
 /// A random instruction of the integer ALU (`unit` Int), the video ALU (Video), the f32
-/// unit (Float: those the core has, `support::missing_unit`) or the warp unit (Warp: SHFL,
-/// VOTE, REDUX, MATCH, whose member masks are then random too) on the data registers and
-/// predicates: random bits in every field it uses, then its registers and predicates moved
-/// into the data ones.
+/// unit (Float: arithmetic, comparisons, conversions, division), the special function unit
+/// (Sfu) or the warp unit (Warp: SHFL, VOTE, REDUX, MATCH, whose member masks are then random
+/// too) on the data registers and predicates: random bits in every field it uses, then its
+/// registers and predicates moved into the data ones.
 fn compute(rng: &mut Rng, unit: Unit, regs: &Regs) -> Instruction {
     let ops: Vec<(u8, u64)> = INSTRUCTIONS
         .iter()
         .filter_map(|&(_, op, used)| {
             let i = decode(u64::from(op) | 0x0000_0000_0000_0700).ok()?;
-            (i.op.unit() == unit
-                && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. })
-                && crate::support::missing_unit(&i.op).is_none())
-            .then_some((op, used))
+            (i.op.unit() == unit && !matches!(i.op, Op::S2r { .. } | Op::Idiv { .. }))
+                .then_some((op, used))
         })
         .collect();
     loop {
@@ -797,6 +797,7 @@ impl Gen<'_> {
             m.alu,
             m.video,
             m.float,
+            m.sfu,
             m.warp,
             m.divide,
             m.memory,
@@ -824,16 +825,16 @@ impl Gen<'_> {
             })
             .unwrap_or(0);
         match kind {
-            0..=3 => {
-                let unit = [Unit::Int, Unit::Video, Unit::Float, Unit::Warp][kind];
+            0..=4 => {
+                let unit = [Unit::Int, Unit::Video, Unit::Float, Unit::Sfu, Unit::Warp][kind];
                 let i = compute(self.rng, unit, &self.regs);
                 self.b.code.push(i);
             }
-            4 => self.divide(),
-            5 => self.memory(),
-            6 => self.atomic(),
-            7 => self.surface(),
-            8 => {
+            5 => self.divide(),
+            6 => self.memory(),
+            7 => self.atomic(),
+            8 => self.surface(),
+            9 => {
                 if self.max_depth > 3 && self.depth == 0 && self.rng.chance(30) {
                     let inner = 3 + self.rng.below(self.max_depth - 3);
                     self.if_else(inner)
@@ -843,10 +844,10 @@ impl Gen<'_> {
                     self.r#loop()
                 }
             }
-            9 => self.call(),
-            10 => self.barrier(),
-            11 => self.constant(),
-            12 => self.exit(top),
+            10 => self.call(),
+            11 => self.barrier(),
+            12 => self.constant(),
+            13 => self.exit(top),
             _ => self.warpsync(),
         }
     }

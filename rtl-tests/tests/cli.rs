@@ -157,27 +157,6 @@ fn each_outcome_has_its_own_exit_status() {
     }
 }
 
-/// An instruction the core has no unit for is refused before the run, by its PTX line and
-/// its unit, with exit status 1.
-#[test]
-fn what_the_core_cannot_run_is_refused_before_the_run() {
-    let dir = tempfile::tempdir().unwrap();
-    assembled(
-        dir.path(),
-        "tests/kernels/special.ptx",
-        &common::manifest_of("special", true, 64),
-    );
-    let run = cosim(dir.path(), &["k.elf", "--launch", "k.toml"]);
-    let err = stderr(&run);
-    assert_eq!(run.status.code(), Some(1), "{err}");
-    assert!(
-        err.starts_with("sgpu-cosim: error: tests/kernels/special.ptx:")
-            && err.contains("the RTL core has no ")
-            && run.stdout.is_empty(),
-        "{err}"
-    );
-}
-
 /// `--print` shows what `ptxas-rs run --print` shows, and `--print` and `--dump` show the
 /// memory at a trap both sides agree on (exit status 3).
 #[test]

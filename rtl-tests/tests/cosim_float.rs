@@ -17,6 +17,10 @@
 //!   halfpair, on 16-bit values biased to their edges (`common::half_manifest`).
 //! - tests/kernels/floats.ptx: division, square root and reciprocal correctly rounded in
 //!   every mode (sgpu_fdiv) beside the arithmetic, on operands at the f32 edges.
+//! - The special functions (sgpu_mufu): tests/kernels/special.ptx (every MUFU function, with
+//!   and without `.ftz`, and `div.approx` through `rcp`) on f32 edges, and
+//!   tests/kernels/halfapprox.ptx (ex2 and tanh of f16, bf16 and their pairs through f32)
+//!   on a stretch of every 16-bit input.
 //! - tests/kernels/f64ops.ptx: every f64 instruction form in every rounding mode through
 //!   the linked runtime (integer code and f32 conversions), on f64 edges.
 //! - Float atomics (sgpu_atom_float): tests/kernels/atomhalf.ptx (add on f16, bf16 and
@@ -101,6 +105,24 @@ fn division_and_square_root_agree_at_8_1_and_32_lanes() {
         let manifest = float_manifest("floats", 64, 2, 20, seed);
         let report = agree(&ptx, "floats.ptx", &manifest, lanes);
         println!("floats at {lanes} lanes (seed {seed}): {report:?}");
+    }
+}
+
+#[test]
+fn special_functions_agree_at_8_1_and_32_lanes() {
+    let special = common::source("tests/kernels/special.ptx");
+    let approx = common::source("tests/kernels/halfapprox.ptx");
+    for (lanes, seed, grid) in [(8, 51, 16), (1, 52, 2), (32, 53, 16)] {
+        let manifest = float_manifest("special", 64, 1, 48, seed);
+        let report = agree(&special, "special.ptx", &manifest, lanes);
+        println!("special at {lanes} lanes (seed {seed}): {report:?}");
+        // halfapprox's CTA k takes the 256 inputs from 256 k: the first `grid` of the 256.
+        let manifest = format!(
+            "grid = [{grid}]\nblock = [256]\nparams = [{{ buffer = \"out\" }}]\n\
+             [buffers.out]\nsize = 524288\n"
+        );
+        let report = agree(&approx, "halfapprox.ptx", &manifest, lanes);
+        println!("halfapprox at {lanes} lanes ({grid} CTAs): {report:?}");
     }
 }
 

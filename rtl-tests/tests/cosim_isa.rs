@@ -88,7 +88,7 @@ fn cycles(seed: u64, values: u64, unit: Unit) -> (u64, Instruction) {
 #[test]
 fn fixed_latency_instructions_take_the_same_cycles_whatever_their_operands() {
     let mut checked = 0;
-    for unit in [Unit::Int, Unit::Video, Unit::Float, Unit::Warp] {
+    for unit in [Unit::Int, Unit::Video, Unit::Float, Unit::Sfu, Unit::Warp] {
         for seed in 0..40 {
             let (first, insn) = cycles(seed, 0, unit);
             if !insn.op.fixed_latency() {

@@ -61,7 +61,7 @@ fn random_programs_agree_at_other_lane_counts() {
 #[test]
 fn the_generator_covers_its_mix() {
     use sgpu_isa::{Bmode, Op, Space};
-    const KINDS: [&str; 32] = [
+    const KINDS: [&str; 34] = [
         "integer ALU",
         "division",
         "load or store",
@@ -94,6 +94,8 @@ fn the_generator_covers_its_mix() {
         "vote",
         "warp reduction",
         "match",
+        "special function",
+        "f32 division or square root",
     ];
     let mut seen = [false; KINDS.len()];
     for seed in 0..60 {
@@ -142,6 +144,8 @@ fn the_generator_covers_its_mix() {
                 Op::Vote { .. } => 29,
                 Op::Redux { .. } => 30,
                 Op::Match { .. } => 31,
+                Op::Mufu { .. } => 32,
+                Op::Fdiv { .. } | Op::Fsqrt { .. } | Op::Frcp { .. } => 33,
                 _ if d.unit == sgpu_isa::Unit::Int => 0,
                 _ if d.unit == sgpu_isa::Unit::Video => 8,
                 Op::Suld { .. } => 9,

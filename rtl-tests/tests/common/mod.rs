@@ -512,48 +512,7 @@ pub fn cosim_program(
 ) -> Result<rtl_tests::cosim::Report, rtl_tests::cosim::Failure> {
     let mut prepared = sgpu_sim::launch::prepare(manifest, &workspace(), program)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let result = rtl_tests::cosim::run(program, &mut prepared, options);
-    agrees_on_support(program, &prepared.launch.kernel, name, &result);
-    result
-}
-
-/// `sgpu-cosim`'s check before a run (`support::unsupported`) agrees with the core: it
-/// refuses what the core trapped as unimplemented, and nothing the core ran to the end.
-fn agrees_on_support(
-    program: &sgpu_sim::program::Program,
-    kernel: &str,
-    name: &str,
-    result: &Result<rtl_tests::cosim::Report, rtl_tests::cosim::Failure>,
-) {
-    use rtl_tests::cosim::Failure;
-    let kernel = program
-        .function(kernel)
-        .expect("a prepared launch's kernel");
-    let refused = rtl_tests::support::unsupported(program, kernel);
-    match result {
-        Err(Failure::Mismatch(what)) if what.contains("TRAP_UNIMPLEMENTED") => {
-            let pc = what
-                .split(", pc 0x")
-                .nth(1)
-                .and_then(|s| s.split(':').next())
-                .and_then(|pc| usize::from_str_radix(pc, 16).ok())
-                .expect("a mismatch names its pc");
-            let op = sgpu_isa::decode(program.code[pc / 8])
-                .expect("an instruction")
-                .op;
-            assert!(
-                refused.is_some() && rtl_tests::support::missing_unit(&op).is_some(),
-                "{name}: the core has no unit for {op:?}, but the check says {refused:?}"
-            );
-        }
-        // A trap may come before an instruction the check refuses: only a run to the end
-        // proves the core has every unit the kernel can reach.
-        Ok(_) => assert!(
-            refused.is_none(),
-            "{name}: the core ran it, but sgpu-cosim would refuse it: {refused:?}"
-        ),
-        Err(_) => {}
-    }
+    rtl_tests::cosim::run(program, &mut prepared, options)
 }
 
 /// Two CTAs of `block` threads with one output buffer (and an input of random words), and
