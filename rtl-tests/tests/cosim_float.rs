@@ -144,7 +144,7 @@ fn f64_value(rng: &mut common::Rng) -> u64 {
         0x000f_ffff_ffff_ffff,
     ];
     let sign = rng.word() & 1 << 63;
-    if rng.word() % 2 == 0 {
+    if rng.word().is_multiple_of(2) {
         sign | EDGES[(rng.word() % EDGES.len() as u64) as usize]
     } else {
         rng.word()

@@ -283,7 +283,7 @@ pub fn half_manifest(
     let mut rng = Rng::new(seed);
     let words: Vec<String> = (0..threads * in_words)
         .map(|_| {
-            let w = if rng.word() % 8 == 0 {
+            let w = if rng.word().is_multiple_of(8) {
                 float_value(&mut rng)
             } else {
                 u32::from(half_value(&mut rng)) | u32::from(half_value(&mut rng)) << 16
