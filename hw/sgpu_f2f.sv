@@ -157,22 +157,28 @@ module sgpu_f2f (
   // The source as f32, and whether it is NaN.
   logic [31:0] s1_x;
   logic        s1_nan;
+  // Each stage's logic computes only when the stage holds a conversion and leaves its values
+  // undefined otherwise: yosys takes the x as a don't-care (no logic), and the Verilated core
+  // does not evaluate an idle unit in every cycle (hw/README.md).
   always_comb begin
     logic [31:0] flushed;
-    flushed = (ftz && a_i[30:23] == 8'h00) ? {a_i[31], 31'h0} : a_i;
-    unique case (fcvt)
-      sgpu_isa_pkg::FCVT_FROM_F16:  {s1_nan, s1_x} = widen(a_i[15:0], 5, 10, 1'b0);
-      sgpu_isa_pkg::FCVT_FROM_BF16: begin
-        s1_nan = a_i[14:7] == 8'hff && a_i[6:0] != '0;
-        s1_x   = s1_nan ? 32'h7fff_ffff : {a_i[15:0], 16'h0};
-      end
-      sgpu_isa_pkg::FCVT_FROM_E4M3: {s1_nan, s1_x} = widen(a_i[15:0], 4, 3, 1'b1);
-      sgpu_isa_pkg::FCVT_FROM_E5M2: {s1_nan, s1_x} = widen(a_i[15:0], 5, 2, 1'b0);
-      default: begin
-        s1_x   = flushed;
-        s1_nan = flushed[30:23] == 8'hff && flushed[22:0] != '0;
-      end
-    endcase
+    {s1_x, s1_nan, flushed} = 'x;
+    if (mine) begin
+      flushed = (ftz && a_i[30:23] == 8'h00) ? {a_i[31], 31'h0} : a_i;
+      unique case (fcvt)
+        sgpu_isa_pkg::FCVT_FROM_F16:  {s1_nan, s1_x} = widen(a_i[15:0], 5, 10, 1'b0);
+        sgpu_isa_pkg::FCVT_FROM_BF16: begin
+          s1_nan = a_i[14:7] == 8'hff && a_i[6:0] != '0;
+          s1_x   = s1_nan ? 32'h7fff_ffff : {a_i[15:0], 16'h0};
+        end
+        sgpu_isa_pkg::FCVT_FROM_E4M3: {s1_nan, s1_x} = widen(a_i[15:0], 4, 3, 1'b1);
+        sgpu_isa_pkg::FCVT_FROM_E5M2: {s1_nan, s1_x} = widen(a_i[15:0], 5, 2, 1'b0);
+        default: begin
+          s1_x   = flushed;
+          s1_nan = flushed[30:23] == 8'hff && flushed[22:0] != '0;
+        end
+      endcase
+    end
   end
 
   // What every stage carries: the instruction's modifiers and the value so far.
@@ -263,16 +269,19 @@ module sgpu_f2f (
   logic [31:0] s3_x;
   logic        s3_nan;
   always_comb begin
-    s3_x   = s2_q.x;
-    s3_nan = s2_q.nan;
-    if (s2_q.sat) begin
-      if (s2_q.nan || s3_x[31] || s3_x[30:0] == '0) s3_x = 32'h0;
-      else if (s3_x[30:0] > 31'h3f80_0000) s3_x = 32'h3f80_0000;
-      s3_nan = 1'b0;
-    end
-    if (s2_q.relu && !s3_nan && s3_x[31]) s3_x = 32'h0;
-    if (s2_q.satf && !s3_nan && s3_x[30:0] > max_f32(s2_q.to)) begin
-      s3_x[30:0] = max_f32(s2_q.to);
+    {s3_x, s3_nan} = 'x;
+    if (v2_q) begin
+      s3_x   = s2_q.x;
+      s3_nan = s2_q.nan;
+      if (s2_q.sat) begin
+        if (s2_q.nan || s3_x[31] || s3_x[30:0] == '0) s3_x = 32'h0;
+        else if (s3_x[30:0] > 31'h3f80_0000) s3_x = 32'h3f80_0000;
+        s3_nan = 1'b0;
+      end
+      if (s2_q.relu && !s3_nan && s3_x[31]) s3_x = 32'h0;
+      if (s2_q.satf && !s3_nan && s3_x[30:0] > max_f32(s2_q.to)) begin
+        s3_x[30:0] = max_f32(s2_q.to);
+      end
     end
   end
 
@@ -285,23 +294,26 @@ module sgpu_f2f (
   logic [7:0]  s3_field;
   always_comb begin
     logic [7:0] e, cut;  // x's exponent field (a subnormal's 1), and the bits cut off
-    e      = (s3_x[30:23] == 8'h00) ? 8'd1 : s3_x[30:23];
-    s3_sig = {s3_x[30:23] != 8'h00, s3_x[22:0]};
-    if (e >= min_field(s2_q.to)) begin
-      cut      = 8'd23 - 8'(frac_bits(s2_q.to));
-      s3_field = e - min_field(s2_q.to);
-    end else begin
-      cut      = 8'd23 - 8'(frac_bits(s2_q.to)) + min_field(s2_q.to) - e;
-      s3_field = '0;
-    end
-    if (cut >= 8'd25) begin
-      s3_kept = '0;
-      s3_half = 1'b0;
-      s3_rest = s3_sig != '0;
-    end else begin
-      s3_kept = s3_sig >> cut[4:0];
-      s3_half = s3_sig[cut[4:0] - 5'd1];
-      s3_rest = (s3_sig & ~({24{1'b1}} << (cut[4:0] - 5'd1))) != '0;
+    {s3_sig, s3_kept, s3_half, s3_rest, s3_field, e, cut} = 'x;
+    if (v2_q) begin
+      e      = (s3_x[30:23] == 8'h00) ? 8'd1 : s3_x[30:23];
+      s3_sig = {s3_x[30:23] != 8'h00, s3_x[22:0]};
+      if (e >= min_field(s2_q.to)) begin
+        cut      = 8'd23 - 8'(frac_bits(s2_q.to));
+        s3_field = e - min_field(s2_q.to);
+      end else begin
+        cut      = 8'd23 - 8'(frac_bits(s2_q.to)) + min_field(s2_q.to) - e;
+        s3_field = '0;
+      end
+      if (cut >= 8'd25) begin
+        s3_kept = '0;
+        s3_half = 1'b0;
+        s3_rest = s3_sig != '0;
+      end else begin
+        s3_kept = s3_sig >> cut[4:0];
+        s3_half = s3_sig[cut[4:0] - 5'd1];
+        s3_rest = (s3_sig & ~({24{1'b1}} << (cut[4:0] - 5'd1))) != '0;
+      end
     end
   end
 
@@ -357,7 +369,9 @@ module sgpu_f2f (
 
   logic [31:0] s4_result;
   always_comb begin
-    if (s3_q.to != TO_F32) begin
+    if (!v3_q) begin
+      s4_result = '0;
+    end else if (s3_q.to != TO_F32) begin
       // Not NaN, so an all-ones exponent is an infinity.
       s4_result = 32'(narrow(s3_q.to, s3_q.rnd, s3_q.nan, s3_q.x[31], s3_q.x[30:23] == 8'hff,
                              kept3_q, half3_q, rest3_q, field3_q));
@@ -377,7 +391,7 @@ module sgpu_f2f (
   logic [31:0] d_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) d_q <= '0;
-    else d_q <= v3_q ? s4_result : '0;
+    else d_q <= s4_result;
   end
   assign d_o = d_q;
 

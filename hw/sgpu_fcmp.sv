@@ -59,30 +59,39 @@ module sgpu_fcmp (
     operand = {v[31] && !abs, v[30:0]};
   endfunction
 
-  logic [31:0] a, b;
-  assign a = operand(a_i, ftz, absa);
-  assign b = operand(b_i, ftz, absb);
+  logic go;  // an instruction of this unit
+  assign go = en_i && (fmnmx || fsetp);
 
+  // The comparison computes only for an instruction of this unit and leaves its values
+  // undefined otherwise: yosys takes the x as a don't-care (no logic), and the Verilated
+  // core does not evaluate an idle unit in every cycle (hw/README.md).
   // How a and b compare: unordered when either is NaN, and otherwise equal (the same bits,
   // or both zeros), less or greater by sign and then magnitude (the larger magnitude is the
   // smaller value among negatives).
+  logic [31:0] a, b;
   logic a_nan, b_nan, unordered, eq, lt, gt, mag_lt;
-  assign a_nan     = a[30:23] == 8'hff && a[22:0] != '0;
-  assign b_nan     = b[30:23] == 8'hff && b[22:0] != '0;
-  assign unordered = a_nan || b_nan;
-  assign mag_lt    = a[30:0] < b[30:0];
-  assign eq        = a == b || (a[30:0] == '0 && b[30:0] == '0);
   always_comb begin
-    if (a[31] != b[31]) lt = a[31];
-    else if (a[31]) lt = !mag_lt;
-    else lt = mag_lt;
-    lt = lt && !eq;
+    {a, b, a_nan, b_nan, unordered, eq, lt, gt, mag_lt} = 'x;
+    if (go) begin
+      a = operand(a_i, ftz, absa);
+      b = operand(b_i, ftz, absb);
+      a_nan     = a[30:23] == 8'hff && a[22:0] != '0;
+      b_nan     = b[30:23] == 8'hff && b[22:0] != '0;
+      unordered = a_nan || b_nan;
+      mag_lt    = a[30:0] < b[30:0];
+      eq        = a == b || (a[30:0] == '0 && b[30:0] == '0);
+      if (a[31] != b[31]) lt = a[31];
+      else if (a[31]) lt = !mag_lt;
+      else lt = mag_lt;
+      lt = lt && !eq;
+      gt = !lt && !eq;
+    end
   end
-  assign gt = !lt && !eq;
 
   logic holds;  // a fcmp b
   always_comb begin
-    unique case (fcmp)
+    holds = 1'bx;
+    if (go) unique case (fcmp)
       sgpu_isa_pkg::FCMP_EQ:  holds = !unordered && eq;
       sgpu_isa_pkg::FCMP_NE:  holds = !unordered && !eq;
       sgpu_isa_pkg::FCMP_LT:  holds = !unordered && lt;
@@ -104,16 +113,20 @@ module sgpu_fcmp (
   // FMNMX: a wins a tie only when its sign is the one asked for (+0 for max, -0 for min).
   logic [31:0] chosen;
   always_comb begin
-    if (unordered) chosen = (nan || (a_nan && b_nan)) ? QNAN : a_nan ? b : a;
+    if (!go) chosen = 'x;
+    else if (unordered) chosen = (nan || (a_nan && b_nan)) ? QNAN : a_nan ? b : a;
     else if (max) chosen = (gt || (eq && !a[31])) ? a : b;
     else chosen = (lt || (eq && a[31])) ? a : b;
   end
 
   // This cycle's result, {pq, pd, d}, and those of the last FLOAT_LATENCY cycles, the newest
-  // in the low bits (flat: yosys 0.23 reads no packed array of arrays).
+  // in the low bits (flat: yosys 0.23 reads no packed array of arrays), and which of them
+  // hold an instruction's. The results move only while one does (the others are zeros, so
+  // that every slot is zero when none does).
   localparam int unsigned L = sgpu_core_pkg::FLOAT_LATENCY;
   logic [33:0]     result;
   logic [L*34-1:0] out_q;
+  logic [L-1:0]    held_q;
   always_comb begin
     result = '0;
     if (en_i && fmnmx) result[31:0] = chosen;
@@ -123,8 +136,13 @@ module sgpu_fcmp (
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) out_q <= '0;
-    else out_q <= {out_q[(L-1)*34-1:0], result};
+    if (!rst_ni) begin
+      out_q  <= '0;
+      held_q <= '0;
+    end else begin
+      held_q <= {held_q[L-2:0], go};
+      if (go || held_q != '0) out_q <= {out_q[(L-1)*34-1:0], result};
+    end
   end
   assign {pq_o, pd_o, d_o} = out_q[L*34-1 -: 34];
 

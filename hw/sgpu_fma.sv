@@ -98,27 +98,35 @@ module sgpu_fma (
   // x x y + z, with z absent (no addend) for the multiplies.
   logic [31:0] x, y, z;
   logic        z_absent;
+  logic        go;  // an instruction of this unit enters
+  assign go = en_i && mine;
+  // Each stage's logic computes under its stage's valid bit and leaves its values undefined
+  // otherwise: yosys takes the x as a don't-care (no logic), and the Verilated core does not
+  // evaluate an idle unit in every cycle (hw/README.md).
   always_comb begin
-    x = {a_i[31] & !absa ^ na, a_i[30:0]};
-    y = ONE;
-    z = '0;
-    z_absent = 1'b0;
-    if (fadd) begin
-      z = {b_i[31] & !absb ^ nb, b_i[30:0]};
-    end else if (fadd32i) begin
-      z = imm32;
-    end else if (fmul) begin
-      y = {b_i[31] & !absb, b_i[30:0]};
-      z_absent = 1'b1;
-    end else if (fmul32i) begin
-      y = imm32;
-      z_absent = 1'b1;
-    end else if (ffma) begin
-      y = b_i;
-      z = {c_i[31] ^ nc, c_i[30:0]};
-    end else begin  // FFMA32I, or no instruction of this unit
-      y = b_i;
-      z = fimm;
+    {x, y, z, z_absent} = 'x;
+    if (go) begin
+      x = {a_i[31] & !absa ^ na, a_i[30:0]};
+      y = ONE;
+      z = '0;
+      z_absent = 1'b0;
+      if (fadd) begin
+        z = {b_i[31] & !absb ^ nb, b_i[30:0]};
+      end else if (fadd32i) begin
+        z = imm32;
+      end else if (fmul) begin
+        y = {b_i[31] & !absb, b_i[30:0]};
+        z_absent = 1'b1;
+      end else if (fmul32i) begin
+        y = imm32;
+        z_absent = 1'b1;
+      end else if (ffma) begin
+        y = b_i;
+        z = {c_i[31] ^ nc, c_i[30:0]};
+      end else begin  // FFMA32I, or no instruction of this unit
+        y = b_i;
+        z = fimm;
+      end
     end
   end
 
@@ -162,20 +170,24 @@ module sgpu_fma (
   endfunction
 
   parts_t px, py, pz;
-  assign px = normalised(unpack(x, ftz));
-  assign py = normalised(unpack(y, ftz));
-  assign pz = unpack(z, ftz);
-
   logic              s1_sign_p, s1_zero_c, s1_prod_zero;
   logic signed [11:0] s1_w0_mul, s1_pos_c;
-  assign s1_sign_p    = px.sign ^ py.sign;
-  // Normalised, a nonzero operand's significand has its leading one at bit 23.
-  assign s1_prod_zero = px.zero || py.zero;
-  assign s1_zero_c    = z_absent || pz.zero;
-  // The exponent of the window's bit 0 with the product at bits 49..2, and where c's last
-  // place falls in that window.
-  assign s1_w0_mul = 12'(px.exp) + 12'(py.exp) - 12'sd48;
-  assign s1_pos_c  = 12'(pz.exp) - 12'sd23 - s1_w0_mul;
+  always_comb begin
+    {px, py, pz, s1_sign_p, s1_zero_c, s1_prod_zero, s1_w0_mul, s1_pos_c} = 'x;
+    if (go) begin
+      px = normalised(unpack(x, ftz));
+      py = normalised(unpack(y, ftz));
+      pz = unpack(z, ftz);
+      s1_sign_p    = px.sign ^ py.sign;
+      // Normalised, a nonzero operand's significand has its leading one at bit 23.
+      s1_prod_zero = px.zero || py.zero;
+      s1_zero_c    = z_absent || pz.zero;
+      // The exponent of the window's bit 0 with the product at bits 49..2, and where c's
+      // last place falls in that window.
+      s1_w0_mul = 12'(px.exp) + 12'(py.exp) - 12'sd48;
+      s1_pos_c  = 12'(pz.exp) - 12'sd23 - s1_w0_mul;
+    end
+  end
 
   // The window, with c too high (or the product zero) as the top case of the comment above;
   // the product takes its place in stage two.
@@ -185,21 +197,24 @@ module sgpu_fma (
   always_comb begin
     logic [WW-1:0] wide_c;
     logic [11:0]   down;
-    s1_high = !s1_zero_c && (s1_pos_c > 12'sd52 || s1_prod_zero);
-    wide_c = {{(WW - 24) {1'b0}}, s1_zero_c ? 24'h0 : pz.sig};
-    down = 12'(-s1_pos_c);
-    if (s1_high) begin
-      s1_w0 = 12'(pz.exp) - 12'sd23 - 12'(TOP);
-      s1_cw = wide_c << TOP;
-    end else begin
-      s1_w0 = s1_w0_mul;
-      if (s1_pos_c >= 12'sd0) begin
-        s1_cw = wide_c << s1_pos_c[5:0];
-      end else if (down >= 12'd24) begin
-        s1_cw = {{(WW - 1) {1'b0}}, wide_c != '0};
+    {s1_high, s1_cw, s1_w0, wide_c, down} = 'x;
+    if (go) begin
+      s1_high = !s1_zero_c && (s1_pos_c > 12'sd52 || s1_prod_zero);
+      wide_c = {{(WW - 24) {1'b0}}, s1_zero_c ? 24'h0 : pz.sig};
+      down = 12'(-s1_pos_c);
+      if (s1_high) begin
+        s1_w0 = 12'(pz.exp) - 12'sd23 - 12'(TOP);
+        s1_cw = wide_c << TOP;
       end else begin
-        s1_cw = (wide_c >> down[4:0])
-                | {{(WW - 1) {1'b0}}, (wide_c & ~({WW{1'b1}} << down[4:0])) != '0};
+        s1_w0 = s1_w0_mul;
+        if (s1_pos_c >= 12'sd0) begin
+          s1_cw = wide_c << s1_pos_c[5:0];
+        end else if (down >= 12'd24) begin
+          s1_cw = {{(WW - 1) {1'b0}}, wide_c != '0};
+        end else begin
+          s1_cw = (wide_c >> down[4:0])
+                  | {{(WW - 1) {1'b0}}, (wide_c & ~({WW{1'b1}} << down[4:0])) != '0};
+        end
       end
     end
   end
@@ -207,12 +222,17 @@ module sgpu_fma (
   // What the operands alone decide: a NaN result (a NaN operand, 0 x infinity, or an
   // infinite product plus the opposite infinity), or an infinite one.
   logic s1_nan, s1_inf, s1_inf_sign, s1_sign_c;
-  assign s1_sign_c   = z_absent ? s1_sign_p : pz.sign;
-  assign s1_nan      = px.nan || py.nan || (!z_absent && pz.nan)
-                       || (px.inf && py.zero) || (px.zero && py.inf)
-                       || ((px.inf || py.inf) && !z_absent && pz.inf && pz.sign != s1_sign_p);
-  assign s1_inf      = px.inf || py.inf || (!z_absent && pz.inf);
-  assign s1_inf_sign = (px.inf || py.inf) ? s1_sign_p : pz.sign;
+  always_comb begin
+    {s1_nan, s1_inf, s1_inf_sign, s1_sign_c} = 'x;
+    if (go) begin
+      s1_sign_c   = z_absent ? s1_sign_p : pz.sign;
+      s1_nan      = px.nan || py.nan || (!z_absent && pz.nan)
+                    || (px.inf && py.zero) || (px.zero && py.inf)
+                    || ((px.inf || py.inf) && !z_absent && pz.inf && pz.sign != s1_sign_p);
+      s1_inf      = px.inf || py.inf || (!z_absent && pz.inf);
+      s1_inf_sign = (px.inf || py.inf) ? s1_sign_p : pz.sign;
+    end
+  end
 
   typedef struct packed {
     logic              nan;
@@ -231,10 +251,10 @@ module sgpu_fma (
   logic [WW-1:0] cw0_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v0_q <= 1'b0;
-    else v0_q <= en_i && mine;
+    else v0_q <= go;
   end
   always_ff @(posedge clk_i) begin
-    if (en_i && mine) begin
+    if (go) begin
       ctl0_q.nan      <= s1_nan;
       ctl0_q.inf      <= s1_inf;
       ctl0_q.inf_sign <= s1_inf_sign;
@@ -260,9 +280,14 @@ module sgpu_fma (
   // bit.
   logic [47:0]   s2_prod;
   logic [WW-1:0] s2_pw;
-  assign s2_prod = sig_x0_q * sig_y0_q;
-  assign s2_pw   = high0_q ? {{(WW - 1) {1'b0}}, !prod_zero0_q}
-                           : {{(WW - 50) {1'b0}}, s2_prod, 2'b00};
+  always_comb begin
+    {s2_prod, s2_pw} = 'x;
+    if (v0_q) begin
+      s2_prod = sig_x0_q * sig_y0_q;
+      s2_pw   = high0_q ? {{(WW - 1) {1'b0}}, !prod_zero0_q}
+                        : {{(WW - 50) {1'b0}}, s2_prod, 2'b00};
+    end
+  end
 
   logic          v1_q;
   ctl_t          ctl1_q;
@@ -292,19 +317,22 @@ module sgpu_fma (
   logic [WW-1:0] s3_mag;
   logic          s3_sign;
   always_comb begin
-    s3_diff = {1'b0, pw_q} - {1'b0, cw_q};
-    if (sign_p_q == sign_c_q) begin
-      s3_mag  = pw_q + cw_q;
-      s3_sign = sign_p_q;
-    end else if (s3_diff[WW]) begin
-      s3_mag  = cw_q - pw_q;
-      s3_sign = sign_c_q;
-    end else begin
-      s3_mag  = s3_diff[WW-1:0];
-      s3_sign = sign_p_q;
-    end
-    if (s3_mag == '0) begin
-      s3_sign = sign_p_q == sign_c_q ? sign_p_q : ctl1_q.rnd == sgpu_isa_pkg::RND_RM;
+    {s3_diff, s3_mag, s3_sign} = 'x;
+    if (v1_q) begin
+      s3_diff = {1'b0, pw_q} - {1'b0, cw_q};
+      if (sign_p_q == sign_c_q) begin
+        s3_mag  = pw_q + cw_q;
+        s3_sign = sign_p_q;
+      end else if (s3_diff[WW]) begin
+        s3_mag  = cw_q - pw_q;
+        s3_sign = sign_c_q;
+      end else begin
+        s3_mag  = s3_diff[WW-1:0];
+        s3_sign = sign_p_q;
+      end
+      if (s3_mag == '0) begin
+        s3_sign = sign_p_q == sign_c_q ? sign_p_q : ctl1_q.rnd == sgpu_isa_pkg::RND_RM;
+      end
     end
   end
 
@@ -331,29 +359,31 @@ module sgpu_fma (
   logic [6:0]         s4_lz;
   logic signed [11:0] s4_lead, s4_left;
   logic               s4_subnormal;
-  // The count of leading zeros of the window (WW when zero).
-  assign s4_lz = sgpu_core_pkg::lzc128({mag_q, {(128 - WW){1'b1}}});
-  // The exponent of the leading one; a result below the normals has its last place at
-  // 2^-149, which is bit 53 after a shift of 202 + w0 (a right shift when negative).
-  assign s4_lead      = ctl2_q.w0 + 12'sd76 - 12'($signed({1'b0, s4_lz}));
-  assign s4_subnormal = s4_lead < -12'sd126;
-  assign s4_left      = s4_subnormal ? ctl2_q.w0 + 12'sd202 : 12'($signed({1'b0, s4_lz}));
-
   // The result's 24 bits at 76..53, the round bit at 52, the sticky bit below.
   logic [WW-1:0] s4_norm;
   logic          s4_lost;
   always_comb begin
     logic [11:0] right;
-    right   = 12'(-s4_left);
-    s4_lost = 1'b0;
-    if (s4_left >= 12'sd0) begin
-      s4_norm = mag_q << s4_left[6:0];
-    end else if (right >= 12'(WW)) begin
-      s4_norm = '0;
-      s4_lost = mag_q != '0;
-    end else begin
-      s4_norm = mag_q >> right[6:0];
-      s4_lost = (mag_q & ~({WW{1'b1}} << right[6:0])) != '0;
+    {s4_lz, s4_lead, s4_left, s4_subnormal, s4_norm, s4_lost, right} = 'x;
+    if (v2_q) begin
+      // The count of leading zeros of the window (WW when zero).
+      s4_lz = sgpu_core_pkg::lzc128({mag_q, {(128 - WW){1'b1}}});
+      // The exponent of the leading one; a result below the normals has its last place at
+      // 2^-149, which is bit 53 after a shift of 202 + w0 (a right shift when negative).
+      s4_lead      = ctl2_q.w0 + 12'sd76 - 12'($signed({1'b0, s4_lz}));
+      s4_subnormal = s4_lead < -12'sd126;
+      s4_left      = s4_subnormal ? ctl2_q.w0 + 12'sd202 : 12'($signed({1'b0, s4_lz}));
+      right   = 12'(-s4_left);
+      s4_lost = 1'b0;
+      if (s4_left >= 12'sd0) begin
+        s4_norm = mag_q << s4_left[6:0];
+      end else if (right >= 12'(WW)) begin
+        s4_norm = '0;
+        s4_lost = mag_q != '0;
+      end else begin
+        s4_norm = mag_q >> right[6:0];
+        s4_lost = (mag_q & ~({WW{1'b1}} << right[6:0])) != '0;
+      end
     end
   end
 
@@ -386,35 +416,35 @@ module sgpu_fma (
   ////////////////
 
   logic s5_up;
-  assign s5_up = sgpu_core_pkg::round_up(ctl3_q.rnd, sign3_q, kept3_q[0], half3_q, rest3_q);
-
   // The exponent field above the fraction, the leading one added into it (so a normal's
   // field comes out one more, and a round-up past the fraction carries into the next
   // binade); past the largest finite value, infinity or the largest by mode.
   logic [33:0] s5_bits;
   logic [30:0] s5_mag;
-  always_comb begin
-    s5_bits = {field3_q, 23'h0} + {10'h0, kept3_q} + {33'h0, s5_up};
-    if (zero3_q) s5_mag = '0;
-    else if (s5_bits >= 34'h7f80_0000) begin
-      s5_mag = sgpu_core_pkg::to_infinity(ctl3_q.rnd, sign3_q) ? 31'h7f80_0000 : 31'h7f7f_ffff;
-    end
-    else s5_mag = s5_bits[30:0];
-  end
-
-  // The result, then `.ftz` (a subnormal result to a zero of its sign) and `.sat` (NaN and
-  // everything up to +0 to +0, above 1.0 to 1.0).
   logic [31:0] s5_round, s5_flushed, s5_result;
   always_comb begin
-    if (ctl3_q.nan) s5_round = QNAN;
-    else if (ctl3_q.inf) s5_round = {ctl3_q.inf_sign, 31'h7f80_0000};
-    else s5_round = {sign3_q, s5_mag};
-    s5_flushed = s5_round;
-    if (ctl3_q.ftz && s5_round[30:23] == 8'h00) s5_flushed[22:0] = 23'h0;
-    s5_result = s5_flushed;
-    if (ctl3_q.sat) begin
-      if (ctl3_q.nan || s5_flushed[31]) s5_result = 32'h0;
-      else if (s5_flushed > ONE) s5_result = ONE;
+    {s5_up, s5_bits, s5_mag, s5_round, s5_flushed, s5_result} = 'x;
+    if (v3_q) begin
+      s5_up   = sgpu_core_pkg::round_up(ctl3_q.rnd, sign3_q, kept3_q[0], half3_q, rest3_q);
+      s5_bits = {field3_q, 23'h0} + {10'h0, kept3_q} + {33'h0, s5_up};
+      if (zero3_q) s5_mag = '0;
+      else if (s5_bits >= 34'h7f80_0000) begin
+        s5_mag = sgpu_core_pkg::to_infinity(ctl3_q.rnd, sign3_q) ? 31'h7f80_0000 : 31'h7f7f_ffff;
+      end
+      else s5_mag = s5_bits[30:0];
+
+      // The result, then `.ftz` (a subnormal result to a zero of its sign) and `.sat` (NaN and
+      // everything up to +0 to +0, above 1.0 to 1.0).
+      if (ctl3_q.nan) s5_round = QNAN;
+      else if (ctl3_q.inf) s5_round = {ctl3_q.inf_sign, 31'h7f80_0000};
+      else s5_round = {sign3_q, s5_mag};
+      s5_flushed = s5_round;
+      if (ctl3_q.ftz && s5_round[30:23] == 8'h00) s5_flushed[22:0] = 23'h0;
+      s5_result = s5_flushed;
+      if (ctl3_q.sat) begin
+        if (ctl3_q.nan || s5_flushed[31]) s5_result = 32'h0;
+        else if (s5_flushed > ONE) s5_result = ONE;
+      end
     end
   end
 
