@@ -35,7 +35,10 @@ fn word_slices(source: &str) -> Vec<(usize, String)> {
 }
 
 /// 8-bit literals whose value is an opcode: any hexadecimal one (`8'h24`), and decimal ones
-/// from 16 up (`8'd36`; small decimals are counts). Zero is everywhere and is left out.
+/// from 16 up (`8'd36`; small decimals are counts) on a line that names an opcode (an
+/// identifier `op`, `op_*`, `*_op` or with `opcode` in it): the float units' exponent
+/// arithmetic is decimal 8-bit too (`8'd112`, f16's bias against f32's), and is not one.
+/// Zero is everywhere and is left out.
 fn opcode_literals(source: &str) -> Vec<(usize, String)> {
     let opcodes: Vec<u64> = sgpu_isa::INSTRUCTIONS
         .iter()
@@ -44,7 +47,15 @@ fn opcode_literals(source: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     for (n, line) in source.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
+        let names_opcode = code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| {
+                w == "op" || w.starts_with("op_") || w.ends_with("_op") || w.contains("opcode")
+            });
         for (radix, mark) in [(16, "8'h"), (10, "8'd")] {
+            if radix == 10 && !names_opcode {
+                continue;
+            }
             for piece in code.split(mark).skip(1) {
                 let digits: String = piece
                     .chars()
@@ -96,5 +107,8 @@ fn the_checks_find_what_they_look_for() {
     assert_eq!(word_slices("assign x = instr_i[ OP_MSB:OP_LSB];").len(), 0);
     assert_eq!(opcode_literals("if (op == 8'h24) x = 1;").len(), 1);
     assert_eq!(opcode_literals("if (r == 8'hff) x = 1; // RZ").len(), 0);
-    assert_eq!(opcode_literals("y = n != 8'd0 || m == 8'd36;").len(), 1);
+    assert_eq!(opcode_literals("y = n != 8'd0 || op_q == 8'd36;").len(), 1);
+    assert_eq!(opcode_literals("unique case (op) 8'd36: y = 1;").len(), 1);
+    // An exponent's bias, 112 as an opcode is.
+    assert_eq!(opcode_literals("e = 8'd112 - lz;").len(), 0);
 }
