@@ -4,6 +4,13 @@
 //!
 //! Every kernel of every file in `generated/clang16_cuda` and `generated/llc16_ll` runs here,
 //! but for the `texsurf_all_*` files, whose kernels read textures, which sgpu does not have.
+//!
+//! Every launch here is also a co-simulation case: its manifest is kept in
+//! `tests/launches/corpus/`, named for the file, kernel and content, and
+//! `rtl-tests/tests/cosim_corpus.rs` runs each on the RTL in lock-step with the model. A
+//! launch whose manifest is not there fails, saying how to write it:
+//! `SGPU_RECORD_LAUNCHES=1 cargo test --test corpus_kernels` writes them (after removing the
+//! folder, so that none is left that no launch here makes).
 
 mod common;
 
@@ -23,6 +30,43 @@ const LL: &str = "generated/llc16_ll";
 /// What output buffers hold before a run, so that a word a kernel must leave alone is seen to.
 const SENTINEL: u32 = 0xa5a5_a5a5;
 
+/// Where the launches' manifests are kept for the co-simulation.
+const LAUNCHES: &str = "tests/launches/corpus";
+
+/// A launch of the corpus file `path` (relative to the corpus) by `manifest`: its manifest is
+/// in [`LAUNCHES`] as `FILE.KERNEL.HASH.toml` (the file's name with `/` as `~`, the hash of
+/// the content), with a first line naming the file; written there with
+/// `SGPU_RECORD_LAUNCHES` set, else required to be.
+fn recorded(path: &str, manifest: &str) {
+    let kernel = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("kernel = \""))
+        .map_or("", |k| k.trim_end_matches('"'));
+    let hash = manifest.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let name = format!(
+        "{}.{kernel}.{:08x}.toml",
+        path.replace('/', "~"),
+        hash as u32
+    );
+    let at = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(LAUNCHES)
+        .join(name);
+    let text = format!("# ptx: {path}\n{manifest}");
+    if std::env::var_os("SGPU_RECORD_LAUNCHES").is_some() {
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(&at, text).unwrap();
+    } else {
+        assert!(
+            std::fs::read_to_string(&at).is_ok_and(|t| t == text),
+            "{}: no such launch kept for the co-simulation; write it with \
+             SGPU_RECORD_LAUNCHES=1 cargo test --test corpus_kernels",
+            at.display()
+        );
+    }
+}
+
 /// Reads `file` of the corpus folder `dir`.
 fn corpus_source(dir: &str, file: &str) -> String {
     common::read(&common::shared_dir().join("corpus").join(dir).join(file))
@@ -31,23 +75,26 @@ fn corpus_source(dir: &str, file: &str) -> String {
 /// Assembles `FILE` of the corpus's CUDA kernels and runs it with `manifest`.
 fn run(file: &str, manifest: &str) -> Prepared {
     let source = corpus_source(CUDA, file);
+    recorded(&format!("{CUDA}/{file}"), manifest);
     assemble_and_run(&source, file, manifest).unwrap_or_else(|t| panic!("{file}: {t}"))
 }
 
 /// Assembles `file` of the corpus folder `dir` at -O3 and -O0 and loads both, to be run
 /// several times (each launch runs both and compares them: [`common::Both`]).
 fn load(dir: &str, file: &str) -> Both {
-    common::load_both(&corpus_source(dir, file), file)
+    common::load_both(&corpus_source(dir, file), &format!("{dir}/{file}"))
 }
 
 /// Runs `program` as `manifest` launches it: the state after, and the trap if it stopped on
 /// one (the state then holds what it stored before).
 fn launch(program: &Both, manifest: &str) -> (Prepared, Result<(), Trap>) {
+    recorded(program.file(), manifest);
     program.launch(manifest, Path::new("."))
 }
 
 /// [`launch`] of a kernel that must finish.
 fn finish(program: &Both, manifest: &str) -> Prepared {
+    recorded(program.file(), manifest);
     program.finish(manifest, Path::new("."))
 }
 
@@ -57,6 +104,7 @@ fn zluda(name: &str, buffers: &str) -> Prepared {
     let file = format!("zluda/spirv_run/{name}.ptx");
     let source = common::read(&common::shared_dir().join("corpus").join(&file));
     let manifest = format!("params = [{{ buffer = \"in\" }}, {{ buffer = \"out\" }}]\n{buffers}");
+    recorded(&file, &manifest);
     assemble_and_run(&source, &file, &manifest).unwrap_or_else(|t| panic!("{file}: {t}"))
 }
 
@@ -837,7 +885,8 @@ fn check_big_unrolled(ks: std::ops::RangeInclusive<usize>) {
         let end = start + whole[start..].find("\n}\n").unwrap() + 3;
         source.push_str(&whole[start..end]);
     }
-    let program = common::load_both(&source, file);
+    // Named as the corpus file, which holds these kernels among others.
+    let program = common::load_both(&source, &format!("{CUDA}/{file}"));
     let mut next = xorshift(0xb16);
     let input: Vec<f32> = (0..1280).map(|_| unit(next()) * 1.8 - 0.9).collect();
     let threads = 40;
@@ -1029,7 +1078,7 @@ fn assert_geometry_trap(ran: Result<(), sgpu_sim::Trap>, file: &str, instruction
         "{trap}"
     );
     let line = line_of(&corpus_source(LL, file), instruction);
-    assert_eq!(trap.location, format!("{file}:{line}"), "{trap}");
+    assert_eq!(trap.location, format!("{LL}/{file}:{line}"), "{trap}");
 }
 
 /// surf_basic's surf_vectors(handle, out, x, y, z, layer) reads and writes one surface

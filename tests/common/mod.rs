@@ -141,6 +141,11 @@ pub fn at_every_level(name: &str, manifest: &str) -> Launched {
 pub type Launched = (sgpu_sim::launch::Prepared, Result<(), sgpu_sim::Trap>);
 
 impl Both {
+    /// The file the programs were assembled from, as messages name it.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
     /// Runs both programs as `manifest` (files relative to `dir`) launches them; the
     /// optimised one's result.
     pub fn launch(&self, manifest: &str, dir: &Path) -> Launched {
