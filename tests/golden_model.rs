@@ -183,25 +183,31 @@ fn shfl_expected(mode: usize, lane: u32, b: u32, c: u32) -> (u32, bool) {
     }
 }
 
+/// The edge operand sets of tests/kernels/shfl_lanes.operands (rtl-tests' cosim_warp.rs
+/// runs them on the RTL).
+fn shfl_edge_operands() -> Vec<[u32; 8]> {
+    let at =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/shfl_lanes.operands");
+    let text = common::read(&at);
+    let word = |w: &str| {
+        w.strip_prefix("0x")
+            .map_or(w.parse(), |h| u32::from_str_radix(h, 16))
+    };
+    let set = |l: &str| {
+        l.split_whitespace()
+            .map(|w| word(w).unwrap())
+            .collect::<Vec<u32>>()
+    };
+    let sets = text.lines().filter(|l| !l.starts_with('#')).map(set);
+    sets.map(|v| v.try_into().expect("eight words a line"))
+        .collect()
+}
+
 #[test]
 fn shuffles_slice_lane_and_clamp_operands() {
     let mut next64 = xorshift(0xabcdef);
     let mut next = move || (next64() >> 16) as u32;
-    let mut operand_sets: Vec<[u32; 8]> = vec![
-        // Lane operands of 32 and more, all ones, and clamps with high bits set.
-        [33, 0x1f, 34, 0, 0xffff_ffff, 0x1f, 32, 0xffff_e01f],
-        [
-            0x8000_0001,
-            0x181f,
-            0x21,
-            0x1800,
-            0x41,
-            0x181f,
-            0xffff_ffe1,
-            0x1f,
-        ],
-        [31, 0, 31, 0x1f, 31, 0, 31, 0xff0f],
-    ];
+    let mut operand_sets = shfl_edge_operands();
     operand_sets.extend((0..20).map(|_| std::array::from_fn(|_| next())));
     for ops in operand_sets {
         let manifest = format!(

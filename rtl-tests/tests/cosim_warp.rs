@@ -56,25 +56,29 @@ fn shuffles_and_ballots_agree_at_8_1_and_32_lanes() {
     }
 }
 
-/// shfl_lanes's operands: lane and clamp values of 32 and more, all ones, clamps with high
-/// bits set and segment masks, then random ones.
+/// The edge operand sets of tests/kernels/shfl_lanes.operands (tests/golden_model.rs checks
+/// the model on them against PTX's definition).
+fn shfl_edge_operands() -> Vec<[u32; 8]> {
+    let text = common::source("tests/kernels/shfl_lanes.operands");
+    let word = |w: &str| {
+        w.strip_prefix("0x")
+            .map_or(w.parse(), |h| u32::from_str_radix(h, 16))
+    };
+    let set = |l: &str| {
+        l.split_whitespace()
+            .map(|w| word(w).unwrap())
+            .collect::<Vec<u32>>()
+    };
+    let sets = text.lines().filter(|l| !l.starts_with('#')).map(set);
+    sets.map(|v| v.try_into().expect("eight words a line"))
+        .collect()
+}
+
+/// shfl_lanes's operands: the edge sets (lane and clamp values of 32 and more, all ones,
+/// clamps with high bits set and segment masks), then random ones.
 #[test]
 fn shuffle_modes_agree_on_every_operand_shape() {
-    let mut sets: Vec<[u32; 8]> = vec![
-        [33, 0x1f, 34, 0, 0xffff_ffff, 0x1f, 32, 0xffff_e01f],
-        [
-            0x8000_0001,
-            0x181f,
-            0x21,
-            0x1800,
-            0x41,
-            0x181f,
-            0xffff_ffe1,
-            0x1f,
-        ],
-        [31, 0, 31, 0x1f, 31, 0, 31, 0xff0f],
-        [1, 0x101f, 2, 0x1e1f, 4, 0x0c1f, 16, 0x0007],
-    ];
+    let mut sets = shfl_edge_operands();
     let mut rng = Rng::new(0xa54f_f53a_5f1d_36f1);
     sets.extend((0..4).map(|_| std::array::from_fn(|_| rng.word() as u32)));
     for lanes in LANES {
