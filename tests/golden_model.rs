@@ -4,6 +4,8 @@
 //! written out here, separately from the model.
 
 mod common;
+#[path = "common/shfl_operands.rs"]
+mod shfl_operands;
 
 use common::{assemble_and_observe, assemble_and_run, list, u32s, xorshift};
 use sgpu_sim::launch::Prepared;
@@ -188,19 +190,7 @@ fn shfl_expected(mode: usize, lane: u32, b: u32, c: u32) -> (u32, bool) {
 fn shfl_edge_operands() -> Vec<[u32; 8]> {
     let at =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/shfl_lanes.operands");
-    let text = common::read(&at);
-    let word = |w: &str| {
-        w.strip_prefix("0x")
-            .map_or(w.parse(), |h| u32::from_str_radix(h, 16))
-    };
-    let set = |l: &str| {
-        l.split_whitespace()
-            .map(|w| word(w).unwrap())
-            .collect::<Vec<u32>>()
-    };
-    let sets = text.lines().filter(|l| !l.starts_with('#')).map(set);
-    sets.map(|v| v.try_into().expect("eight words a line"))
-        .collect()
+    shfl_operands::parse(&common::read(&at))
 }
 
 #[test]

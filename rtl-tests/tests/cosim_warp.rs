@@ -15,6 +15,8 @@
 //! Verilator and g++ must be installed: without them the build of this crate fails.
 
 mod common;
+#[path = "../../tests/common/shfl_operands.rs"]
+mod shfl_operands;
 
 use common::Rng;
 use rtl_tests::cosim::{Options, Report};
@@ -59,19 +61,7 @@ fn shuffles_and_ballots_agree_at_8_1_and_32_lanes() {
 /// The edge operand sets of tests/kernels/shfl_lanes.operands (tests/golden_model.rs checks
 /// the model on them against PTX's definition).
 fn shfl_edge_operands() -> Vec<[u32; 8]> {
-    let text = common::source("tests/kernels/shfl_lanes.operands");
-    let word = |w: &str| {
-        w.strip_prefix("0x")
-            .map_or(w.parse(), |h| u32::from_str_radix(h, 16))
-    };
-    let set = |l: &str| {
-        l.split_whitespace()
-            .map(|w| word(w).unwrap())
-            .collect::<Vec<u32>>()
-    };
-    let sets = text.lines().filter(|l| !l.starts_with('#')).map(set);
-    sets.map(|v| v.try_into().expect("eight words a line"))
-        .collect()
+    shfl_operands::parse(&common::source("tests/kernels/shfl_lanes.operands"))
 }
 
 /// shfl_lanes's operands: the edge sets (lane and clamp values of 32 and more, all ones,
