@@ -8,6 +8,11 @@
 //!   2^16, 2^31, 2^32, 2^63, 2^64, with both signs, and their neighbours) and on ties
 //!   (0.5, 1.5, 2.5 ...); I2F on the integers at and beside every power of two and each
 //!   type's bounds, and on those whose rounding is a tie, just above or just below one.
+//! - Per word, 2^20 sources spread evenly over all 2^32 (one in each block of 4,096, at a
+//!   varying place in it; a 64-bit integer's high word varies too); with
+//!   `CVT_EXHAUSTIVE=1`, every one of the 2^32 instead for each word whose source is 32 bits
+//!   or narrower (every F2I, and I2F from s8 to u32), or `CVT_EXHAUSTIVE=F2I.S32,I2F.U16.RZ`
+//!   only those (by hand, in a release build; a 64-bit source cannot be swept whole).
 //! - Random legal words on random operands (floats biased to the integer range, integers of
 //!   random widths): 10 million by default; `CVT_VECTORS=N` runs N.
 //! - The unit is a five-stage pipeline, as the FMA is: an instruction every cycle, its
@@ -98,6 +103,59 @@ fn every_word_agrees_with_the_model_on_edge_operands() {
     let what = format!("{} words on edge operands", f2i.len() + i2f.len());
     let cases = check.finish(&what, start);
     assert!(cases > 35_000, "only {cases} cases");
+}
+
+/// A word's mnemonic as the disassembler prints it: `F2I.S32.RZ.FTZ`, `I2F.U64.RM`.
+fn mnemonic(word: u64) -> String {
+    let text = sgpu_isa::decode(word).expect("a legal word").to_string();
+    text.split(' ').next().unwrap().to_uppercase()
+}
+
+/// Whether the word's source is a 64-bit integer (I2F.S64, I2F.U64), in ra:rb.
+fn wide_source(word: u64) -> bool {
+    let m = mnemonic(word);
+    m.starts_with("I2F.S64") || m.starts_with("I2F.U64")
+}
+
+#[test]
+fn each_word_agrees_over_the_sources() {
+    // CVT_EXHAUSTIVE=1 (every word a 32-bit source allows) or a list of mnemonics.
+    let exhaustive = std::env::var("CVT_EXHAUSTIVE").unwrap_or_default();
+    let chosen: Vec<String> = exhaustive.split(',').map(str::to_uppercase).collect();
+    let start = Instant::now();
+    for w in words("F2I").into_iter().chain(words("I2F")) {
+        let (name, wide) = (mnemonic(w), wide_source(w));
+        let named = chosen.contains(&name);
+        assert!(
+            !(named && wide),
+            "{name}: a 64-bit source cannot be swept over all its values"
+        );
+        let every = named || (exhaustive == "1" && !wide);
+        let sources: Box<dyn Iterator<Item = u32>> = if every {
+            Box::new(0..=u32::MAX)
+        } else {
+            Box::new((0..1u32 << 20).map(|i| i << 12 | (i.wrapping_mul(0x9e37_79b9) >> 20)))
+        };
+        let at = Instant::now();
+        let mut check = check();
+        for a in sources {
+            // A 64-bit source's high word: every bit pattern's worth, from the low word.
+            let b = if wide {
+                a.rotate_left(13) ^ 0x5a5a_5a5a
+            } else {
+                0
+            };
+            check.case(w, a, b, 0);
+        }
+        let what = if every {
+            format!("{name} on every source")
+        } else {
+            format!("{name} on 2^20 sources strided over all 2^32")
+        };
+        let cases = check.finish(&what, at);
+        assert_eq!(cases, if every { 1 << 32 } else { 1 << 20 });
+    }
+    println!("F2I and I2F sweeps: {:.1} s", start.elapsed().as_secs_f64());
 }
 
 #[test]
