@@ -22,4 +22,6 @@ sgpu_warp_unit.sv
 sgpu_atom_float.sv
 sgpu_fdiv.sv
 sgpu_mufu.sv
+sgpu_regfile.sv
+sgpu_scoreboard.sv
 sgpu_core.sv

@@ -26,17 +26,26 @@ pub fn corpus_dir() -> PathBuf {
 /// first; paths from the workspace root) into a directory kept between runs, again only
 /// when one of them has changed. Returns the executable.
 pub fn testbench(top: &str, rtl: &[&str], testbench: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(top);
+    testbench_with(top, rtl, testbench, &[])
+}
+
+/// [`testbench`] with the top's parameters set (`-GNAME=VALUE`), in a directory of its own
+/// for each set; its assertions are on.
+pub fn testbench_with(top: &str, rtl: &[&str], testbench: &str, params: &[(&str, u32)]) -> PathBuf {
+    let suffix: String = params.iter().map(|(n, v)| format!("-{n}{v}")).collect();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{top}{suffix}"));
     let sources: Vec<PathBuf> = rtl
         .iter()
         .chain([&testbench])
         .map(|s| workspace().join(s))
         .collect();
     let tb = workspace().join("rtl-tests/tb");
+    // What the build is made from: the sources, and how Verilator is run on them.
     let stamp: String = sources
         .iter()
-        .chain([&tb.join("tb.h")])
+        .chain([&tb.join("tb.h"), &tb.join("cycles.h")])
         .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .chain([format!("--assert{suffix}")])
         .collect();
     let exe = dir.join(format!("V{top}"));
     let stamp_file = dir.join("sources.stamp");
@@ -46,7 +55,8 @@ pub fn testbench(top: &str, rtl: &[&str], testbench: &str) -> PathBuf {
     // A stale build is thrown away whole: Verilator's make would not see a changed package.
     let _ = std::fs::remove_dir_all(&dir);
     let output = Command::new("verilator")
-        .args(["--cc", "--exe", "--build", "-j", "2", "-O2"])
+        .args(["--cc", "--exe", "--build", "-j", "2", "-O2", "--assert"])
+        .args(params.iter().map(|(n, v)| format!("-G{n}={v}")))
         .args(["--top-module", top, "-CFLAGS"])
         .arg(format!("-I{}", tb.display()))
         .arg("-Mdir")
@@ -80,11 +90,18 @@ pub fn run(exe: &Path, input: &str) -> Vec<String> {
         .output()
         .expect("run the testbench");
     let _ = std::fs::remove_file(&file);
-    assert!(
-        output.status.success(),
-        "the testbench failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    if !output.status.success() {
+        // What it printed last: a failed assertion's message goes to standard output.
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let tail: Vec<&str> = stdout.lines().rev().take(3).collect();
+        panic!(
+            "the testbench failed ({}) after {} lines: {}{}",
+            output.status,
+            stdout.lines().count(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
     let stdout = String::from_utf8(output.stdout).expect("the testbench prints hexadecimal");
     let lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), input.lines().count(), "one line per case");
@@ -96,6 +113,44 @@ pub fn hex_values(line: &str) -> Vec<u64> {
     line.split(' ')
         .map(|v| u64::from_str_radix(v, 16).expect("a hexadecimal value"))
         .collect()
+}
+
+/// A number of any width for a cycle-driven testbench (tb/cycles.h), built field by field,
+/// printed in hexadecimal.
+#[derive(Default)]
+pub struct Bits(Vec<u32>);
+
+impl Bits {
+    /// A field of one value.
+    pub fn of(value: u64, width: u32) -> String {
+        let mut b = Bits::default();
+        b.put(0, width, value);
+        b.hex()
+    }
+
+    /// `value`'s low `width` bits at bit `at`.
+    pub fn put(&mut self, at: u32, width: u32, value: u64) {
+        for i in 0..width {
+            if value >> i & 1 == 1 {
+                let bit = at + i;
+                let w = (bit / 32) as usize;
+                if self.0.len() <= w {
+                    self.0.resize(w + 1, 0);
+                }
+                self.0[w] |= 1 << (bit % 32);
+            }
+        }
+    }
+
+    pub fn hex(&self) -> String {
+        let s: String = self.0.iter().rev().map(|w| format!("{w:08x}")).collect();
+        let s = s.trim_start_matches('0');
+        if s.is_empty() {
+            "0".into()
+        } else {
+            s.into()
+        }
+    }
 }
 
 /// Reproducible random numbers: the random program generator's.
