@@ -24,7 +24,7 @@
 
 mod common;
 
-use common::{combinations, count_from_env, float_edges, instructions, LaneCheck, Rng};
+use common::{combinations, count_from_env, float_edges, instructions, sweep, LaneCheck, Rng};
 use rtl_tests::units::Cvt;
 use std::time::Instant;
 
@@ -131,14 +131,9 @@ fn each_word_agrees_over_the_sources() {
             "{name}: a 64-bit source cannot be swept over all its values"
         );
         let every = named || (exhaustive == "1" && !wide);
-        let sources: Box<dyn Iterator<Item = u32>> = if every {
-            Box::new(0..=u32::MAX)
-        } else {
-            Box::new((0..1u32 << 20).map(|i| i << 12 | (i.wrapping_mul(0x9e37_79b9) >> 20)))
-        };
         let at = Instant::now();
         let mut check = check();
-        for a in sources {
+        for a in sweep(every) {
             // A 64-bit source's high word: every bit pattern's worth, from the low word.
             let b = if wide {
                 a.rotate_left(13) ^ 0x5a5a_5a5a

@@ -25,7 +25,7 @@
 mod common;
 
 use common::{
-    combinations, count_from_env, float_edges, float_value, instructions, LaneCheck, Rng,
+    combinations, count_from_env, float_edges, float_value, instructions, sweep, LaneCheck, Rng,
 };
 use rtl_tests::units::Mufu;
 use sgpu_isa::Op;
@@ -163,16 +163,6 @@ fn random_words_agree_with_the_model() {
         check.case(word, a, 0, 0);
     }
     check.finish("random words", start);
-}
-
-/// The operands of a sweep: every one, or 2^20 spread evenly over the 2^32, one in each
-/// block of 4,096 at a place that varies from block to block.
-fn sweep(every: bool) -> Box<dyn Iterator<Item = u32>> {
-    if every {
-        Box::new(0..=u32::MAX)
-    } else {
-        Box::new((0..1u32 << 20).map(|i| i << 12 | (i.wrapping_mul(0x9e37_79b9) >> 20)))
-    }
 }
 
 #[test]

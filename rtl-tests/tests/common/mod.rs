@@ -153,6 +153,16 @@ impl Bits {
     }
 }
 
+/// The inputs of a sweep over 32 bits: every one, or 2^20 spread evenly over the 2^32, one
+/// in each block of 4,096 at a place that varies from block to block.
+pub fn sweep(every: bool) -> Box<dyn Iterator<Item = u32>> {
+    if every {
+        Box::new(0..=u32::MAX)
+    } else {
+        Box::new((0..1u32 << 20).map(|i| i << 12 | (i.wrapping_mul(0x9e37_79b9) >> 20)))
+    }
+}
+
 /// Reproducible random numbers: the random program generator's.
 #[allow(unused_imports)] // not every test binary draws them
 pub use rtl_tests::random::Rng;
