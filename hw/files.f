@@ -23,5 +23,9 @@ sgpu_atom_float.sv
 sgpu_fdiv.sv
 sgpu_mufu.sv
 sgpu_regfile.sv
+sgpu_round_robin.sv
 sgpu_scoreboard.sv
+sgpu_warp_sched.sv
+sgpu_coalesce.sv
+sgpu_icache.sv
 sgpu_core.sv

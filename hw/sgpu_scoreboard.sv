@@ -16,8 +16,9 @@
 // order) overlap. That mask is kept, bits cleared as their entries complete, and the head is
 // ready when none is left: one set of comparators for the core rather than one a warp, since
 // at most one head changes a cycle (the issuing warp's, or a warp's empty buffer filling).
-// An entry taken in the cycle a head is checked is the issuing warp's own, for the
-// instruction just ahead of it, and counts.
+// The check takes two cycles (read the entries, then compare), so a head is ready two
+// cycles after it comes at the earliest; an entry taken in the cycle a head comes is the
+// issuing warp's own, for the instruction just ahead of it, and counts.
 module sgpu_scoreboard #(
   parameter int unsigned WARPS   = 8,
   parameter int unsigned ENTRIES = 4,
@@ -60,15 +61,6 @@ module sgpu_scoreboard #(
     at = 32'(w) * ENTRIES + 32'(e);
   endfunction
   logic [N-1:0]    busy_q, busy_d;
-
-  // Whether the register ranges a (first, count) and b overlap.
-  function automatic logic overlap(logic [10:0] a, logic [10:0] b);
-    logic [8:0] a_end, b_end;
-    a_end   = 9'(a[7:0]) + 9'(a[10:8]);
-    b_end   = 9'(b[7:0]) + 9'(b[10:8]);
-    overlap = a[10:8] != 3'd0 && b[10:8] != 3'd0
-              && 9'(a[7:0]) < b_end && 9'(b[7:0]) < a_end;
-  endfunction
 
   // The lowest free entry of the issuing warp.
   logic [ENTRIES-1:0] issue_busy;
@@ -116,23 +108,66 @@ module sgpu_scoreboard #(
   end
 
   // ------------------------------------------------------------------------------------
-  // The head check: which entries of the warp the new head depends on, as of the next
-  // cycle (an entry completing now is not counted; one taken now by the same warp is).
+  // The head check, in two stages so that no cycle both reads the entries and compares:
+  // the first registers the head and its warp's entries (an entry taken now by the issuing
+  // warp, which is the head's own, with what it takes), the second compares them and sets
+  // the warp's wait mask. The head is ready two cycles after `head_i` at the earliest; in
+  // between its warp cannot issue (it has no head), so no entry of that warp is taken, and
+  // one completing in either cycle is not waited for (`busy_d`).
   // ------------------------------------------------------------------------------------
-  // Whether the head depends on an entry writing registers r and predicates p.
-  function automatic logic dependent(logic [10:0] r, logic [7:0] p);
-    dependent = overlap(head_reads_i[0 +: 11], r) || overlap(head_reads_i[11 +: 11], r)
-                || overlap(head_reads_i[22 +: 11], r) || overlap(head_writes_i, r)
-                || (p & (head_pred_reads_i | head_pred_writes_i)) != '0;
+  // A register range as the comparisons want it: {first, one past the last, not empty}.
+  localparam int unsigned SPAN = 18;
+  function automatic logic [SPAN-1:0] span(logic [10:0] r);
+    span = {r[7:0], 9'(r[7:0]) + 9'(r[10:8]), r[10:8] != 3'd0};
+  endfunction
+  function automatic logic overlap(logic [SPAN-1:0] a, logic [SPAN-1:0] b);
+    overlap = a[0] && b[0] && 9'(a[17:10]) < b[9:1] && 9'(b[17:10]) < a[9:1];
   endfunction
 
+  // Stage 1.
+  logic               check_q, check_valid_q, check_takes_q;
+  logic [SW-1:0]      check_warp_q;
+  logic [SPAN-1:0]    check_regs_q [4];  // ra, rb, rc, rd
+  logic [7:0]         check_preds_q;  // read or written
+  logic [SPAN-1:0]    entry_regs_q [ENTRIES];
+  logic [7:0]         entry_preds_q [ENTRIES];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) check_q <= 1'b0;
+    else         check_q <= head_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (head_i) begin
+      check_warp_q  <= head_warp_i;
+      check_valid_q <= head_valid_i;
+      check_takes_q <= head_writes_i[10:8] != 3'd0 || head_pred_writes_i != '0;
+      for (int unsigned k = 0; k < 3; k++) check_regs_q[k] <= span(head_reads_i[11*k +: 11]);
+      check_regs_q[3] <= span(head_writes_i);
+      check_preds_q   <= head_pred_reads_i | head_pred_writes_i;
+      for (int unsigned e = 0; e < ENTRIES; e++) begin
+        // Taken now by the issuing warp, which is the head's own.
+        if (issue_takes && issue_warp_i == head_warp_i && issue_entry_o == EW'(e)) begin
+          entry_regs_q[e]  <= span(issue_writes_i);
+          entry_preds_q[e] <= issue_pred_writes_i;
+        end else begin
+          entry_regs_q[e]  <= span(head_dests[19*e +: 11]);
+          entry_preds_q[e] <= head_dests[19*e + 11 +: 8];
+        end
+      end
+    end
+  end
+
+  // Stage 2: which entries the head waits for, as of the next cycle.
   logic [ENTRIES-1:0] depends;
   for (genvar e = 0; e < ENTRIES; e++) begin : g_depends
-    logic taken;  // taken now by the issuing warp, which is the head's own
-    assign taken = issue_takes && issue_warp_i == head_warp_i && issue_entry_o == EW'(e);
-    assign depends[e] = busy_d[at(head_warp_i, EW'(e))]
-        && dependent(taken ? issue_writes_i : head_dests[19*e +: 11],
-                     taken ? issue_pred_writes_i : head_dests[19*e + 11 +: 8]);
+    logic regs;
+    always_comb begin
+      regs = 1'b0;
+      for (int unsigned k = 0; k < 4; k++) regs |= overlap(check_regs_q[k], entry_regs_q[e]);
+    end
+    assign depends[e] = busy_d[at(check_warp_q, EW'(e))]
+                        && (regs || (entry_preds_q[e] & check_preds_q) != '0);
   end
 
   // Per warp: a head, whether it writes anything, and the entries it waits for.
@@ -141,7 +176,7 @@ module sgpu_scoreboard #(
   always_comb begin
     wait_d = wait_q & busy_d;  // completed entries release their waiters
     for (int unsigned w = 0; w < WARPS; w++) begin
-      if (head_i && head_warp_i == SW'(w)) wait_d[w*ENTRIES +: ENTRIES] = depends;
+      if (check_q && check_warp_q == SW'(w)) wait_d[w*ENTRIES +: ENTRIES] = depends;
     end
   end
 
@@ -153,9 +188,9 @@ module sgpu_scoreboard #(
     end else begin
       wait_q <= wait_d;
       if (issue_i) head_q[issue_warp_i] <= 1'b0;  // until its next head comes
-      if (head_i) begin
-        head_q[head_warp_i]       <= head_valid_i;
-        head_takes_q[head_warp_i] <= head_writes_i[10:8] != 3'd0 || head_pred_writes_i != '0;
+      if (check_q) begin
+        head_q[check_warp_q]       <= check_valid_q;
+        head_takes_q[check_warp_q] <= check_takes_q;
       end
     end
   end
@@ -173,6 +208,9 @@ module sgpu_scoreboard #(
     a_done_busy: assert property (@(posedge clk_i) disable iff (!rst_ni)
         done_i[p] |-> busy_q[at(done_warp_i[p*SW +: SW], done_entry_i[p*EW +: EW])]);
   end
+  // A new head comes only to a warp without one (it issues now, or its buffer was empty).
+  a_head_free: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      head_i |-> !(head_q[head_warp_i] && !(issue_i && issue_warp_i == head_warp_i)));
   a_done_twice: assert property (@(posedge clk_i) disable iff (!rst_ni)
       done_i == 2'b11 |-> {done_warp_i[0 +: SW], done_entry_i[0 +: EW]}
                           != {done_warp_i[SW +: SW], done_entry_i[EW +: EW]});

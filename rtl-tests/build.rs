@@ -48,10 +48,13 @@ fn main() {
     let hw = root.join("hw");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let cache = cache_dir(&out);
-    let files = rtl_files(&hw);
-    for f in &files {
+    // Every file is watched (a file may come to define what the core uses); the models are
+    // built from, and hashed over, only those the core needs.
+    let all = rtl_files(&hw);
+    for f in &all {
         println!("cargo:rerun-if-changed={}", f.display());
     }
+    let files = needed_by("sgpu_core", &all);
     println!("cargo:rerun-if-changed={}", hw.join("files.f").display());
     println!("cargo:rerun-if-changed=csrc/shim.cpp");
     for p in MESSAGES {
@@ -240,6 +243,51 @@ fn rtl_files(hw: &Path) -> Vec<PathBuf> {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("//"))
         .map(|l| hw.join(l))
+        .collect()
+}
+
+/// The files of `files` that the module `top` needs, in their order: the one defining it and,
+/// again for each, those defining a module or package its text names. A module of
+/// hw/files.f that the core does not use (core v2's, while it is built beside it) is then
+/// not part of the core models' hash, so adding one does not rebuild them. A name in a
+/// comment counts too: that can only add a file, never leave one out.
+fn needed_by(top: &str, files: &[PathBuf]) -> Vec<PathBuf> {
+    let texts: Vec<String> = files.iter().map(|f| read(f)).collect();
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let defines: Vec<Vec<String>> = texts
+        .iter()
+        .map(|t| {
+            let w = words(t);
+            w.windows(2)
+                .filter(|p| p[0] == "module" || p[0] == "package")
+                .map(|p| p[1].clone())
+                .collect()
+        })
+        .collect();
+    let mut needed = vec![false; files.len()];
+    let mut names = vec![top.to_string()];
+    while let Some(name) = names.pop() {
+        for (i, defined) in defines.iter().enumerate() {
+            if !needed[i] && defined.contains(&name) {
+                needed[i] = true;
+                names.extend(words(&texts[i]));
+            }
+        }
+    }
+    assert!(
+        needed.contains(&true),
+        "no file of hw/files.f defines {top}"
+    );
+    files
+        .iter()
+        .zip(needed)
+        .filter(|&(_, n)| n)
+        .map(|(f, _)| f.clone())
         .collect()
 }
 

@@ -4,7 +4,8 @@
 //! (ra, rb, rc ranges, predicates) or writes overlaps a destination of the warp's
 //! instructions in flight, and, if it writes anything, the warp has a free entry; an
 //! instruction's entry is the lowest free one, busy from its issue through the cycle of its
-//! `done`.
+//! `done`; a head is checked in two cycles, so it may issue from the second cycle after it
+//! comes.
 //!
 //! Each warp runs a stream of random instructions (register ranges of 0 to 4 from a few
 //! registers, so that they often overlap; predicates and carry), each finishing a random
@@ -149,6 +150,8 @@ impl Cycle {
 #[derive(Default, Clone)]
 struct Warp {
     head: Option<Insn>,
+    /// A head in the module's two-cycle check: the head from the next cycle.
+    checking: Option<Option<Insn>>,
     /// Entries: the instruction in flight, busy through the cycle of its done.
     entries: [Option<Insn>; ENTRIES],
     /// Its buffer emptied by an issue, waiting for the next head.
@@ -229,10 +232,16 @@ fn traffic(warps: u32, cycles: usize, rng: &mut Rng) -> (Vec<Cycle>, Vec<(u64, O
                 }
             }
         }
+        // Heads checked since the last cycle are the warps' heads from the next.
+        for w in ws.iter_mut() {
+            if let Some(h) = w.checking.take() {
+                w.head = h;
+            }
+        }
         if let Some(w) = pick.filter(|_| !rng.word().is_multiple_of(4)) {
             // Now and then a buffer that stays empty a while (no head valid).
             let insn = (!rng.word().is_multiple_of(8)).then(|| Insn::random(rng));
-            ws[w as usize].head = insn;
+            ws[w as usize].checking = Some(insn);
             ws[w as usize].wants_head = insn.is_none();
             cycle.head = Some((w, insn));
         }
