@@ -81,11 +81,17 @@ module sgpu_scoreboard #(
   logic issue_takes;
   assign issue_takes = issue_i && (issue_writes_i[10:8] != 3'd0 || issue_pred_writes_i != '0);
 
+  // The entries busy after this cycle's completions (`kept`), and after its issue too. The
+  // head check and the wait masks use `kept`: an entry the issue takes now is never one a
+  // checked head or a waiting warp looks at (its warp has no head this cycle), and leaving
+  // the issue's priority encoder out of those paths is what lets the check close at 100 MHz.
+  logic [N-1:0] kept;
   always_comb begin
-    busy_d = busy_q;
+    kept = busy_q;
     for (int unsigned p = 0; p < 2; p++) begin
-      if (done_i[p]) busy_d[at(done_warp_i[p*SW +: SW], done_entry_i[p*EW +: EW])] = 1'b0;
+      if (done_i[p]) kept[at(done_warp_i[p*SW +: SW], done_entry_i[p*EW +: EW])] = 1'b0;
     end
+    busy_d = kept;
     if (issue_takes) busy_d[at(issue_warp_i, issue_entry_o)] = 1'b1;
   end
 
@@ -113,7 +119,7 @@ module sgpu_scoreboard #(
   // warp, which is the head's own, with what it takes), the second compares them and sets
   // the warp's wait mask. The head is ready two cycles after `head_i` at the earliest; in
   // between its warp cannot issue (it has no head), so no entry of that warp is taken, and
-  // one completing in either cycle is not waited for (`busy_d`).
+  // one completing in either cycle is not waited for (`kept`).
   // ------------------------------------------------------------------------------------
   // A register range as the comparisons want it: {first, one past the last, not empty}.
   localparam int unsigned SPAN = 18;
@@ -166,7 +172,7 @@ module sgpu_scoreboard #(
       regs = 1'b0;
       for (int unsigned k = 0; k < 4; k++) regs |= overlap(check_regs_q[k], entry_regs_q[e]);
     end
-    assign depends[e] = busy_d[at(check_warp_q, EW'(e))]
+    assign depends[e] = kept[at(check_warp_q, EW'(e))]
                         && (regs || (entry_preds_q[e] & check_preds_q) != '0);
   end
 
@@ -174,7 +180,7 @@ module sgpu_scoreboard #(
   logic [WARPS-1:0] head_q, head_takes_q;
   logic [N-1:0]     wait_q, wait_d;
   always_comb begin
-    wait_d = wait_q & busy_d;  // completed entries release their waiters
+    wait_d = wait_q & kept;  // completed entries release their waiters
     for (int unsigned w = 0; w < WARPS; w++) begin
       if (check_q && check_warp_q == SW'(w)) wait_d[w*ENTRIES +: ENTRIES] = depends;
     end
