@@ -28,4 +28,5 @@ sgpu_scoreboard.sv
 sgpu_warp_sched.sv
 sgpu_coalesce.sv
 sgpu_icache.sv
+sgpu_ibuffer.sv
 sgpu_core.sv
