@@ -3,6 +3,7 @@
 sgpu_isa_pkg.sv
 sgpu_core_pkg.sv
 sgpu_mufu_pkg.sv
+sgpu_decode_pkg.sv
 sgpu_ram.sv
 sgpu_predecode.sv
 sgpu_int_alu.sv
@@ -29,4 +30,5 @@ sgpu_warp_sched.sv
 sgpu_coalesce.sv
 sgpu_icache.sv
 sgpu_ibuffer.sv
+sgpu_head_decode.sv
 sgpu_core.sv

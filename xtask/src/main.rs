@@ -53,6 +53,7 @@ fn codegen(check: bool) -> Result<()> {
             rustfmt(&isa::rust::generate(&table))?,
         ),
         ("hw/sgpu_isa_pkg.sv", isa::sv::generate(&table)),
+        ("hw/sgpu_decode_pkg.sv", isa::decode_sv::generate(&table)),
         ("docs/isa.md", isa::doc::generate(&table, &intro)),
         ("sim/src/mufu/tables.rs", rustfmt(&mufu.rust())?),
         ("hw/sgpu_mufu_pkg.sv", mufu.sv()),

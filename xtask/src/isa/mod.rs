@@ -1,5 +1,6 @@
 //! The ISA table and the files generated from it.
 
+pub mod decode_sv;
 pub mod doc;
 pub mod roles;
 pub mod rust;

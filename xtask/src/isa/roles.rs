@@ -470,7 +470,7 @@ pub fn sv_span_checks(t: &Table, insn: &Insn) -> Vec<String> {
         .collect()
 }
 
-fn role_of<'t>(t: &'t Table, insn: &Insn) -> &'t Role {
+pub fn role_of<'t>(t: &'t Table, insn: &Insn) -> &'t Role {
     t.roles
         .iter()
         .find(|r| r.mnemonic == insn.mnemonic)
