@@ -30,5 +30,7 @@ sgpu_warp_sched.sv
 sgpu_coalesce.sv
 sgpu_icache.sv
 sgpu_ibuffer.sv
+sgpu_fetch.sv
 sgpu_head_decode.sv
+sgpu_frontend.sv
 sgpu_core.sv

@@ -1222,6 +1222,12 @@ package sgpu_isa_pkg;
     endcase
   endfunction
 
+  // `n` times `width`, a `width` line's value (a power of two: the table's check): a
+  // shift, where a multiply would take a DSP block.
+  function automatic logic [7:0] scaled(logic [7:0] n, logic [3:0] width);
+    scaled = width[3] ? n << 3 : width[2] ? n << 2 : width[1] ? n << 1 : width[0] ? n : 8'd0;
+  endfunction
+
   function automatic logic [3:0] width_msize(logic [2:0] v);
     case (v)
       3'd5: width_msize = 4'd2;
@@ -1315,7 +1321,7 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_BARRED: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_MOV: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_MOV32I: regs_rd = 4'd1;
-      sgpu_isa_pkg::OP_S2R: regs_rd = 4'd1 * width_sreg(instr[SREG_MSB:SREG_LSB]);
+      sgpu_isa_pkg::OP_S2R: regs_rd = 4'(scaled(8'd1, width_sreg(instr[SREG_MSB:SREG_LSB])));
       sgpu_isa_pkg::OP_SEL: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_IADD: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_IADD32I: regs_rd = 4'd1;
@@ -1338,7 +1344,7 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_PRMT: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_PRMTI: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_I2I: regs_rd = 4'd1;
-      sgpu_isa_pkg::OP_IDIV: regs_rd = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      sgpu_isa_pkg::OP_IDIV: regs_rd = 4'(scaled(8'd1, width_w64(instr[W64_MSB:W64_LSB])));
       sgpu_isa_pkg::OP_IMADW: regs_rd = 4'd2;
       sgpu_isa_pkg::OP_FADD: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_FADD32I: regs_rd = 4'd1;
@@ -1350,15 +1356,15 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_FDIV: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_FSQRT: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_FRCP: regs_rd = 4'd1;
-      sgpu_isa_pkg::OP_F2I: regs_rd = 4'd1 * width_ito(instr[ITO_MSB:ITO_LSB]);
+      sgpu_isa_pkg::OP_F2I: regs_rd = 4'(scaled(8'd1, width_ito(instr[ITO_MSB:ITO_LSB])));
       sgpu_isa_pkg::OP_I2F: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_F2F: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_FFMA32I: regs_rd = 4'd1;
-      sgpu_isa_pkg::OP_LD: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
-      sgpu_isa_pkg::OP_ST: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
-      sgpu_isa_pkg::OP_LDC: regs_rd = 4'd1 * width_msize(instr[MSIZE_MSB:MSIZE_LSB]);
-      sgpu_isa_pkg::OP_ATOM: regs_rd = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      sgpu_isa_pkg::OP_SULD: regs_rd = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
+      sgpu_isa_pkg::OP_LD: regs_rd = 4'(scaled(8'd1, width_msize(instr[MSIZE_MSB:MSIZE_LSB])));
+      sgpu_isa_pkg::OP_ST: regs_rd = 4'(scaled(8'd1, width_msize(instr[MSIZE_MSB:MSIZE_LSB])));
+      sgpu_isa_pkg::OP_LDC: regs_rd = 4'(scaled(8'd1, width_msize(instr[MSIZE_MSB:MSIZE_LSB])));
+      sgpu_isa_pkg::OP_ATOM: regs_rd = 4'(scaled(8'd1, width_aty(instr[ATY_MSB:ATY_LSB])));
+      sgpu_isa_pkg::OP_SULD: regs_rd = 4'(scaled(scaled(8'd1, width_vec(instr[VEC_MSB:VEC_LSB])), width_dsize(instr[DSIZE_MSB:DSIZE_LSB])));
       sgpu_isa_pkg::OP_SUQ: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_SHFL: regs_rd = 4'd1;
       sgpu_isa_pkg::OP_VOTE: regs_rd = 4'd1;
@@ -1409,7 +1415,7 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_PRMT: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_PRMTI: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_I2I: regs_ra = 4'd1;
-      sgpu_isa_pkg::OP_IDIV: regs_ra = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      sgpu_isa_pkg::OP_IDIV: regs_ra = 4'(scaled(8'd1, width_w64(instr[W64_MSB:W64_LSB])));
       sgpu_isa_pkg::OP_IMADW: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_FADD: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_FADD32I: regs_ra = 4'd1;
@@ -1423,17 +1429,17 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_FSQRT: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_FRCP: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_F2I: regs_ra = 4'd1;
-      sgpu_isa_pkg::OP_I2F: regs_ra = 4'd1 * width_ity(instr[ITY_MSB:ITY_LSB]);
+      sgpu_isa_pkg::OP_I2F: regs_ra = 4'(scaled(8'd1, width_ity(instr[ITY_MSB:ITY_LSB])));
       sgpu_isa_pkg::OP_F2F: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_FFMA32I: regs_ra = 4'd1;
-      sgpu_isa_pkg::OP_LD: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      sgpu_isa_pkg::OP_ST: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
+      sgpu_isa_pkg::OP_LD: regs_ra = 4'(scaled(8'd1, width_e(instr[E_MSB:E_LSB])));
+      sgpu_isa_pkg::OP_ST: regs_ra = 4'(scaled(8'd1, width_e(instr[E_MSB:E_LSB])));
       sgpu_isa_pkg::OP_LDC: regs_ra = 4'd1;
-      sgpu_isa_pkg::OP_ATOM: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      sgpu_isa_pkg::OP_RED: regs_ra = 4'd1 * width_e(instr[E_MSB:E_LSB]);
-      sgpu_isa_pkg::OP_SULD: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
-      sgpu_isa_pkg::OP_SUST: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
-      sgpu_isa_pkg::OP_SURED: regs_ra = 4'd1 * width_geom(instr[GEOM_MSB:GEOM_LSB]);
+      sgpu_isa_pkg::OP_ATOM: regs_ra = 4'(scaled(8'd1, width_e(instr[E_MSB:E_LSB])));
+      sgpu_isa_pkg::OP_RED: regs_ra = 4'(scaled(8'd1, width_e(instr[E_MSB:E_LSB])));
+      sgpu_isa_pkg::OP_SULD: regs_ra = 4'(scaled(8'd1, width_geom(instr[GEOM_MSB:GEOM_LSB])));
+      sgpu_isa_pkg::OP_SUST: regs_ra = 4'(scaled(8'd1, width_geom(instr[GEOM_MSB:GEOM_LSB])));
+      sgpu_isa_pkg::OP_SURED: regs_ra = 4'(scaled(8'd1, width_geom(instr[GEOM_MSB:GEOM_LSB])));
       sgpu_isa_pkg::OP_SHFL: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_REDUX: regs_ra = 4'd1;
       sgpu_isa_pkg::OP_MATCH: regs_ra = 4'd1;
@@ -1472,7 +1478,7 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_BFI: regs_rb = 4'd1;
       sgpu_isa_pkg::OP_PRMT: regs_rb = 4'd1;
       sgpu_isa_pkg::OP_PRMTI: regs_rb = 4'd1;
-      sgpu_isa_pkg::OP_IDIV: regs_rb = 4'd1 * width_w64(instr[W64_MSB:W64_LSB]);
+      sgpu_isa_pkg::OP_IDIV: regs_rb = 4'(scaled(8'd1, width_w64(instr[W64_MSB:W64_LSB])));
       sgpu_isa_pkg::OP_IMADW: regs_rb = (!instr[BI_MSB:BI_LSB]) ? 4'd1 : 4'd0;
       sgpu_isa_pkg::OP_FADD: regs_rb = 4'd1;
       sgpu_isa_pkg::OP_FMUL: regs_rb = 4'd1;
@@ -1481,8 +1487,8 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_FSETP: regs_rb = 4'd1;
       sgpu_isa_pkg::OP_FDIV: regs_rb = 4'd1;
       sgpu_isa_pkg::OP_FFMA32I: regs_rb = 4'd1;
-      sgpu_isa_pkg::OP_ATOM: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      sgpu_isa_pkg::OP_RED: regs_rb = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
+      sgpu_isa_pkg::OP_ATOM: regs_rb = 4'(scaled(8'd1, width_aty(instr[ATY_MSB:ATY_LSB])));
+      sgpu_isa_pkg::OP_RED: regs_rb = 4'(scaled(8'd1, width_aty(instr[ATY_MSB:ATY_LSB])));
       sgpu_isa_pkg::OP_SULD: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
       sgpu_isa_pkg::OP_SUST: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
       sgpu_isa_pkg::OP_SURED: regs_rb = (instr[SH_MSB:SH_LSB]) ? 4'd2 : 4'd0;
@@ -1520,9 +1526,9 @@ package sgpu_isa_pkg;
       sgpu_isa_pkg::OP_PRMT: regs_rc = 4'd1;
       sgpu_isa_pkg::OP_IMADW: regs_rc = 4'd2;
       sgpu_isa_pkg::OP_FFMA: regs_rc = 4'd1;
-      sgpu_isa_pkg::OP_ATOM: regs_rc = 4'd1 * width_aty(instr[ATY_MSB:ATY_LSB]);
-      sgpu_isa_pkg::OP_SUST: regs_rc = 4'd1 * width_vec(instr[VEC_MSB:VEC_LSB]) * width_dsize(instr[DSIZE_MSB:DSIZE_LSB]);
-      sgpu_isa_pkg::OP_SURED: regs_rc = 4'd1 * width_sty(instr[STY_MSB:STY_LSB]);
+      sgpu_isa_pkg::OP_ATOM: regs_rc = 4'(scaled(8'd1, width_aty(instr[ATY_MSB:ATY_LSB])));
+      sgpu_isa_pkg::OP_SUST: regs_rc = 4'(scaled(scaled(8'd1, width_vec(instr[VEC_MSB:VEC_LSB])), width_dsize(instr[DSIZE_MSB:DSIZE_LSB])));
+      sgpu_isa_pkg::OP_SURED: regs_rc = 4'(scaled(8'd1, width_sty(instr[STY_MSB:STY_LSB])));
       sgpu_isa_pkg::OP_SHFL: regs_rc = (!instr[CI_MSB:CI_LSB]) ? 4'd1 : 4'd0;
       sgpu_isa_pkg::OP_VADD: regs_rc = 4'd1;
       sgpu_isa_pkg::OP_VSUB: regs_rc = 4'd1;
@@ -1642,12 +1648,12 @@ package sgpu_isa_pkg;
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4
           || instr[VEC_MSB:VEC_LSB] > 2'd2
           || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2
-          || (8'(width_vec(instr[VEC_MSB:VEC_LSB])) * 8'(width_dsize(instr[DSIZE_MSB:DSIZE_LSB])) > 8'd4);
+          || (scaled(scaled(8'd1, width_vec(instr[VEC_MSB:VEC_LSB])), width_dsize(instr[DSIZE_MSB:DSIZE_LSB])) > 8'd4);
       sgpu_isa_pkg::OP_SUST: illegal_word = (instr & ~USED_SUST) != 64'h0
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4
           || instr[VEC_MSB:VEC_LSB] > 2'd2
           || instr[SCLAMP_MSB:SCLAMP_LSB] > 2'd2
-          || (8'(width_vec(instr[VEC_MSB:VEC_LSB])) * 8'(width_dsize(instr[DSIZE_MSB:DSIZE_LSB])) > 8'd4);
+          || (scaled(scaled(8'd1, width_vec(instr[VEC_MSB:VEC_LSB])), width_dsize(instr[DSIZE_MSB:DSIZE_LSB])) > 8'd4);
       sgpu_isa_pkg::OP_SURED: illegal_word = (instr & ~USED_SURED) != 64'h0
           || instr[SOP_MSB:SOP_LSB] > 3'd4
           || instr[GEOM_MSB:GEOM_LSB] > 3'd4

@@ -249,10 +249,10 @@ fn rtl_files(hw: &Path) -> Vec<PathBuf> {
 /// The files of `files` that the module `top` needs, in their order: the one defining it and,
 /// again for each, those defining a module or package its text names. A module of
 /// hw/files.f that the core does not use (core v2's, while it is built beside it) is then
-/// not part of the core models' hash, so adding one does not rebuild them. A name in a
-/// comment counts too: that can only add a file, never leave one out.
+/// not part of the core models' hash, so adding one does not rebuild them. Comments are left
+/// out ("the module checks" in one named a file `checks` defines).
 fn needed_by(top: &str, files: &[PathBuf]) -> Vec<PathBuf> {
-    let texts: Vec<String> = files.iter().map(|f| read(f)).collect();
+    let texts: Vec<String> = files.iter().map(|f| without_comments(&read(f))).collect();
     let words = |text: &str| -> Vec<String> {
         text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| !w.is_empty())
@@ -289,6 +289,42 @@ fn needed_by(top: &str, files: &[PathBuf]) -> Vec<PathBuf> {
         .filter(|&(_, n)| n)
         .map(|(f, _)| f.clone())
         .collect()
+}
+
+/// SystemVerilog text with its `//` and `/* */` comments replaced by a space (string
+/// literals kept whole, a `//` in one included).
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('"', _) => {
+                out.push(c);
+                while let Some(s) = chars.next() {
+                    out.push(s);
+                    match s {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            ('/', Some('/')) => {
+                chars.by_ref().find(|&e| e == '\n');
+                out.push('\n');
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                chars
+                    .by_ref()
+                    .find(|&e| std::mem::replace(&mut last, e) == '*' && e == '/');
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn verilator_include() -> PathBuf {

@@ -17,16 +17,11 @@
 #include <vector>
 
 #include "Vsgpu_icache.h"
+#include "fill_memory.h"
 #include "tb.h"
 #include "verilated.h"
 
 namespace {
-
-uint64_t word_at(uint64_t base, uint64_t addr) {
-    uint64_t x = (base ^ 0x9e3779b97f4a7c15ull) + addr * 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 31;
-    return x * 0x94d049bb133111ebull;
-}
 
 struct Lookup {
     uint64_t cycle;
@@ -48,11 +43,11 @@ int run_one(uint64_t seed, uint64_t cycles, uint32_t code_lines, uint32_t warps,
         d->clk_i = 0;
         d->eval();
     };
-    uint64_t base = (rng() & 0xffffffffffull) << 5;
-    const uint32_t bad_line = static_cast<uint32_t>(rng() % code_lines);
+    FillMemory<Vsgpu_icache> mem{(rng() & 0xffffffffffull) << 5, code_lines,
+                                 static_cast<uint32_t>(rng() % code_lines)};
     d->clk_i = 0;
     d->rst_ni = 0;
-    d->code_base_i = base;
+    d->code_base_i = mem.base;
     d->eval();
     tick();
     tick();
@@ -60,10 +55,7 @@ int run_one(uint64_t seed, uint64_t cycles, uint32_t code_lines, uint32_t warps,
     std::vector<uint32_t> pc(warps);
     std::vector<uint64_t> waiting_since(warps, 0);  // 0: not waiting
     for (auto& p : pc) p = static_cast<uint32_t>(rng() % (code_lines * 4)) * 8;
-    std::deque<Lookup> in_flight;                      // answers due, oldest first
-    std::deque<std::pair<uint64_t, uint64_t>> answers;  // (due cycle, address) of fills
-    std::deque<uint64_t> expected_fill;                 // the addresses a fill must read
-    uint64_t pending_reads = 0;
+    std::deque<Lookup> in_flight;  // answers due, oldest first
     uint32_t next_warp = 0;
     bool draining = false;
     auto fail = [&](uint64_t t, const char* what) {
@@ -73,8 +65,7 @@ int run_one(uint64_t seed, uint64_t cycles, uint32_t code_lines, uint32_t warps,
     for (uint64_t t = 0; t < cycles; ++t) {
         // Inputs of this cycle. A flush only with nothing in flight: no lookup in the last
         // two cycles, no fill asked for or answered.
-        bool idle = in_flight.empty() && !d->mem_req_valid_o && pending_reads == 0 &&
-                    expected_fill.empty();
+        bool idle = in_flight.empty() && mem.idle(*d);
         // Now and then a flush is wanted: lookups stop until nothing is in flight.
         draining = draining || rng() % 2000 == 0;
         bool flush = draining && idle;
@@ -83,43 +74,17 @@ int run_one(uint64_t seed, uint64_t cycles, uint32_t code_lines, uint32_t warps,
         bool lookup = !draining && !flush && rng() % 8 != 0;
         Lookup l{t, next_warp, pc[next_warp]};
         if (flush) {
-            base = (rng() & 0xffffffffffull) << 5;
-            d->code_base_i = base;
+            mem.base = (rng() & 0xffffffffffull) << 5;
+            d->code_base_i = mem.base;
             ++r.flushes;
         }
         d->lookup_valid_i = lookup;
         d->lookup_warp_i = l.warp;
         d->lookup_pc_i = l.pc;
-        d->mem_req_ready_i = rng() % 3 != 0;
-        bool answer = !answers.empty() && answers.front().first <= t;
-        d->mem_rsp_valid_i = answer;
-        if (answer) {
-            uint64_t a = answers.front().second;
-            uint64_t lo = word_at(base, a - base), hi = word_at(base, a + 8 - base);
-            d->mem_rsp_err_i = (a - base) / 32 == bad_line;
-            for (int k = 0; k < 2; ++k) {
-                d->mem_rsp_data_i[k] = static_cast<uint32_t>(lo >> (32 * k));
-                d->mem_rsp_data_i[2 + k] = static_cast<uint32_t>(hi >> (32 * k));
-            }
-            answers.pop_front();
-            --pending_reads;
-        }
+        mem.drive(*d, rng, t);
         d->eval();
         // Outputs of this cycle.
-        if (d->mem_req_valid_o && d->mem_req_ready_i) {
-            uint64_t a = d->mem_req_addr_o;
-            if (expected_fill.empty()) {
-                if (a % 32 != 0 || a < base || a >= base + code_lines * 32ull)
-                    return fail(t, "a fill outside the code or not at a line's start");
-                expected_fill.push_back(a);
-                expected_fill.push_back(a + 16);
-                ++r.fills;
-            }
-            if (a != expected_fill.front()) return fail(t, "a fill's halves out of order");
-            expected_fill.pop_front();
-            answers.emplace_back(t + 1 + rng() % 20, a);
-            ++pending_reads;
-        }
+        if (const char* wrong = mem.observe(*d, rng, t)) return fail(t, wrong);
         bool due = !in_flight.empty() && in_flight.front().cycle + 2 == t;
         if (d->rsp_valid_o != due) return fail(t, "no answer two cycles after a lookup, or one without");
         if (due) {
@@ -127,10 +92,10 @@ int run_one(uint64_t seed, uint64_t cycles, uint32_t code_lines, uint32_t warps,
             in_flight.pop_front();
             if (d->rsp_warp_o != q.warp || d->rsp_pc_o != q.pc)
                 return fail(t, "an answer for another lookup");
-            bool bad = q.pc / 32 == bad_line;
+            bool bad = q.pc / 32 == mem.bad_line;
             if (d->rsp_hit_o) {
                 if (bad) return fail(t, "the line that failed hits");
-                if (d->rsp_word_o != word_at(base, q.pc)) return fail(t, "a wrong word");
+                if (d->rsp_word_o != word_at(mem.base, q.pc)) return fail(t, "a wrong word");
                 ++r.hits;
             } else if (d->rsp_err_o) {
                 if (!bad) return fail(t, "an error for a line that did not fail");
@@ -159,6 +124,7 @@ int run_one(uint64_t seed, uint64_t cycles, uint32_t code_lines, uint32_t warps,
         }
         tick();
     }
+    r.fills = mem.fills;
     d->final();
     return 0;
 }

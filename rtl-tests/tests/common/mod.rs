@@ -39,11 +39,18 @@ pub fn testbench_with(top: &str, rtl: &[&str], testbench: &str, params: &[(&str,
         .chain([&testbench])
         .map(|s| workspace().join(s))
         .collect();
+    // What the build is made from: the sources, the testbenches' headers, and how Verilator
+    // is run on them.
     let tb = workspace().join("rtl-tests/tb");
-    // What the build is made from: the sources, and how Verilator is run on them.
+    let mut headers: Vec<PathBuf> = std::fs::read_dir(&tb)
+        .unwrap_or_else(|e| panic!("{}: {e}", tb.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "h"))
+        .collect();
+    headers.sort();
     let stamp: String = sources
         .iter()
-        .chain([&tb.join("tb.h"), &tb.join("cycles.h")])
+        .chain(&headers)
         .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
         .chain([format!("--assert{suffix}")])
         .collect();

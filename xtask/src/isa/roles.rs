@@ -50,11 +50,13 @@ pub fn parse_width(words: &[&str], line: usize) -> Result<Width, String> {
     let [field, default, cases @ ..] = words else {
         return Err("`width` needs a field and a default".into());
     };
+    // Powers of two: the hardware scales by them with a shift (`scaled`), where a multiply
+    // would take a DSP block.
     let number = |s: &str| {
         s.parse::<u32>()
             .ok()
-            .filter(|n| (1..=8).contains(n))
-            .ok_or_else(|| format!("`{s}` is not a register count (1..=8)"))
+            .filter(|n| (1..=8).contains(n) && n.is_power_of_two())
+            .ok_or_else(|| format!("`{s}` is not a register count of 1, 2, 4 or 8"))
     };
     let cases = cases
         .iter()
@@ -449,15 +451,9 @@ pub fn sv_span_checks(t: &Table, insn: &Insn) -> Vec<String> {
                 let up = name.to_uppercase();
                 format!("instr[{up}_MSB:{up}_LSB]")
             };
-            let mut factors: Vec<String> = a
-                .per
-                .iter()
-                .map(|p| format!("8'(width_{p}({}))", slice(p)))
-                .collect();
-            if a.count > 1 {
-                factors.insert(0, format!("8'd{}", a.count));
-            }
-            let span = factors.join(" * ");
+            let span = a.per.iter().fold(format!("8'd{}", a.count), |n, p| {
+                format!("scaled({n}, width_{p}({}))", slice(p))
+            });
             let when = a
                 .when
                 .as_ref()
@@ -569,6 +565,15 @@ pub fn sv(w: &mut String, t: &Table) {
     sv_case(w, t, "logic [3:0]", "reg_reads", "4'b0", |r| {
         mask(r, false, &["rd", "ra", "rb", "rc"])
     });
+    writeln!(
+        w,
+        "  // `n` times `width`, a `width` line's value (a power of two: the table's check): a\n  \
+         // shift, where a multiply would take a DSP block.\n  \
+         function automatic logic [7:0] scaled(logic [7:0] n, logic [3:0] width);\n    \
+         scaled = width[3] ? n << 3 : width[2] ? n << 2 : width[1] ? n << 1 : width[0] ? n : 8'd0;\n  \
+         endfunction\n"
+    )
+    .unwrap();
     for wd in &t.widths {
         sv_width(w, t, wd);
     }
@@ -625,10 +630,14 @@ fn sv_reg_count(w: &mut String, t: &Table, field: &str) {
         let Some(a) = role_of(t, insn).accesses.iter().find(|a| a.target == field) else {
             continue;
         };
-        let mut count = format!("4'd{}", a.count);
-        for p in &a.per {
-            count = format!("{count} * width_{p}({})", slice(p));
-        }
+        let count = if a.per.is_empty() {
+            format!("4'd{}", a.count)
+        } else {
+            let n = a.per.iter().fold(format!("8'd{}", a.count), |n, p| {
+                format!("scaled({n}, width_{p}({}))", slice(p))
+            });
+            format!("4'({n})")
+        };
         // An operand that may be an immediate or a slot instead: its flag says which.
         let mut conditions: Vec<String> = Vec::new();
         for o in &insn.operands {

@@ -858,7 +858,7 @@ mod tests {
     fn widths_must_name_values_and_be_used() {
         let add = "field fl 40 flag\ninsn ADD 0x01 | m fl | rd, ra | adds\n";
         let e = errors(&format!(
-            "{add}width m 1 a=2 c=3\nwidth fl 1 set=2\nrole ADD int fixed rd:w/m ra:r?fl\n"
+            "{add}width m 1 a=2 c=4\nwidth fl 1 set=2\nrole ADD int fixed rd:w/m ra:r?fl\n"
         ));
         assert_eq!(
             e,
@@ -868,7 +868,12 @@ mod tests {
             ]
         );
         let e = errors(&format!("{add}width m 0\nrole ADD int fixed rd:w ra:r\n"));
-        assert_eq!(e, ["`0` is not a register count (1..=8)"]);
+        assert_eq!(e, ["`0` is not a register count of 1, 2, 4 or 8"]);
+        // A power of two: the hardware scales by it with a shift.
+        let e = errors(&format!(
+            "{add}width m 1 a=3\nrole ADD int fixed rd:w/m ra:r\n"
+        ));
+        assert_eq!(e, ["`3` is not a register count of 1, 2, 4 or 8"]);
     }
 
     #[test]
