@@ -447,13 +447,7 @@ pub fn sv_span_checks(t: &Table, insn: &Insn) -> Vec<String> {
     over_span(t, insn)
         .into_iter()
         .map(|a| {
-            let slice = |name: &str| {
-                let up = name.to_uppercase();
-                format!("instr[{up}_MSB:{up}_LSB]")
-            };
-            let span = a.per.iter().fold(format!("8'd{}", a.count), |n, p| {
-                format!("scaled({n}, width_{p}({}))", slice(p))
-            });
+            let span = sv_span(a);
             let when = a
                 .when
                 .as_ref()
@@ -464,6 +458,19 @@ pub fn sv_span_checks(t: &Table, insn: &Insn) -> Vec<String> {
             format!("({when}{span} > 8'd{max})")
         })
         .collect()
+}
+
+/// `instr`'s bits of field `name`, in `sgpu_isa_pkg`.
+fn slice(name: &str) -> String {
+    let up = name.to_uppercase();
+    format!("instr[{up}_MSB:{up}_LSB]")
+}
+
+/// The registers an access spans, 8 bits wide: its count scaled by each width it is `per`.
+fn sv_span(a: &Access) -> String {
+    a.per.iter().fold(format!("8'd{}", a.count), |n, p| {
+        format!("scaled({n}, width_{p}({}))", slice(p))
+    })
 }
 
 pub fn role_of<'t>(t: &'t Table, insn: &Insn) -> &'t Role {
@@ -616,10 +623,6 @@ fn sv_width(w: &mut String, t: &Table, wd: &Width) {
 /// slot, the role's condition is false, or the instruction has no such operand. RZ is the
 /// scoreboard's own business.
 fn sv_reg_count(w: &mut String, t: &Table, field: &str) {
-    let slice = |name: &str| {
-        let up = name.to_uppercase();
-        format!("instr[{up}_MSB:{up}_LSB]")
-    };
     writeln!(
         w,
         "  function automatic logic [3:0] regs_{field}(logic [63:0] instr);"
@@ -633,10 +636,7 @@ fn sv_reg_count(w: &mut String, t: &Table, field: &str) {
         let count = if a.per.is_empty() {
             format!("4'd{}", a.count)
         } else {
-            let n = a.per.iter().fold(format!("8'd{}", a.count), |n, p| {
-                format!("scaled({n}, width_{p}({}))", slice(p))
-            });
-            format!("4'({n})")
+            format!("4'({})", sv_span(a))
         };
         // An operand that may be an immediate or a slot instead: its flag says which.
         let mut conditions: Vec<String> = Vec::new();
