@@ -5,12 +5,15 @@
 //
 // The fetch stage pushes an instruction for a warp with room (it counts its own lookups in
 // flight against `count_o`); the issue pops the head of the warp it issues (`pop_word_o` and
-// `pop_pc_o` are that head). A head is announced once, out of registers a cycle after it is
-// chosen: when its warp pops, the instruction behind becomes the head and is chosen at once
-// if there is one; otherwise the warps whose head has not been announced (a buffer that was
-// empty and was pushed to) are chosen in round-robin order, one a cycle, from the cycle
-// after the push. `clear_i` empties a warp's
-// buffer (its instructions are not to run: a new warp in the slot, or the warp ended).
+// `pop_pc_o` are that head). A head is announced once, out of registers: in the cycle after
+// a warp pops, its new head (the instruction behind, or one pushed in the cycle of the pop)
+// is read for announcement first, so a warp's next instruction is announced two cycles
+// after its issue; the warps whose head has not been announced (a buffer that was empty
+// and was pushed to) are chosen in round-robin order, one a cycle, from the cycle after the
+// push, and read for announcement in the first cycle after their choice that no popping
+// warp's read takes. `clear_i` empties a warp's buffer (its instructions are not to run: a
+// new warp in the slot, or the warp ended); a warp cleared between its choice and its
+// announcement is not announced.
 module sgpu_ibuffer #(
   parameter int unsigned WARPS = 8,
   localparam int unsigned SW = (WARPS > 1) ? $clog2(WARPS) : 1
@@ -58,44 +61,67 @@ module sgpu_ibuffer #(
     assign count_o[2*w +: 2] = {used1_q[w], used0_q[w] && !used1_q[w]};
   end
 
-  // The popping warp's head and the entry behind it; the announcement: that entry, or the
-  // round-robin choice among the warps with an unannounced head.
-  logic         pop_head;
-  logic [E-1:0] pop_behind;
-  assign pop_head                 = head_q[pop_warp_i];
-  assign {pop_pc_o, pop_word_o}   = slots_q[slot(pop_warp_i, pop_head)];
-  assign pop_behind               = slots_q[slot(pop_warp_i, !pop_head)];
+  // The popping warp's head, read for the issue.
+  assign {pop_pc_o, pop_word_o} = slots_q[slot(pop_warp_i, head_q[pop_warp_i])];
 
-  logic             pop_next;  // the popping warp's next instruction is announced now
-  logic [WARPS-1:0] waiting;   // heads not yet announced, the popping warp's left out
-  logic             any;
-  logic [SW-1:0]    pick, last_q;
-  assign pop_next = pop_i && used1_q[pop_warp_i];
+  // The announcement, read from the buffers into registers (`head_o` and the rest): the
+  // new head of the warp that popped in the cycle before (`again`), or else the pending
+  // round-robin choice (`pend_q`), made in an earlier cycle among the warps with an
+  // unannounced head. The pop is registered first and the round-robin choice is registered
+  // before its read, so that neither the issue's choice of warp (the scheduler's, from the
+  // scoreboard's readiness) nor the round robin lies in front of the read: each was the
+  // front end's critical path in turn (86.4-90.2 and 87.2-95.3 MHz). A choice is marked
+  // announced when it is made, so it is not chosen twice; while it waits for the read its
+  // warp cannot pop (its head is not yet shown) and a push goes behind its head, so the head
+  // it reads is the one chosen. A clear drops it: a cleared warp is not announced
+  // (`announced_q`), and a clear in the cycle of the read withdraws the announcement from
+  // the register's output (`withdrawn`).
+  logic             popped_q, pend_q;
+  logic [SW-1:0]    popped_warp_q, pend_warp_q;
+  logic [WARPS-1:0] waiting, others;
+  logic             any, again, pend_read, pend_stays;
+  logic [SW-1:0]    pick, last_q, chosen;
+  logic [WARPS-1:0] again_bit;
+  assign waiting = used0_q & ~announced_q;
+  assign others  = waiting & ~again_bit;
   always_comb begin
-    for (int unsigned w = 0; w < WARPS; w++) begin
-      waiting[w] = used0_q[w] && !announced_q[w] && !(pop_i && pop_warp_i == SW'(w))
-                   && !(clear_i && clear_warp_i == SW'(w));
-    end
+    again_bit = '0;
+    again_bit[popped_warp_q] = again;
   end
   sgpu_round_robin #(.N(WARPS)) u_pick (
-    .req_i (waiting),
+    .req_i (others),
     .last_i(last_q),
     .any_o (any),
     .pick_o(pick)
   );
+  assign again      = popped_q && waiting[popped_warp_q];
+  assign pend_read  = pend_q && announced_q[pend_warp_q];
+  assign pend_stays = again && pend_q;  // the read port is taken; the choice waits
+  assign chosen     = again ? popped_warp_q : pend_warp_q;
 
-  logic [E-1:0] picked;
-  assign picked = slots_q[slot(pick, head_q[pick])];
-  // Announced out of registers, a cycle after the choice: the choice reads every warp's
-  // entries (74.1 MHz with the announcement straight out). A head so announced in the cycle
-  // after its warp's issue finds the issue's entry in the scoreboard already.
+  logic          chosen_q, cleared_q, withdrawn;
+  logic [SW-1:0] cleared_warp_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) head_o <= 1'b0;
-    else         head_o <= pop_next || any;
+    if (!rst_ni) begin
+      chosen_q  <= 1'b0;
+      popped_q  <= 1'b0;
+      pend_q    <= 1'b0;
+      cleared_q <= 1'b0;
+    end else begin
+      chosen_q  <= again || pend_read;
+      popped_q  <= pop_i;
+      cleared_q <= clear_i;
+      if (!pend_stays) pend_q <= any;
+    end
   end
+  assign withdrawn = cleared_q && cleared_warp_q == head_warp_o;
+  assign head_o    = chosen_q && !withdrawn;
   always_ff @(posedge clk_i) begin
-    head_warp_o                <= pop_next ? pop_warp_i : pick;
-    {head_pc_o, head_word_o}   <= pop_next ? pop_behind : picked;
+    popped_warp_q            <= pop_warp_i;
+    cleared_warp_q           <= clear_warp_i;
+    if (!pend_stays) pend_warp_q <= pick;
+    head_warp_o              <= chosen;
+    {head_pc_o, head_word_o} <= slots_q[slot(chosen, head_q[chosen])];
   end
 
   // Per warp: whether it pops, is pushed to or cleared, and its entries in use after this
@@ -123,13 +149,13 @@ module sgpu_ibuffer #(
       used0_q <= used0_d;
       used1_q <= used1_d;
       head_q  <= head_q ^ pops;
-      if (!pop_next && any) begin
+      if (again) announced_q[popped_warp_q] <= 1'b1;
+      if (!pend_stays && any) begin
         announced_q[pick] <= 1'b1;
         last_q            <= pick;
       end
       for (int unsigned w = 0; w < WARPS; w++) begin
-        if (pops[w])   announced_q[w] <= pop_next;
-        if (clears[w]) announced_q[w] <= 1'b0;
+        if (pops[w] || clears[w]) announced_q[w] <= 1'b0;
       end
     end
   end

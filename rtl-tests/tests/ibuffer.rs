@@ -1,9 +1,10 @@
 //! `hw/sgpu_ibuffer.sv`, core v2's instruction buffers (docs/adr/0008-core-v2-pipeline.md),
 //! built with Verilator and driven cycle by cycle against a reference written from its
-//! definition: two instructions a warp, the head first; a pop makes the instruction behind
-//! the head and chooses it for announcement in the same cycle; otherwise the warps whose
-//! head is not yet announced are chosen in round-robin order, one a cycle; a choice is
-//! announced the cycle after; a clear empties a warp.
+//! definition: two instructions a warp, the head first; in the cycle after a pop, the
+//! popping warp's new head, if it has one, is read for announcement; the other warps whose
+//! head is not yet announced are chosen in round-robin order, one a cycle, each read in the
+//! first cycle after its choice that no popping warp's read takes; a read is announced the
+//! cycle after unless its warp was cleared since its choice; a clear empties a warp.
 //!
 //! The traffic is the core's: pushes to warps with room (the fetch stage), pops of announced
 //! heads (the issue), now and then a warp cleared, busy and quiet stretches. Checked every
@@ -24,7 +25,10 @@ type Insn = (u32, u64);
 #[derive(Clone, Default)]
 struct Warp {
     entries: Vec<Insn>,
+    /// The head was chosen for announcement.
     announced: bool,
+    /// The head was shown: the issue may pop it.
+    shown: bool,
 }
 
 /// What the module shows in a cycle.
@@ -38,8 +42,12 @@ struct Shown {
 struct Reference {
     warps: Vec<Warp>,
     last: u32,
-    /// The announcement chosen in the cycle before, shown in this one.
-    chosen: Option<(u32, Insn)>,
+    /// The warp that popped in the cycle before.
+    popped: Option<u32>,
+    /// The round-robin choice waiting to be read.
+    pending: Option<u32>,
+    /// The announcement read in the cycle before, shown in this one.
+    read: Option<(u32, Insn)>,
 }
 
 impl Reference {
@@ -47,28 +55,40 @@ impl Reference {
         let n = self.warps.len() as u32;
         let counts = self.warps.iter().map(|w| w.entries.len()).collect();
         let popped = pop.map(|w| self.warps[w as usize].entries[0]);
-        let pop_next = pop.filter(|&w| self.warps[w as usize].entries.len() == 2);
         let waiting = |w: u32| {
             let x = &self.warps[w as usize];
-            !x.entries.is_empty() && !x.announced && pop != Some(w) && clear != Some(w)
+            !x.entries.is_empty() && !x.announced
         };
-        let pick = (0..n)
-            .map(|k| (self.last + 1 + k) % n)
-            .find(|&w| waiting(w));
-        let head = match (pop_next, pick) {
-            (Some(w), _) => Some((w, self.warps[w as usize].entries[1])),
-            (None, Some(w)) => Some((w, self.warps[w as usize].entries[0])),
-            (None, None) => None,
-        };
-        if let (None, Some(w)) = (pop_next, pick) {
-            self.warps[w as usize].announced = true;
-            self.last = w;
+        // The popping warp's new head first, else the pending choice if its warp was not
+        // cleared since; a new choice among the others when the pending one is read or gone.
+        let again = self.popped.filter(|&w| waiting(w));
+        let pending = self.pending.filter(|&w| self.warps[w as usize].announced);
+        let read = again.or(pending);
+        if again.is_none() || self.pending.is_none() {
+            self.pending = (0..n)
+                .map(|k| (self.last + 1 + k) % n)
+                .find(|&w| waiting(w) && again != Some(w));
+            if let Some(w) = self.pending {
+                self.warps[w as usize].announced = true;
+                self.last = w;
+            }
+        }
+        let head = read.and_then(|w| {
+            let x = &mut self.warps[w as usize];
+            x.announced = true;
+            // A warp cleared in the cycle of its read is not announced.
+            (clear != Some(w)).then_some((w, x.entries[0]))
+        });
+        if let Some((w, _)) = self.read {
+            self.warps[w as usize].shown = true;
         }
         if let Some(w) = pop {
             let x = &mut self.warps[w as usize];
             x.entries.remove(0);
-            x.announced = pop_next.is_some();
+            x.announced = false;
+            x.shown = false;
         }
+        self.popped = pop;
         if let Some((w, insn)) = push {
             self.warps[w as usize].entries.push(insn);
         }
@@ -78,7 +98,7 @@ impl Reference {
         Shown {
             popped,
             counts,
-            head: std::mem::replace(&mut self.chosen, head),
+            head: std::mem::replace(&mut self.read, head),
         }
     }
 }
@@ -94,9 +114,11 @@ fn check(warps: u32, cycles: usize, seed: u64) {
     let mut model = Reference {
         warps: vec![Warp::default(); warps as usize],
         last: 0,
-        chosen: None,
+        popped: None,
+        pending: None,
+        read: None,
     };
-    // Heads announced before this cycle: the ones the issue may pop.
+    // Heads shown: the ones the issue may pop, in the cycle they are shown or later.
     let (mut inputs, mut expected) = (Vec::new(), Vec::new());
     let (mut busy, mut pops, mut heads) = (true, 0, 0);
     for _ in 0..cycles {
@@ -106,7 +128,8 @@ fn check(warps: u32, cycles: usize, seed: u64) {
         let poppable: Vec<u32> = (0..warps)
             .filter(|&w| {
                 let x = &model.warps[w as usize];
-                x.announced && !x.entries.is_empty()
+                let now = model.read.is_some_and(|(r, _)| r == w);
+                (x.shown || now) && !x.entries.is_empty()
             })
             .collect();
         let pop = (!poppable.is_empty() && rng.word() % 4 < if busy { 3 } else { 1 })
