@@ -33,4 +33,5 @@ sgpu_ibuffer.sv
 sgpu_fetch.sv
 sgpu_head_decode.sv
 sgpu_frontend.sv
+sgpu_simt_stack.sv
 sgpu_core.sv
