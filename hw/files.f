@@ -34,4 +34,5 @@ sgpu_fetch.sv
 sgpu_head_decode.sv
 sgpu_frontend.sv
 sgpu_simt_stack.sv
+sgpu_shared_mem.sv
 sgpu_core.sv
