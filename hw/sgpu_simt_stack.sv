@@ -117,7 +117,7 @@ module sgpu_simt_stack #(
   // The operation and the warp's state while it runs.
   logic [SW-1:0] w_q;
   logic [2:0]    kind_q;
-  logic [31:0]   next_q, here_q, target_q, mask_q, waiting_q, frame_q;
+  logic [31:0]   next_q, target_q, mask_q, waiting_q, frame_q;
   entry_t        t_q, t_d;            // the top
   logic [NW-1:0] n_q, n_d;            // the size
   logic [NW-1:0] ca_q, ca_d;          // the innermost call entry
@@ -151,7 +151,7 @@ module sgpu_simt_stack #(
   // (Built here, not in the step's always_comb, where yosys 0.23 infers latches for them.)
   assign not_taken     = entry('0, '0, 1'b0, t_q.mask & ~b_taken, b_rpc_q, next_q);
   assign taken         = entry('0, '0, 1'b0, b_taken, b_rpc_q, target_q);
-  assign waiting       = entry('0, '0, 1'b0, waiting_q, next_q, here_q);
+  assign waiting       = entry('0, '0, 1'b0, waiting_q, next_q, next_q - 32'd1);
   assign callee        = entry(ca_q, frame_q, 1'b1, mask_q, next_q, target_q);
   assign c_new_waiting = waits_q && !again_q;
   always_ff @(posedge clk_i) begin
@@ -343,7 +343,6 @@ module sgpu_simt_stack #(
       w_q         <= op_warp_i;
       kind_q      <= op_kind_i;
       next_q      <= op_next_i;
-      here_q      <= op_next_i - 32'd1;
       target_q    <= op_target_i;
       mask_q      <= op_mask_i;
       waiting_q   <= op_waiting_i;
