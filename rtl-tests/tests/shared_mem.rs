@@ -3,14 +3,14 @@
 //! its definition: a beat's lanes served in passes, one a cycle, each pass serving in every
 //! bank the row of the lowest lane still waiting for it and every lane waiting for that row;
 //! writes merged byte by byte, the highest lane winning, as the golden model's lanes run in
-//! order; a beat accepted when none is served or in its last pass; its answer two cycles
+//! order; a beat accepted when none is served or in its last pass; its answer four cycles
 //! after its last pass; every pass beyond a beat's first counted as a conflict.
 //!
 //! The beats are a kernel's: consecutive words (no conflict), a stride of the bank count
 //! (every lane in one bank), a broadcast, a transpose's column, bytes and halves of shared
 //! words, random words, partial masks, reads after writes of the same words; the requester
-//! holds a beat until it is taken. Checked every cycle: ready, the answer and its words, the
-//! conflict count. `RTL_TEST_CYCLES=N` runs N cycles a configuration (30,000 by default).
+//! holds a beat until it is taken. Checked every cycle: ready, the answer, its words and its
+//! tag, the conflict count. `RTL_TEST_CYCLES=N` runs N cycles a configuration (30,000 by default).
 //! Verilator (5.006 or later) must be installed; without it the test fails and says so.
 
 mod common;
@@ -31,6 +31,8 @@ struct Beat {
     words: Vec<u32>,
     bytes: Vec<u8>,
     data: Vec<u32>,
+    /// Handed back with the answer.
+    tag: bool,
 }
 
 impl Beat {
@@ -66,6 +68,7 @@ impl Beat {
                 })
                 .collect(),
             data: (0..n).map(|_| rng.word() as u32).collect(),
+            tag: rng.word() & 1 == 1,
         };
         // Now and then the words of the beat before: a read after a write, or writes on
         // writes.
@@ -101,7 +104,7 @@ impl Beat {
 #[derive(Debug, PartialEq)]
 struct Shown {
     ready: bool,
-    answer: Option<Vec<u32>>,
+    answer: Option<(Vec<u32>, bool)>,
     conflicts: u64,
 }
 
@@ -112,7 +115,7 @@ struct Reference {
     /// The cycle of the last pass of the beat served last.
     last_pass: Option<u64>,
     /// Answers and the cycles they show.
-    answers: VecDeque<(u64, Vec<u32>)>,
+    answers: VecDeque<(u64, (Vec<u32>, bool))>,
     /// Conflicts and the cycles they count from.
     conflicts: VecDeque<u64>,
     counted: u64,
@@ -150,7 +153,7 @@ impl Reference {
                     words[l] = u32::from_le_bytes(self.memory[at..at + 4].try_into().unwrap());
                 }
             }
-            self.answers.push_back((last + 2, words));
+            self.answers.push_back((last + 4, (words, b.tag)));
         }
         Shown {
             ready,
@@ -198,6 +201,7 @@ fn check(lanes: u32, cycles: usize, seed: u64) {
             words: vec![0; lanes as usize],
             bytes: vec![0; lanes as usize],
             data: vec![0; lanes as usize],
+            tag: false,
         });
         let (mut words, mut bytes, mut data) = (Bits::default(), Bits::default(), Bits::default());
         for l in 0..lanes as usize {
@@ -213,6 +217,7 @@ fn check(lanes: u32, cycles: usize, seed: u64) {
                 words.hex(),
                 bytes.hex(),
                 data.hex(),
+                Bits::of(b.tag.into(), 1),
             ]
             .join(" ")
                 + "\n",
@@ -230,7 +235,7 @@ fn check(lanes: u32, cycles: usize, seed: u64) {
         let f: Vec<&str> = line.split(' ').collect();
         let got = Shown {
             ready: f[0] == "1",
-            answer: (f[1] == "1").then(|| words_of(f[2], lanes as usize)),
+            answer: (f[1] == "1").then(|| (words_of(f[2], lanes as usize), f[4] == "1")),
             conflicts: u64::from_str_radix(f[3], 16).expect("hexadecimal"),
         };
         assert_eq!(&got, want, "{lanes} lanes, cycle {t}");
