@@ -35,4 +35,5 @@ sgpu_head_decode.sv
 sgpu_frontend.sv
 sgpu_simt_stack.sv
 sgpu_shared_mem.sv
+sgpu_shared_atom.sv
 sgpu_core.sv

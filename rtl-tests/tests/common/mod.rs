@@ -89,6 +89,13 @@ pub fn testbench_with(top: &str, rtl: &[&str], testbench: &str, params: &[(&str,
 /// Runs the testbench `exe` on `input` (one line per case), which it reads from a file
 /// named in its one argument, and returns what it prints: one line per case.
 pub fn run(exe: &Path, input: &str) -> Vec<String> {
+    let lines = run_events(exe, input);
+    assert_eq!(lines.len(), input.lines().count(), "one line per case");
+    lines
+}
+
+/// As [`run`], for a testbench that prints a line an event rather than a case.
+pub fn run_events(exe: &Path, input: &str) -> Vec<String> {
     let name = exe.file_name().expect("an executable").to_string_lossy();
     let file = std::env::temp_dir().join(format!("{name}-{}.txt", std::process::id()));
     std::fs::write(&file, input).expect("write the testbench's input");
@@ -110,9 +117,7 @@ pub fn run(exe: &Path, input: &str) -> Vec<String> {
         );
     }
     let stdout = String::from_utf8(output.stdout).expect("the testbench prints hexadecimal");
-    let lines: Vec<String> = stdout.lines().map(str::to_owned).collect();
-    assert_eq!(lines.len(), input.lines().count(), "one line per case");
-    lines
+    stdout.lines().map(str::to_owned).collect()
 }
 
 /// The hexadecimal numbers of a line the testbench printed.
