@@ -39,12 +39,13 @@ module sgpu_coalesce #(
   output logic                req_last_o   // the beat's last request
 );
 
-  // The beat being served: each lane's block and bytes, the lanes not yet served, the
-  // leader's block, and the phase: compare (`joins_q` not yet known) or send.
-  // Lane k's at [60*k +: 60] and [16*k +: 16] (flat: yosys 0.23 reads no packed arrays of
-  // more than one dimension).
+  // The beat being served: each lane's block and offset in it, the access size, the lanes
+  // not yet served, the leader's block, and the phase: compare (`joins_q` not yet known) or
+  // send. Lane k's at [60*k +: 60] and [4*k +: 4] (flat: yosys 0.23 reads no packed arrays
+  // of more than one dimension).
   logic [60*LANES-1:0]    block_q;
-  logic [16*LANES-1:0]    bytes_q;
+  logic [4*LANES-1:0]     offset_q;
+  logic [2:0]             size_q;
   logic [LANES-1:0]       left_q, joins_q;
   logic [59:0]            lead_q;
   logic                   send_q;
@@ -62,10 +63,26 @@ module sgpu_coalesce #(
   logic [LANES-1:0] in_first;  // the beat's first leader, one-hot
   assign in_first = in_lanes_i & (~in_lanes_i + LANES'(1));
 
-  // A lane's bytes in its block: those in the same aligned piece of the access's size as
-  // its offset (a byte at a time: a shifted mask would be two barrel shifters a lane).
-  function automatic logic [15:0] lane_bytes(logic [3:0] offset, logic [2:0] size);
-    for (int unsigned j = 0; j < 16; j++) lane_bytes[j] = ((4'(j) ^ offset) >> size) == 4'd0;
+  // The bytes a request touches: the offsets of its lanes, one-hot, merged, then each
+  // widened to its aligned piece of the access's size (the pieces of 2, 4, 8 and 16 bytes
+  // that hold an offset, ORed level by level). Per lane only the offset's one-hot is built:
+  // a mask of the size at every lane's offset was 16 functions of seven inputs a lane.
+  function automatic logic [15:0] widen(logic [15:0] at, logic [2:0] size);
+    logic [7:0] p1;
+    logic [3:0] p2;
+    logic [1:0] p3;
+    for (int unsigned i = 0; i < 8; i++) p1[i] = at[2*i] || at[2*i + 1];
+    for (int unsigned i = 0; i < 4; i++) p2[i] = p1[2*i] || p1[2*i + 1];
+    for (int unsigned i = 0; i < 2; i++) p3[i] = p2[2*i] || p2[2*i + 1];
+    for (int unsigned j = 0; j < 16; j++) begin
+      unique case (size)
+        3'd0:    widen[j] = at[j];
+        3'd1:    widen[j] = p1[j / 2];
+        3'd2:    widen[j] = p2[j / 4];
+        3'd3:    widen[j] = p3[j / 8];
+        default: widen[j] = p3 != '0;
+      endcase
+    end
   endfunction
 
   // Compare: the lanes left in the leader's block (the leader among them).
@@ -78,13 +95,16 @@ module sgpu_coalesce #(
   // empty or taken.
   logic [LANES-1:0] rest;
   logic [LANES-1:0] next;  // the next leader, one-hot
-  logic [15:0]      bytes;
+  logic [15:0]      at;    // the offsets of the lanes that joined, one-hot
   logic             advance, send;
-  always_comb begin
-    rest  = left_q & ~joins_q;
-    next  = rest & (~rest + LANES'(1));
-    bytes = '0;
-    for (int unsigned k = 0; k < LANES; k++) bytes |= joins_q[k] ? bytes_q[16*k +: 16] : '0;
+  assign rest = left_q & ~joins_q;
+  assign next = rest & (~rest + LANES'(1));
+  for (genvar j = 0; j < 16; j++) begin : g_at
+    logic [LANES-1:0] here;  // the lanes that joined at offset j
+    for (genvar k = 0; k < LANES; k++) begin : g_lane
+      assign here[k] = joins_q[k] && offset_q[4*k +: 4] == 4'(j);
+    end
+    assign at[j] = here != '0;
   end
   assign advance    = !req_valid_o || req_ready_i;
   assign send       = send_q && advance;
@@ -116,15 +136,14 @@ module sgpu_coalesce #(
       lead_q      <= pick(next, block_q);
       req_block_o <= lead_q;
       req_lanes_o <= joins_q;
-      req_bytes_o <= bytes;
+      req_bytes_o <= widen(at, size_q);
       req_last_o  <= rest == '0;
     end
     if (in_valid_i && in_ready_o) begin
       lead_q  <= pick(in_first, in_block);
       block_q <= in_block;
-      for (int unsigned k = 0; k < LANES; k++) begin
-        bytes_q[16*k +: 16] <= lane_bytes(in_addr_i[64*k +: 4], in_size_i);
-      end
+      for (int unsigned k = 0; k < LANES; k++) offset_q[4*k +: 4] <= in_addr_i[64*k +: 4];
+      size_q  <= in_size_i;
     end
   end
 
