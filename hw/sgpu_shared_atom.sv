@@ -67,7 +67,7 @@ module sgpu_shared_atom #(
   logic                hi_q;     // the second word of a 64-bit lane is the next asked for
   logic                rhi_q;    // and the next answered
   logic                have_q;   // every word of the lane has been answered
-  logic [63:0]         word_q;   // the lane's words as read
+  logic [63:0]         got_q;   // the lane's words as read
   logic [63:0]         new_q;    // and as written
 
   // The lane at position 0.
@@ -92,7 +92,7 @@ module sgpu_shared_atom #(
   // to the same bytes (lane::atom masks them so).
   logic [63:0] size_mask, old;
   assign size_mask = wide ? '1 : half ? 64'h0000_0000_0000_ffff : 64'h0000_0000_ffff_ffff;
-  assign old = (addr[1] && half ? word_q >> 16 : word_q) & size_mask;
+  assign old = (addr[1] && half ? got_q >> 16 : got_q) & size_mask;
 
   logic [63:0] int_new;
   sgpu_atom_alu u_alu (
@@ -188,8 +188,8 @@ module sgpu_shared_atom #(
     endcase
     // The answers, which may come while the second word is still asked for.
     if (m_rsp_valid_i) begin
-      if (rhi_q) word_q[63:32] <= m_rsp_rdata_i;
-      else word_q <= {32'd0, m_rsp_rdata_i};
+      if (rhi_q) got_q[63:32] <= m_rsp_rdata_i;
+      else got_q <= {32'd0, m_rsp_rdata_i};
       rhi_q  <= wide && !rhi_q;
       have_q <= !wide || rhi_q;
     end
