@@ -15,7 +15,9 @@
 
 mod common;
 
-use common::{count_from_env, float_value, half_value, run_events, testbench_with, Bits, Rng};
+use common::{
+    count_from_env, float_value, half_value, run_events, shared_passes, testbench_with, Bits, Rng,
+};
 use sgpu_isa::{Aop, Aty};
 use sgpu_sim::lane;
 
@@ -135,26 +137,9 @@ fn plain(n: u32, rng: &mut Rng) -> Plain {
 }
 
 impl Plain {
-    /// The passes the memory takes for it: the most rows any bank holds for it (one if
-    /// none), as rtl-tests/tests/shared_mem.rs checks them.
+    /// The passes the memory takes for it, as rtl-tests/tests/shared_mem.rs checks them.
     fn passes(&self) -> u64 {
-        let n = self.words.len() as u32;
-        let active: Vec<u32> = (0..n).filter(|&l| self.lanes >> l & 1 == 1).collect();
-        (0..n)
-            .map(|bank| {
-                let mut rows: Vec<u32> = active
-                    .iter()
-                    .map(|&l| self.words[l as usize])
-                    .filter(|w| w % n == bank)
-                    .map(|w| w / n)
-                    .collect();
-                rows.sort_unstable();
-                rows.dedup();
-                rows.len() as u64
-            })
-            .max()
-            .unwrap_or(0)
-            .max(1)
+        shared_passes(&self.words, self.lanes)
     }
 }
 

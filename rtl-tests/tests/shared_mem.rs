@@ -15,8 +15,8 @@
 
 mod common;
 
-use common::{count_from_env, run, testbench_with, Bits, Rng};
-use std::collections::{BTreeSet, VecDeque};
+use common::{count_from_env, run, shared_passes, testbench_with, Bits, Rng};
+use std::collections::VecDeque;
 
 const RTL: [&str; 1] = ["hw/sgpu_shared_mem.sv"];
 const TESTBENCH: &str = "rtl-tests/tb/shared_mem_tb.cpp";
@@ -82,21 +82,9 @@ impl Beat {
         (0..self.words.len()).filter(|&l| self.lanes >> l & 1 == 1)
     }
 
-    /// The passes it takes: the most rows any bank holds for it (one if none).
+    /// The passes it takes.
     fn passes(&self) -> u64 {
-        let n = self.words.len() as u32;
-        (0..n)
-            .map(|bank| {
-                self.active()
-                    .map(|l| self.words[l])
-                    .filter(|w| w % n == bank)
-                    .map(|w| w / n)
-                    .collect::<BTreeSet<_>>()
-                    .len() as u64
-            })
-            .max()
-            .unwrap_or(0)
-            .max(1)
+        shared_passes(&self.words, self.lanes)
     }
 }
 

@@ -613,3 +613,23 @@ pub fn manifest_of(kernel: &str, with_input: bool, block: u32) -> String {
     }
     m + "[buffers.out]\nsize = 8192\n"
 }
+
+/// The passes hw/sgpu_shared_mem.sv takes for a beat of `words` (a word a lane, word w in
+/// bank w % lanes) from the lanes set in `lanes`: the most rows any bank holds for it, one
+/// if none.
+pub fn shared_passes(words: &[u32], lanes: u32) -> u64 {
+    let n = words.len() as u32;
+    (0..n)
+        .map(|bank| {
+            (0..n)
+                .filter(|&l| lanes >> l & 1 == 1)
+                .map(|l| words[l as usize])
+                .filter(|w| w % n == bank)
+                .map(|w| w / n)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len() as u64
+        })
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
