@@ -54,6 +54,27 @@ void print(const VlWide<N>& port) {
     }
 }
 
+// A clock cycle: the rising edge, then the falling one.
+template <typename Dut>
+void tick(Dut& d) {
+    d.clk_i = 1;
+    d.eval();
+    d.clk_i = 0;
+    d.eval();
+}
+
+// Two cycles in reset, then out of it.
+template <typename Dut>
+void reset(Dut& d) {
+    d.clk_i = 0;
+    d.rst_ni = 0;
+    d.eval();
+    tick(d);
+    tick(d);
+    d.rst_ni = 1;
+    d.eval();
+}
+
 using Setter = std::function<void(const std::vector<uint32_t>&)>;
 using Printer = std::function<void()>;
 
@@ -65,19 +86,7 @@ int run(int argc, char** argv, const std::vector<Setter>& (*setters)(Dut&),
     if (!in) return 2;
     auto ctx = std::make_unique<VerilatedContext>();
     auto dut = std::make_unique<Dut>(ctx.get());
-    auto tick = [&] {
-        dut->clk_i = 1;
-        dut->eval();
-        dut->clk_i = 0;
-        dut->eval();
-    };
-    dut->clk_i = 0;
-    dut->rst_ni = 0;
-    dut->eval();
-    tick();
-    tick();
-    dut->rst_ni = 1;
-    dut->eval();
+    reset(*dut);
     const std::vector<Setter>& set_all = setters(*dut);
     const std::vector<Printer>& print_all = printers(*dut);
     long cycles = 0;
@@ -97,7 +106,7 @@ int run(int argc, char** argv, const std::vector<Setter>& (*setters)(Dut&),
             print_all[i]();
         }
         std::printf("\n");
-        tick();
+        tick(*dut);
         ++cycles;
     }
     dut->final();

@@ -66,18 +66,7 @@ int main(int argc, char** argv) {
     std::deque<Beat> beats = read_beats(in);
     auto ctx = std::make_unique<VerilatedContext>();
     auto d = std::make_unique<Vshared_atom_top>(ctx.get());
-    auto tick = [&] {
-        d->clk_i = 1;
-        d->eval();
-        d->clk_i = 0;
-        d->eval();
-    };
-    d->clk_i = 0;
-    d->rst_ni = 0;
-    d->eval();
-    tick();
-    tick();
-    d->rst_ni = 1;
+    cycles::reset(*d);
     size_t answers = 0, expected = beats.size();
     long cycle = 0, idle = 0;
     const long limit = 1000L * static_cast<long>(expected) + 1000;
@@ -104,7 +93,7 @@ int main(int argc, char** argv) {
         } else if (!b) {
             ++idle;
         }
-        tick();
+        cycles::tick(*d);
     }
     d->final();
     std::printf("end %ld\n", cycle);
