@@ -996,6 +996,7 @@ module sgpu_core #(
   assign m_amo_const = m_atomic && amo_write_q && m_space == 3'(sgpu_isa_pkg::PORT_CONSTANT);
 
   sgpu_atom_alu u_atom (
+    .clk_i,
     .aop_i (su_kind ? su_aop : aop),
     .aty_i (su_kind ? su_aty : aty),
     .wide_i(su_kind ? su_wide : m_len == 5'd8),

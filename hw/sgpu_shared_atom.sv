@@ -67,7 +67,7 @@ module sgpu_shared_atom #(
   logic                hi_q;     // the second word of a 64-bit lane is the next asked for
   logic                rhi_q;    // and the next answered
   logic                have_q;   // every word of the lane has been answered
-  logic [63:0]         got_q;   // the lane's words as read
+  logic [63:0]         got_q;   // the lane's old value as read, zero-extended
   logic [63:0]         new_q;    // and as written
 
   // The lane at position 0.
@@ -88,14 +88,18 @@ module sgpu_shared_atom #(
           && (aop_q == sgpu_isa_pkg::AOP_ADD || aop_q == sgpu_isa_pkg::AOP_MIN
               || aop_q == sgpu_isa_pkg::AOP_MAX));
 
-  // The old value as the model reads it: 2, 4 or 8 bytes, zero-extended; the operands cut
-  // to the same bytes (lane::atom masks them so).
+  // The old value as the model reads it: 2, 4 or 8 bytes, zero-extended (got_q holds it so,
+  // cut from the answers as they come); the operands cut to the same bytes (lane::atom
+  // masks them so).
   logic [63:0] size_mask, old;
   assign size_mask = wide ? '1 : half ? 64'h0000_0000_0000_ffff : 64'h0000_0000_ffff_ffff;
-  assign old = (addr[1] && half ? got_q >> 16 : got_q) & size_mask;
+  assign old = got_q;
 
+  // The integer unit's register takes the operands at the end of S_WAIT's last cycle (when
+  // got_q holds both words), so its new value is there in S_CALC.
   logic [63:0] int_new;
-  sgpu_atom_alu u_alu (
+  sgpu_atom_alu #(.REGISTERED(1'b1)) u_alu (
+    .clk_i,
     .aop_i (aop_q),
     .aty_i (aty_q),
     .wide_i(wide),
@@ -189,6 +193,7 @@ module sgpu_shared_atom #(
     // The answers, which may come while the second word is still asked for.
     if (m_rsp_valid_i) begin
       if (rhi_q) got_q[63:32] <= m_rsp_rdata_i;
+      else if (half) got_q <= {48'd0, addr[1] ? m_rsp_rdata_i[31:16] : m_rsp_rdata_i[15:0]};
       else got_q <= {32'd0, m_rsp_rdata_i};
       rhi_q  <= wide && !rhi_q;
       have_q <= !wide || rhi_q;

@@ -8,7 +8,8 @@
 //! - add, min and max on f16 and bf16 and their pairs: every 16-bit value against every edge
 //!   of its format (and the pairs with different halves);
 //! - random operands biased to the edges: 2 million by default (`ATOM_FLOAT_VECTORS=N`);
-//! - the latency: done four cycles after the start, five for a pair.
+//! - the latency: done seven cycles after the start for f32, ten for f16 and bf16, eleven for
+//!   a pair.
 //!
 //! Each prints how many cases it ran and how long it took.
 
@@ -51,10 +52,10 @@ impl Check {
             4
         };
         let want = sgpu_sim::lane::atom(old.into(), b.into(), 0, aop, aty, n) as u32;
-        let latency = if matches!(aty, Aty::F16x2 | Aty::Bf16x2) {
-            5
-        } else {
-            4
+        let latency = match aty {
+            Aty::F32 => 7,
+            Aty::F16x2 | Aty::Bf16x2 => 11,
+            _ => 10,
         };
         let got = self.unit.run(aop as u8, aty as u8, old, b, 16);
         let mask = if n == 2 { 0xffff } else { u32::MAX };
