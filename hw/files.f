@@ -36,4 +36,5 @@ sgpu_frontend.sv
 sgpu_simt_stack.sv
 sgpu_shared_mem.sv
 sgpu_shared_atom.sv
+sgpu_barriers.sv
 sgpu_core.sv
