@@ -151,35 +151,30 @@ module sgpu_barriers #(
   // The row with this arrival. It completes the barrier when the arrivals before it number
   // at least the count less one (worked out before the row comes: a later arrival's count
   // is its first's, or it mismatches), which leaves one comparison after the memory.
-  logic first, mismatch;
-  row_t arrived;
+  logic        mismatch;
+  logic [26:0] prior;  // the arrivals before this one
+  row_t        arrived;
   always_comb begin
-    first    = first_q;
-    mismatch = !first && (rdata.counted != counted_q
+    prior    = first_q ? 27'd0 : rdata.arrived;
+    mismatch = !first_q && (rdata.counted != counted_q
                           || (counted_q && rdata.expected != expected_q)
                           || rdata.red != red_q || (red_q && rdata.bred != bred_q));
     arrived.counted  = counted_q;
     arrived.expected = expected_q;
     arrived.red      = red_q;
     arrived.bred     = bred_q;
-    arrived.arrived  = (first ? 27'd0 : rdata.arrived) + 27'd1;
-    arrived.waiting  = (first ? '0 : rdata.waiting) | (waits_q ? WARPS'(1) << warp_q : '0);
-    arrived.popc     = (first ? 11'd0 : rdata.popc) + 11'(popc_q);
-    arrived.all      = (first || rdata.all) && all_q;
-    arrived.any      = (!first && rdata.any) || any_q;
+    arrived.arrived  = prior + 27'd1;
+    arrived.waiting  = (first_q ? '0 : rdata.waiting) | (waits_q ? WARPS'(1) << warp_q : '0);
+    arrived.popc     = (first_q ? 11'd0 : rdata.popc) + 11'(popc_q);
+    arrived.all      = (first_q || rdata.all) && all_q;
+    arrived.any      = (!first_q && rdata.any) || any_q;
   end
 
-  // Whether a row has all the warps it waits for.
-  function automatic logic complete(logic [26:0] n, logic counted, logic [26:0] expected,
-                                    logic [5:0] live);
-    complete = n >= (counted ? expected : 27'(live));
-  endfunction
-
+  // An exit completes a busy barrier that has all the warps it waits for.
   logic release_arrival, release_exit;
-  assign release_arrival = state_q == S_UPDATE && !mismatch
-                           && (first ? 27'd0 : rdata.arrived) >= least_q;
+  assign release_arrival = state_q == S_UPDATE && !mismatch && prior >= least_q;
   assign release_exit    = state_q == S_CHECK
-                           && complete(rdata.arrived, rdata.counted, rdata.expected, live_n_q);
+                           && rdata.arrived >= (rdata.counted ? rdata.expected : 27'(live_n_q));
 
   // A row is written only when an arrival leaves its barrier busy.
   assign we    = state_q == S_UPDATE && !mismatch && !release_arrival;
