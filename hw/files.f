@@ -37,4 +37,5 @@ sgpu_simt_stack.sv
 sgpu_shared_mem.sv
 sgpu_shared_atom.sv
 sgpu_barriers.sv
+sgpu_warp_table.sv
 sgpu_core.sv

@@ -53,6 +53,7 @@ module sgpu_fetch #(
   output logic [63:0]      push_word_o,
 
   output logic [WARPS-1:0] stopped_o,     // not fetching, nothing in flight
+  output logic [WARPS-1:0] at_stop_o,     // stopped at the stop pc
   output logic [WARPS-1:0] fault_o,       // stopped by a fault: the pc past the code's end,
   output logic [WARPS-1:0] fault_mem_o    // or (also set) a memory error on its line
 );
@@ -60,7 +61,7 @@ module sgpu_fetch #(
   logic [WARPS-1:0] go_q;     // fetching
   logic [WARPS-1:0] busy_q;   // a lookup in flight (chosen, looked up or being answered)
   logic [WARPS-1:0] stale_q;  // that lookup's answer is to be dropped
-  logic [WARPS-1:0] fault_q, fault_mem_q;
+  logic [WARPS-1:0] fault_q, fault_mem_q, at_stop_q;
   // A warp's pc is written by a redirect and by a hit, each for its own warp in the same
   // cycle: two distributed RAMs of one write port each, and a bit a warp that says which
   // holds the pc (flip-flops with two write ports cost 1,356 LUT4 at 8 warps).
@@ -113,7 +114,7 @@ module sgpu_fetch #(
 
   // Per warp, after this cycle.
   logic [WARPS-1:0] picked, looked, answered, cancelled, busy_d;
-  logic [WARPS-1:0] go_d, stale_d, fault_d, fault_mem_d;
+  logic [WARPS-1:0] go_d, stale_d, fault_d, fault_mem_d, at_stop_d;
   always_comb begin
     for (int unsigned w = 0; w < WARPS; w++) begin
       picked[w]    = any && pick == SW'(w);
@@ -124,10 +125,12 @@ module sgpu_fetch #(
       go_d[w]        = go_q[w];
       fault_d[w]     = fault_q[w];
       fault_mem_d[w] = fault_mem_q[w];
+      at_stop_d[w]   = at_stop_q[w];
       stale_d[w]     = stale_q[w] && busy_d[w];
       if (cancelled[w] && !look_stale && (look_stop || look_out)) begin
-        go_d[w]    = 1'b0;
-        fault_d[w] = look_out && !look_stop;
+        go_d[w]      = 1'b0;
+        fault_d[w]   = look_out && !look_stop;
+        at_stop_d[w] = look_stop;
       end
       if (answered[w] && rsp_live && (rsp_err_i || rsp_hit_i && control)) begin
         go_d[w]        = 1'b0;
@@ -138,6 +141,7 @@ module sgpu_fetch #(
         go_d[w]        = redirect_i && redirect_warp_i == SW'(w);
         fault_d[w]     = 1'b0;
         fault_mem_d[w] = 1'b0;
+        at_stop_d[w]   = 1'b0;
         stale_d[w]     = busy_d[w];
       end
     end
@@ -150,6 +154,7 @@ module sgpu_fetch #(
       stale_q     <= '0;
       fault_q     <= '0;
       fault_mem_q <= '0;
+      at_stop_q   <= '0;
       look_q      <= 1'b0;
       last_q      <= '0;
     end else begin
@@ -158,6 +163,7 @@ module sgpu_fetch #(
       stale_q     <= stale_d;
       fault_q     <= fault_d;
       fault_mem_q <= fault_mem_d;
+      at_stop_q   <= at_stop_d;
       look_q      <= any;
       if (any) last_q <= pick;
     end
@@ -190,6 +196,7 @@ module sgpu_fetch #(
   assign stopped_o   = ~go_q & ~busy_q;
   assign fault_o     = fault_q;
   assign fault_mem_o = fault_mem_q;
+  assign at_stop_o   = at_stop_q;
 
 `ifndef SYNTHESIS
   // The cache answers each lookup, for its warp, two cycles later; a redirect and a halt

@@ -30,6 +30,7 @@ module sgpu_frontend #(
   input  logic             halt_i,
   input  logic [SW-1:0]    halt_warp_i,
   output logic [WARPS-1:0] stopped_o,
+  output logic [WARPS-1:0] at_stop_o,       // stopped at its stop pc
   output logic [WARPS-1:0] fault_o,
   output logic [WARPS-1:0] fault_mem_o,
 
@@ -78,7 +79,7 @@ module sgpu_frontend #(
     .push_warp_o   (push_warp),
     .push_pc_o     (push_pc),
     .push_word_o   (push_word),
-    .stopped_o, .fault_o, .fault_mem_o
+    .stopped_o, .at_stop_o, .fault_o, .fault_mem_o
   );
 
   sgpu_icache #(.WARPS(WARPS), .LINES(LINES)) u_icache (

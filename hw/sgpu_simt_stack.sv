@@ -55,6 +55,7 @@ module sgpu_simt_stack #(
   output logic [1:0]       done_fault_o,
   output logic [31:0]      done_pc_o,
   output logic [31:0]      done_rpc_o,
+  output logic             done_call_o,   // the top is a call's entry: its rpc is no stop
   output logic [31:0]      done_mask_o,
   output logic [NW-1:0]    done_size_o,
   output logic [31:0]      ret_lanes_o,
@@ -361,6 +362,7 @@ module sgpu_simt_stack #(
       done_fault_o   <= fault_q;
       done_pc_o      <= t_q.pc;
       done_rpc_o     <= t_q.rpc;
+      done_call_o    <= t_q.call;
       done_mask_o    <= t_q.mask;
       done_size_o    <= n_q;
       ret_lanes_o    <= ret_lanes_q;

@@ -18,7 +18,8 @@
 // and word), so nothing past a control instruction, a stop pc or a fault is fetched;
 // nothing is announced for a warp not running; each wanted instruction is announced and
 // each fault shown within 3,000 cycles; a warp the back end is about to redirect has
-// stopped with an empty buffer and shows the right fault, if any.
+// stopped with an empty buffer and shows the right fault, if any, and whether it stopped at
+// its stop pc.
 #include <cinttypes>
 #include <memory>
 #include <random>
@@ -160,6 +161,8 @@ struct Bench {
                 bool settled = w.state == State::Redirect && t - w.since > n + 8;
                 if (settled && (!stopped || !empty || fault))
                     return fail("a warp not stopped, or not empty, when redirected");
+                if (settled && (d->at_stop_o >> k & 1) != (w.why == Why::Stop))
+                    return fail("a warp's stop at its stop pc shown wrong");
                 redirect(k);
             }
         }

@@ -118,9 +118,9 @@ int main(int argc, char** argv) {
             ok = fail(n, "done_o for another warp");
             break;
         }
-        std::printf("%x %x %x %x %x %x %x %d\n", tb.dut->done_fault_o, tb.dut->done_pc_o,
+        std::printf("%x %x %x %x %x %x %x %x %d\n", tb.dut->done_fault_o, tb.dut->done_pc_o,
                     tb.dut->done_rpc_o, tb.dut->done_mask_o, tb.dut->done_size_o,
-                    tb.dut->ret_lanes_o, tb.dut->ret_frame_o, cycles);
+                    tb.dut->ret_lanes_o, tb.dut->ret_frame_o, tb.dut->done_call_o, cycles);
         if (cycles > max_cycles) max_cycles = cycles;
         tb.tick();
         if (tb.dut->done_o) ok = fail(n, "done_o for two cycles");

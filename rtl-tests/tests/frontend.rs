@@ -15,20 +15,9 @@
 
 mod common;
 
-use common::{count_from_env, run, testbench_with};
+use common::{count_from_env, run, testbench_with, FRONTEND_RTL};
 use sgpu_isa::{unit_of_opcode, Unit};
 
-const RTL: [&str; 9] = [
-    "hw/sgpu_isa_pkg.sv",
-    "hw/sgpu_decode_pkg.sv",
-    "hw/sgpu_ram.sv",
-    "hw/sgpu_round_robin.sv",
-    "hw/sgpu_icache.sv",
-    "hw/sgpu_fetch.sv",
-    "hw/sgpu_ibuffer.sv",
-    "hw/sgpu_head_decode.sv",
-    "hw/sgpu_frontend.sv",
-];
 const TESTBENCH: &str = "rtl-tests/tb/frontend_tb.cpp";
 
 /// The start of the testbench's input: the control opcodes, then the others, each list ended
@@ -55,7 +44,7 @@ fn each_warp_fetches_its_path_and_nothing_past_it() {
     {
         let exe = testbench_with(
             "sgpu_frontend",
-            &RTL,
+            &FRONTEND_RTL,
             TESTBENCH,
             &[("WARPS", warps), ("LINES", lines)],
         );

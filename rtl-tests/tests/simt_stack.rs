@@ -42,7 +42,7 @@ struct Op {
 }
 
 /// What the module answers: fault, pc, rpc, mask, size, return lanes and frame; and cycles.
-type Answer = ([u64; 7], u32);
+type Answer = ([u64; 8], u32);
 
 /// Starts a warp in `slot`: of all 32 lanes if `wide`, else of a random count.
 fn start(rng: &mut Rng, slot: u32, wide: bool) -> (Warp, String) {
@@ -113,7 +113,7 @@ fn operation(rng: &mut Rng, w: &Warp, deep: bool) -> Op {
 }
 
 /// Runs `op` on the model: its answer, but for the cycles.
-fn model(w: &mut Warp, op: &Op) -> Result<[u64; 7], Cause> {
+fn model(w: &mut Warp, op: &Op) -> Result<[u64; 8], Cause> {
     let (mut ret_lanes, mut ret_frame) = (0, 0);
     match op.kind {
         ADVANCE => w.advance(op.next),
@@ -140,6 +140,7 @@ fn model(w: &mut Warp, op: &Op) -> Result<[u64; 7], Cause> {
         w.stack.len() as u64,
         ret_lanes.into(),
         ret_frame.into(),
+        top.map_or(0, |e| e.call.is_some().into()),
     ])
 }
 
@@ -237,7 +238,7 @@ fn check(warps: u32, ops: usize, seed: u64) {
                     Cause::RetOutsideCall => 2,
                     other => panic!("the model faulted with {other:?}"),
                 };
-                ([code, 0, 0, 0, 0, 0, 0], None)
+                ([code, 0, 0, 0, 0, 0, 0, 0], None)
             }
         };
         want.push(answer);
@@ -253,11 +254,11 @@ fn check(warps: u32, ops: usize, seed: u64) {
     for (n, (line, (expected, cycles))) in lines.iter().zip(&want).enumerate() {
         let f = hex_values(line.rsplit_once(' ').expect("cycles").0);
         let got_cycles: u32 = line.rsplit(' ').next().unwrap().parse().expect("cycles");
-        let got: Answer = (f[..7].try_into().expect("seven values"), got_cycles);
+        let got: Answer = (f[..8].try_into().expect("eight values"), got_cycles);
         // A fault leaves the stack for the trap; an empty stack has no top.
         let compared: &[usize] = match (expected[0], expected[4]) {
             (0, 0) => &[0, 4],
-            (0, _) => &[0, 1, 2, 3, 4, 5, 6],
+            (0, _) => &[0, 1, 2, 3, 4, 5, 6, 7],
             _ => &[0],
         };
         for &k in compared {

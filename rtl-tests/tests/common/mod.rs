@@ -8,6 +8,20 @@ use std::process::Command;
 
 use rtl_tests::units::LaneOut;
 
+/// Core v2's front end (`hw/sgpu_frontend.sv`) and what it is made of, packages first: the
+/// sources of the tests that build it.
+pub const FRONTEND_RTL: [&str; 9] = [
+    "hw/sgpu_isa_pkg.sv",
+    "hw/sgpu_decode_pkg.sv",
+    "hw/sgpu_ram.sv",
+    "hw/sgpu_round_robin.sv",
+    "hw/sgpu_icache.sv",
+    "hw/sgpu_fetch.sv",
+    "hw/sgpu_ibuffer.sv",
+    "hw/sgpu_head_decode.sv",
+    "hw/sgpu_frontend.sv",
+];
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
