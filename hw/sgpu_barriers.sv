@@ -170,11 +170,14 @@ module sgpu_barriers #(
     arrived.any      = (!first_q && rdata.any) || any_q;
   end
 
-  // An exit completes a busy barrier that has all the warps it waits for.
+  // An exit completes a busy barrier that waits for every warp left and has them all. Never
+  // a counted one: its arrivals have not changed since the last, which left it busy. So
+  // the arrivals compared are at most the CTA's 32 warps, six bits (the full 27-bit
+  // comparison was the warp table's critical path, 87.3 to 90.3 MHz).
   logic release_arrival, release_exit;
   assign release_arrival = state_q == S_UPDATE && !mismatch && prior >= least_q;
-  assign release_exit    = state_q == S_CHECK
-                           && rdata.arrived >= (rdata.counted ? rdata.expected : 27'(live_n_q));
+  assign release_exit    = state_q == S_CHECK && !rdata.counted
+                           && rdata.arrived[5:0] >= live_n_q;
 
   // A row is written only when an arrival leaves its barrier busy.
   assign we    = state_q == S_UPDATE && !mismatch && !release_arrival;

@@ -264,11 +264,13 @@ module sgpu_core #(
   logic [31:0]          trap_pc_q;
   logic [7:0]           trap_warp_q;
   // The CTA's named barriers (docs/hw.md): warps arrived since the last completion, the
-  // warps a barrier completes at (unless it waits for every warp left), the warps waiting.
+  // warps a barrier completes at (unless it waits for every warp left; the thread count over
+  // 32 in full, so that a count of more warps than the CTA has never completes, as in the
+  // model, rather than wrapping), the warps waiting.
   localparam int unsigned NBAR = 32'(sgpu_isa_pkg::BARRIERS);
   logic [5:0]           bar_arrived_q [NBAR];
   logic                 bar_counted_q [NBAR];
-  logic [5:0]           bar_expected_q [NBAR];
+  logic [26:0]          bar_expected_q [NBAR];
   logic [WARPS-1:0]     bar_waiting_q [NBAR];
   // A reduction in progress (BARRED): its operation (sgpu_isa_pkg::bred_e), the count of
   // true predicates, and whether all and any were true.
@@ -2409,7 +2411,8 @@ module sgpu_core #(
     if (state_q == S_FINISH) begin
       for (int unsigned b = 0; b < NBAR; b++) begin
         exit_done[b] = bar_arrived_q[b] != '0
-            && bar_arrived_q[b] >= (bar_counted_q[b] ? bar_expected_q[b] : live - 6'd1);
+            && 27'(bar_arrived_q[b])
+               >= (bar_counted_q[b] ? bar_expected_q[b] : 27'(live) - 27'd1);
         if (exit_done[b] && bar_waiting_q[b] != '0) begin
           exit_id       = 4'(b);
           exit_released = bar_waiting_q[b];
@@ -2425,7 +2428,8 @@ module sgpu_core #(
     logic [3:0]       id;
     logic             counted, sync, red, first;
     logic [BREDW-1:0] op;
-    logic [5:0]       expected, arrived;
+    logic [26:0]      expected;
+    logic [5:0]       arrived;
     logic [WARPS-1:0] waiting;
     logic [31:0]      set, popc;
     logic             all, any;
@@ -2435,7 +2439,7 @@ module sgpu_core #(
     op       = word_q[sgpu_isa_pkg::BRED_MSB:sgpu_isa_pkg::BRED_LSB];
     sync     = red || word_q[sgpu_isa_pkg::BMODE_MSB:sgpu_isa_pkg::BMODE_LSB]
                       == sgpu_isa_pkg::BMODE_SYNC;
-    expected = 6'(bar_threads_q >> 5);
+    expected = bar_threads_q[31:5];
     first    = bar_arrived_q[id] == '0;
     arrived  = bar_arrived_q[id] + 6'd1;
     waiting  = bar_waiting_q[id] | (sync ? (WARPS'(1) << warp_q) : '0);
@@ -2474,7 +2478,7 @@ module sgpu_core #(
         red_mask_q[warp_q] <= mask_q;
       end
       bar_waiting_q[id] <= waiting;
-      if (arrived >= (counted ? expected : live)) begin
+      if (27'(arrived) >= (counted ? expected : 27'(live))) begin
         rel_q             <= NBAR'(1) << id;
         rel_next_q        <= S_SETTLE;
         state_q           <= S_RELEASE;

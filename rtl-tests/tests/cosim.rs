@@ -240,6 +240,20 @@ fn traps_agree() {
     // prodcons needs three warps at its barriers; with two, both wait forever.
     let t = trap("tests/kernels/prodcons.ptx", &manifest("prodcons", false));
     assert_eq!(t.cause, sgpu_sim::Cause::Deadlock);
+    // With three, but a count of 2,048 threads (64 warps, more than a barrier's six bits of
+    // warps held once) at its first barrier, which therefore never completes.
+    let ptx = "tests/kernels/prodcons.ptx";
+    let wide = common::source(ptx).replace("bar.sync 2, 64;", "bar.sync 2, 2048;");
+    let options = Options::default();
+    match common::cosim_source(
+        &wide,
+        ptx,
+        &common::manifest_of("prodcons", false, 96),
+        &options,
+    ) {
+        Err(Failure::Trap(t, _)) => assert_eq!(t.cause, sgpu_sim::Cause::Deadlock),
+        other => panic!("a count of 2,048 threads: expected a deadlock, got {other:?}"),
+    }
 }
 
 /// The checker reports a corrupted model result as a mismatch at the instruction that
