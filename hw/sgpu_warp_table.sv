@@ -121,6 +121,13 @@ module sgpu_warp_table #(
   function automatic logic [WARPS-1:0] onehot(logic [SW-1:0] w);
     onehot = WARPS'(1) << w;
   endfunction
+  // The lowest warp of a mask (0 for none).
+  function automatic logic [SW-1:0] lowest(logic [WARPS-1:0] m);
+    lowest = '0;
+    for (int w = WARPS - 1; w >= 0; w--) begin
+      if (m[w]) lowest = SW'(w);
+    end
+  endfunction
 
   // Per warp slot.
   logic [WARPS-1:0] live_q, run_q, wait_q, move_q, adv_q, exq_q;
@@ -244,12 +251,7 @@ module sgpu_warp_table #(
   logic [CW-1:0] bop_cta_q;
   logic [31:0]   bar_pc_q;
   logic [7:0]    bar_cause;
-  always_comb begin
-    exq_first = '0;
-    for (int w = WARPS - 1; w >= 0; w--) begin
-      if (exq_q[w]) exq_first = SW'(w);
-    end
-  end
+  assign exq_first = lowest(exq_q);
   assign bop_load  = (!bop_q || bar_take) && (exq_q != '0 || hold_bar_q && !(bop_q && !bop_exit_q));
   assign bar_valid = bop_q && !trap_q;
   assign bar_take  = bar_valid && bar_ready;
@@ -310,26 +312,20 @@ module sgpu_warp_table #(
     end
     if (!bar_ready || bop_q || hold_bar_q || exq_q != '0) stuck = '0;
   end
-  always_comb begin
-    deadlock      = stuck_q != '0;
-    deadlock_warp = '0;
-    for (int w = WARPS - 1; w >= 0; w--) begin
-      if (live_q[w] && stuck_q[cta_of(SW'(w))]) deadlock_warp = SW'(w);
-    end
+  logic [WARPS-1:0] stuck_warps;
+  for (genvar w = 0; w < WARPS; w++) begin : g_stuck_warps
+    assign stuck_warps[w] = live_q[w] && stuck_q[cta_of(SW'(w))];
   end
+  assign deadlock      = stuck_q != '0;
+  assign deadlock_warp = lowest(stuck_warps);
 
   // The first fetch fault (lowest warp). It and a deadlock trap a cycle after they are
   // found (both last: nothing moves a warp that waits or whose fetch faulted), so that
   // finding them and choosing among the causes are a cycle apart.
   logic          fetch_fault, fault_q, dead_q;
   logic [SW-1:0] fault_warp, fault_warp_q, dead_warp_q;
-  always_comb begin
-    fetch_fault = at_fault != '0;
-    fault_warp  = '0;
-    for (int w = WARPS - 1; w >= 0; w--) begin
-      if (at_fault[w]) fault_warp = SW'(w);
-    end
-  end
+  assign fetch_fault = at_fault != '0;
+  assign fault_warp  = lowest(at_fault);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fault_q <= 1'b0;

@@ -15,17 +15,14 @@
 
 mod common;
 
-use common::{count_from_env, run, testbench_with, FRONTEND_RTL};
-use sgpu_isa::{unit_of_opcode, Unit};
+use common::{control_and_other_opcodes, count_from_env, run, testbench_with, FRONTEND_RTL};
 
 const TESTBENCH: &str = "rtl-tests/tb/frontend_tb.cpp";
 
 /// The start of the testbench's input: the control opcodes, then the others, each list ended
 /// by 256.
 fn opcodes() -> String {
-    let (control, other): (Vec<u8>, Vec<u8>) = (0..=255u8)
-        .filter(|&op| unit_of_opcode(op).is_some())
-        .partition(|&op| unit_of_opcode(op) == Some(Unit::Control));
+    let (control, other) = control_and_other_opcodes();
     assert!(
         control.len() >= 5 && other.len() >= 50,
         "the table's opcodes"

@@ -20,9 +20,11 @@
 
 mod common;
 
-use common::{count_from_env, run_events, testbench_with, Rng, FRONTEND_RTL};
+use common::{
+    control_and_other_opcodes, count_from_env, hex_values, run_events, testbench_with, Rng,
+    FRONTEND_RTL,
+};
 use rtl_tests::cosim::trap_code;
-use sgpu_isa::{unit_of_opcode, Unit};
 use sgpu_sim::barrier::{Arrival, Barriers};
 use sgpu_sim::warp::{State, Warp};
 use sgpu_sim::Cause;
@@ -313,10 +315,6 @@ enum Event {
     Released(u64),
 }
 
-fn hex(v: &str) -> u64 {
-    u64::from_str_radix(v, 16).unwrap_or_else(|_| panic!("hexadecimal: {v}"))
-}
-
 /// The runs of the testbench's output, each up to its "end" line.
 fn parse(out: &[String], warps: &[u32]) -> Vec<Rtl> {
     let mut runs = Vec::new();
@@ -325,16 +323,18 @@ fn parse(out: &[String], warps: &[u32]) -> Vec<Rtl> {
         ..Rtl::default()
     };
     for line in out {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        match f[0] {
+        let (tag, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let v = || hex_values(rest);
+        match tag {
             "i" => {
-                let (w, pc, mask) = (hex(f[1]) as usize, hex(f[2]) as u32, hex(f[3]) as u32);
+                let v = v();
+                let (w, pc, mask) = (v[0] as usize, v[1] as u32, v[2] as u32);
                 r.traces[w].push((pc, mask));
                 r.events.push(Event::Popped(w, pc, mask));
             }
-            "l" => r.events.push(Event::Released(hex(f[1]))),
-            "x" => r.exits.push((hex(f[1]) as usize, hex(f[2]) == 1)),
-            "t" => r.trap = Some((hex(f[1]) as usize, hex(f[2]), hex(f[3]) as u32)),
+            "l" => r.events.push(Event::Released(v()[0])),
+            "x" => r.exits.push((v()[0] as usize, v()[1] == 1)),
+            "t" => r.trap = Some((v()[0] as usize, v()[1], v()[2] as u32)),
             "end" => {
                 runs.push(std::mem::take(&mut r));
                 if let Some(&n) = warps.get(runs.len()) {
@@ -445,16 +445,10 @@ fn check(l: &Launch, m: &Model, r: &Rtl, t: &mut Tally) -> Result<(), String> {
     Ok(())
 }
 
-fn opcodes() -> (Vec<u8>, Vec<u8>) {
-    (0..=255u8)
-        .filter(|&op| unit_of_opcode(op).is_some())
-        .partition(|&op| unit_of_opcode(op) == Some(Unit::Control))
-}
-
 #[test]
 fn warps_run_their_paths_as_the_model_runs_them() {
     let cases = count_from_env("RTL_TEST_CASES", 300);
-    let (control, other) = opcodes();
+    let (control, other) = control_and_other_opcodes();
     for (slots, seed) in [
         (8u32, 0x243f_6a88_85a3_08d3_u64),
         (1, 0x1319_8a2e),

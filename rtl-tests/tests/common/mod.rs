@@ -22,6 +22,14 @@ pub const FRONTEND_RTL: [&str; 9] = [
     "hw/sgpu_frontend.sv",
 ];
 
+/// The ISA's opcodes of the table's unit CONTROL, and the others.
+pub fn control_and_other_opcodes() -> (Vec<u8>, Vec<u8>) {
+    use sgpu_isa::{unit_of_opcode, Unit};
+    (0..=255u8)
+        .filter(|&op| unit_of_opcode(op).is_some())
+        .partition(|&op| unit_of_opcode(op) == Some(Unit::Control))
+}
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
