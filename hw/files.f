@@ -38,4 +38,5 @@ sgpu_shared_mem.sv
 sgpu_shared_atom.sv
 sgpu_barriers.sv
 sgpu_warp_table.sv
+sgpu_lane_alu.sv
 sgpu_core.sv

@@ -3,6 +3,8 @@
 // Each test binary compiles this module and uses only some of it.
 #![allow(dead_code)]
 
+pub mod int_cases;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -55,7 +57,20 @@ pub fn testbench(top: &str, rtl: &[&str], testbench: &str) -> PathBuf {
 /// for each set; its assertions are on.
 pub fn testbench_with(top: &str, rtl: &[&str], testbench: &str, params: &[(&str, u32)]) -> PathBuf {
     let suffix: String = params.iter().map(|(n, v)| format!("-{n}{v}")).collect();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{top}{suffix}"));
+    testbench_in(&format!("{top}{suffix}"), top, rtl, testbench, params)
+}
+
+/// [`testbench_with`] in the directory `name` (under the tests' kept one), for another
+/// build of the same top: its gate-level netlist, say.
+pub fn testbench_in(
+    name: &str,
+    top: &str,
+    rtl: &[&str],
+    testbench: &str,
+    params: &[(&str, u32)],
+) -> PathBuf {
+    let suffix: String = params.iter().map(|(n, v)| format!("-{n}{v}")).collect();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let sources: Vec<PathBuf> = rtl
         .iter()
         .chain([&testbench])
@@ -78,6 +93,12 @@ pub fn testbench_with(top: &str, rtl: &[&str], testbench: &str, params: &[(&str,
         .collect();
     let exe = dir.join(format!("V{top}"));
     let stamp_file = dir.join("sources.stamp");
+    // One build at a time of a testbench: the tests of a binary (and nextest's processes)
+    // that use one would otherwise build it over one another. Released when `_lock` drops.
+    let lock_path = dir.with_extension("lock");
+    let _lock = std::fs::File::create(&lock_path)
+        .and_then(|f| f.lock().map(|()| f))
+        .unwrap_or_else(|e| panic!("{}: {e}", lock_path.display()));
     if exe.exists() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
         return exe;
     }
@@ -119,7 +140,10 @@ pub fn run(exe: &Path, input: &str) -> Vec<String> {
 /// As [`run`], for a testbench that prints a line an event rather than a case.
 pub fn run_events(exe: &Path, input: &str) -> Vec<String> {
     let name = exe.file_name().expect("an executable").to_string_lossy();
-    let file = std::env::temp_dir().join(format!("{name}-{}.txt", std::process::id()));
+    // A file of its own for each run: the tests of a binary run at once, in one process.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = std::env::temp_dir().join(format!("{name}-{}-{run}.txt", std::process::id()));
     std::fs::write(&file, input).expect("write the testbench's input");
     let output = Command::new(exe)
         .arg(&file)
