@@ -39,4 +39,5 @@ sgpu_shared_atom.sv
 sgpu_barriers.sv
 sgpu_warp_table.sv
 sgpu_lane_alu.sv
+sgpu_pred_file.sv
 sgpu_core.sv

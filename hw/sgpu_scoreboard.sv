@@ -13,7 +13,9 @@
 // The head's dependences are found once, when it becomes the head (`head_i`): which of the
 // warp's entries its reads (ra, rb, rc ranges and a predicate mask) or its writes (rd's range
 // and the predicates it writes: no two writes of one register in flight, so they land in
-// order) overlap. That mask is kept, bits cleared as their entries complete, and the head is
+// order) overlap; a head that writes any predicate or the carry waits for every write of
+// predicates or carry of its warp in flight, since the predicate file (sgpu_pred_file)
+// writes a lane's predicates and carry whole, as they were when the beat read them. That mask is kept, bits cleared as their entries complete, and the head is
 // ready when none is left: one set of comparators for the core rather than one a warp, since
 // at most one head changes a cycle (the issuing warp's, or a warp's empty buffer filling).
 // The check takes two cycles (read the entries, then compare), so a head is ready two
@@ -150,7 +152,7 @@ module sgpu_scoreboard #(
       check_takes_q <= head_writes_i[10:8] != 3'd0 || head_pred_writes_i != '0;
       for (int unsigned k = 0; k < 3; k++) check_regs_q[k] <= span(head_reads_i[11*k +: 11]);
       check_regs_q[3] <= span(head_writes_i);
-      check_preds_q   <= head_pred_reads_i | head_pred_writes_i;
+      check_preds_q   <= head_pred_reads_i | (head_pred_writes_i != '0 ? 8'hff : 8'h00);
       for (int unsigned e = 0; e < ENTRIES; e++) begin
         // Taken now by the issuing warp, which is the head's own.
         if (issue_takes && issue_warp_i == head_warp_i && issue_entry_o == EW'(e)) begin

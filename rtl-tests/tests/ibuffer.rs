@@ -105,11 +105,7 @@ impl Reference {
 
 fn check(warps: u32, cycles: usize, seed: u64) {
     let exe = testbench_with("sgpu_ibuffer", &RTL, TESTBENCH, &[("WARPS", warps)]);
-    let sw = if warps > 1 {
-        32 - (warps - 1).leading_zeros()
-    } else {
-        1
-    };
+    let sw = common::index_bits(warps);
     let mut rng = Rng::new(seed);
     let mut model = Reference {
         warps: vec![Warp::default(); warps as usize],

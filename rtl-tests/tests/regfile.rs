@@ -52,21 +52,14 @@ impl Config {
     fn depth(self) -> u32 {
         self.regs_per_lane / self.banks
     }
-    fn bits(n: u32) -> u32 {
-        if n > 1 {
-            32 - (n - 1).leading_zeros()
-        } else {
-            1
-        }
-    }
     fn sw(self) -> u32 {
-        Self::bits(self.warps)
+        common::index_bits(self.warps)
     }
     fn bw(self) -> u32 {
-        Self::bits(self.beats())
+        common::index_bits(self.beats())
     }
     fn rw(self) -> u32 {
-        Self::bits(self.rows())
+        common::index_bits(self.rows())
     }
 }
 

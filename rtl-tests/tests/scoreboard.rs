@@ -2,7 +2,8 @@
 //! built with Verilator and driven cycle by cycle as the core would drive it, against a
 //! reference written from its definition: a warp's head may issue when none of its reads
 //! (ra, rb, rc ranges, predicates) or writes overlaps a destination of the warp's
-//! instructions in flight, and, if it writes anything, the warp has a free entry; an
+//! instructions in flight (and no predicate or carry write is in flight if it writes one),
+//! and, if it writes anything, the warp has a free entry; an
 //! instruction's entry is the lowest free one, busy from its issue through the cycle of its
 //! `done`; a head is checked in two cycles, so it may issue from the second cycle after it
 //! comes.
@@ -84,7 +85,9 @@ fn overlap(a: Range, b: Range) -> bool {
 fn depends(head: &Insn, e: &Insn) -> bool {
     head.reads.iter().any(|&r| overlap(r, e.writes))
         || overlap(head.writes, e.writes)
-        || (head.pred_reads | head.pred_writes) & e.pred_writes != 0
+        // A predicate writer waits for every predicate writer (sgpu_pred_file writes rows
+        // whole).
+        || (head.pred_reads | if head.pred_writes != 0 { 0xff } else { 0 }) & e.pred_writes != 0
 }
 
 fn range_bits(r: Range) -> u64 {
@@ -101,11 +104,7 @@ struct Cycle {
 
 impl Cycle {
     fn line(&self, warps: u32) -> String {
-        let sw = if warps > 1 {
-            32 - (warps - 1).leading_zeros()
-        } else {
-            1
-        };
+        let sw = common::index_bits(warps);
         let ew = 2;
         let (hw, h) = self.head.unwrap_or((0, None));
         let hi = h.unwrap_or(Insn {

@@ -83,11 +83,7 @@ fn check(lanes: u32, warps: u32, cycles: usize, seed: u64) {
     }
     let lines = run(&exe, &inputs.concat());
     assert_eq!(lines.len(), cycles, "one line a cycle");
-    let sw = if warps > 1 {
-        32 - (warps - 1).leading_zeros()
-    } else {
-        1
-    };
+    let sw = common::index_bits(warps);
     let (mut issued, mut idle, mut waited) = (0, 0, vec![0usize; warps as usize]);
     let mut longest = 0;
     for (t, (line, (ready, beat))) in lines.iter().zip(&expected).enumerate() {

@@ -436,6 +436,15 @@ pub fn instructions(names: &[&str]) -> Vec<(&'static str, u8, u64)> {
         .collect()
 }
 
+/// The bits of an index of `n` things, at least one: the RTL's `(N > 1) ? $clog2(N) : 1`.
+pub fn index_bits(n: u32) -> u32 {
+    if n > 1 {
+        32 - (n - 1).leading_zeros()
+    } else {
+        1
+    }
+}
+
 /// A count a test reads from the environment variable `name` (to run more by hand), or
 /// `default`.
 pub fn count_from_env(name: &str, default: u64) -> u64 {
