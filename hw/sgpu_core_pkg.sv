@@ -67,6 +67,24 @@ package sgpu_core_pkg;
     endcase
   endfunction
 
+  // ISETP's comparison of a with b (sgpu_int_alu, sgpu_lane_alu), from their equality and
+  // whether a < b (signed or not): unequal words decide by themselves; equal ones give
+  // whether the comparison includes equality or, for the .x form (the high words of a 64-bit
+  // comparison, lane::compare_high), the low words' result, which comes in as pc.
+  function automatic logic icmp_holds(
+      logic [sgpu_isa_pkg::ICMP_MSB-sgpu_isa_pkg::ICMP_LSB:0] icmp, logic x_form, logic pc,
+      logic eq, logic lt);
+    unique case (icmp)
+      sgpu_isa_pkg::ICMP_EQ: icmp_holds = eq & (x_form ? pc : 1'b1);
+      sgpu_isa_pkg::ICMP_NE: icmp_holds = eq ? x_form & pc : 1'b1;
+      sgpu_isa_pkg::ICMP_LT: icmp_holds = eq ? x_form & pc : lt;
+      sgpu_isa_pkg::ICMP_LE: icmp_holds = eq ? (x_form ? pc : 1'b1) : lt;
+      sgpu_isa_pkg::ICMP_GT: icmp_holds = eq ? x_form & pc : !lt;
+      sgpu_isa_pkg::ICMP_GE: icmp_holds = eq ? (x_form ? pc : 1'b1) : !lt;
+      default:               icmp_holds = 1'b0;  // not encodable
+    endcase
+  endfunction
+
   // Whether a value cut at its last place rounds up by the mode (an RND_* value): its sign,
   // the last bit kept, the half (round) bit below it and whether any bit below that is set
   // (sim/src/float.rs's `round`).

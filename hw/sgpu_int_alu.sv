@@ -180,37 +180,11 @@ module sgpu_int_alu #(
     end
   end
 
-  // ISETP's comparison. Unequal words decide by themselves; equal ones give `tie`: whether
-  // the comparison includes equality or, for the .x form (the high words of a 64-bit
-  // comparison, lane::compare_high), the low words' result, which comes in as pc.
-  logic [sgpu_isa_pkg::ICMP_MSB-sgpu_isa_pkg::ICMP_LSB:0] icmp;
-  logic icmp_tie, icmp_result;
-  assign icmp = instr_i[sgpu_isa_pkg::ICMP_MSB:sgpu_isa_pkg::ICMP_LSB];
-  always_comb begin
-    icmp_tie = '0;
-    icmp_result = '0;
-    if (en_i) begin
-      unique case (icmp)
-        sgpu_isa_pkg::ICMP_EQ: begin
-          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b1;
-          icmp_result = cmp_eq & icmp_tie;
-        end
-        sgpu_isa_pkg::ICMP_NE: begin
-          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : 1'b0;
-          icmp_result = cmp_eq ? icmp_tie : 1'b1;
-        end
-        sgpu_isa_pkg::ICMP_LT, sgpu_isa_pkg::ICMP_LE: begin
-          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_LE);
-          icmp_result = cmp_eq ? icmp_tie : cmp_lt;
-        end
-        sgpu_isa_pkg::ICMP_GT, sgpu_isa_pkg::ICMP_GE: begin
-          icmp_tie    = instr_i[sgpu_isa_pkg::X_LSB] ? pc_i : (icmp == sgpu_isa_pkg::ICMP_GE);
-          icmp_result = cmp_eq ? icmp_tie : !cmp_lt;
-        end
-        default: ;
-      endcase
-    end
-  end
+  // ISETP's comparison (pc is the low words' result in the .x form).
+  logic icmp_result;
+  assign icmp_result = en_i && sgpu_core_pkg::icmp_holds(
+      instr_i[sgpu_isa_pkg::ICMP_MSB:sgpu_isa_pkg::ICMP_LSB], instr_i[sgpu_isa_pkg::X_LSB], pc_i,
+      cmp_eq, cmp_lt);
 
   //////////////
   // Shifting //

@@ -18,7 +18,7 @@
 //   cycle 4 (out): registered outputs, valid_o
 //
 // The first core's sgpu_int_alu computes the same in one cycle, its 32 x 32 multiply in the
-// result path (39.9 MHz on ECP5); here no stage has more than one carry chain after a few
+// result path (about 40 MHz on ECP5); here no stage has more than one carry chain after a few
 // LUT levels. The stages' registers load only when their operation is valid, so an idle
 // lane's data path does not toggle (nor does Verilator evaluate it); the outputs are reset
 // to zero and hold the last result between results.
@@ -335,33 +335,10 @@ module sgpu_lane_alu (
   logic lt;
   assign lt = !ctrl2_q.sgn ? !add2_q[32] : (a2_q[31] != b2_q[31]) ? a2_q[31] : add2_q[31];
 
-  // ISETP's comparison: unequal words decide by themselves; equal ones give whether the
-  // comparison includes equality or, for the .x form (the high words of a 64-bit
-  // comparison, lane::compare_high), the low words' result, which comes in as pc.
-  logic tie, icmp_result;
-  always_comb begin
-    tie = 1'b0;
-    icmp_result = 1'b0;
-    unique case (ctrl2_q.icmp)
-      sgpu_isa_pkg::ICMP_EQ: begin
-        tie = ctrl2_q.x_form ? ctrl2_q.pc : 1'b1;
-        icmp_result = eq2_q & tie;
-      end
-      sgpu_isa_pkg::ICMP_NE: begin
-        tie = ctrl2_q.x_form ? ctrl2_q.pc : 1'b0;
-        icmp_result = eq2_q ? tie : 1'b1;
-      end
-      sgpu_isa_pkg::ICMP_LT, sgpu_isa_pkg::ICMP_LE: begin
-        tie = ctrl2_q.x_form ? ctrl2_q.pc : (ctrl2_q.icmp == sgpu_isa_pkg::ICMP_LE);
-        icmp_result = eq2_q ? tie : lt;
-      end
-      sgpu_isa_pkg::ICMP_GT, sgpu_isa_pkg::ICMP_GE: begin
-        tie = ctrl2_q.x_form ? ctrl2_q.pc : (ctrl2_q.icmp == sgpu_isa_pkg::ICMP_GE);
-        icmp_result = eq2_q ? tie : !lt;
-      end
-      default: ;
-    endcase
-  end
+  // ISETP's comparison (pc is the low words' result in the .x form).
+  logic icmp_result;
+  assign icmp_result = sgpu_core_pkg::icmp_holds(ctrl2_q.icmp, ctrl2_q.x_form, ctrl2_q.pc,
+                                                 eq2_q, lt);
 
   logic [63:0] sh_out;
   always_comb begin
