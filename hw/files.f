@@ -40,4 +40,8 @@ sgpu_barriers.sv
 sgpu_warp_table.sv
 sgpu_lane_alu.sv
 sgpu_pred_file.sv
+sgpu_pipe.sv
+sgpu_operand_rows.sv
+sgpu_lanes.sv
+sgpu_writeback.sv
 sgpu_core.sv

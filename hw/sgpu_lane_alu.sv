@@ -14,8 +14,17 @@
 //                  correction, the adders, the equality, LOP3, the shift
 //   cycle 2 (s2):  the product summed (two carry-save layers, one 64-bit adder); the
 //                  simple operations' result, carry and predicates chosen
-//   cycle 3 (s3):  IMAD's addend and carry in (IMUL's is zero), IMADW's pair; the result
+//   cycle 3 (s3):  IMAD's addend and carry in (IMUL's is zero); the result
 //   cycle 4 (out): registered outputs, valid_o
+//
+// IMADW (rd:rd+1 = ra * rb + rc:rc+1) comes as two operations, its two passes (the core
+// issues an instruction whose registers are pairs once for each word, docs/adr/0008
+// "Pairs"): the first (hi_pass_i low) is the product's low word plus rc; the second
+// (hi_pass_i high) the product's high word plus rc+1 (on c_i) plus the first's carry. So a
+// lane reads and writes one word of each register a cycle, as the register file gives
+// them. The carry waits in stage 3 in a bit a beat (beat_i), since the second pass of a
+// beat may come as soon as the next cycle (one beat at 32 lanes), before the first's carry
+// could come out and go back in.
 //
 // The first core's sgpu_int_alu computes the same in one cycle, its 32 x 32 multiply in the
 // result path (about 40 MHz on ECP5); here no stage has more than one carry chain after a few
@@ -25,21 +34,25 @@
 //
 // Package names are written out in full and enumerated fields compared as plain vectors, as
 // sgpu_int_alu does, so that yosys reads the module as Verilator does.
-module sgpu_lane_alu (
+module sgpu_lane_alu #(
+  parameter int unsigned BEATS = 4,  // a warp instruction's beats (32 / LANES)
+  localparam int unsigned BW = (BEATS > 1) ? $clog2(BEATS) : 1
+) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        valid_i,
+  input  logic [BW-1:0] beat_i,   // IMADW's: which beat's carry its passes keep
   input  logic [63:0] instr_i,
   input  logic [31:0] a_i,      // ra (RZ reads 0)
   input  logic [31:0] b_i,      // rb as read; ignored when bi makes rb an immediate
-  input  logic [31:0] c_i,      // rc as read; ignored when ci makes rc an immediate
-  input  logic [31:0] c_hi_i,   // rc+1: IMADW's addend high word
+  input  logic [31:0] c_i,      // rc as read (IMADW's second pass: rc+1); ignored when ci
+                                // makes rc an immediate
+  input  logic        hi_pass_i,  // IMADW's second pass
   input  logic        carry_i,  // the lane's carry bit
   input  logic        pa_i,     // the predicate operand pa, its negation applied
   input  logic        pc_i,     // the predicate operand pc, its negation applied
   output logic        valid_o,
-  output logic [31:0] d_o,      // rd
-  output logic [31:0] d_hi_o,   // rd+1 (IMADW)
+  output logic [31:0] d_o,      // rd (IMADW's second pass: rd+1)
   output logic        carry_o,  // carry out (IADD, IMAD; for .cc forms)
   output logic        pd_o,     // pd (ISETP, PLOP)
   output logic        pq_o      // pq (ISETP)
@@ -69,12 +82,11 @@ module sgpu_lane_alu (
     is = o == name;
   endfunction
 
-  // How stage 3 forms the result: the simple operations' result from stage 2, a word of the
-  // product plus an addend (IMUL, IMUL32I, IMAD), or the whole product plus a pair (IMADW).
-  typedef enum logic [1:0] {
+  // How stage 3 forms the result: the simple operations' result from stage 2, or a word of
+  // the product plus an addend (IMUL, IMUL32I, IMAD, IMADW's passes).
+  typedef enum logic [0:0] {
     FINAL_SIMPLE,
-    FINAL_MAD,
-    FINAL_MADW
+    FINAL_MAD
   } final_e;
 
   // How stage 2 chooses the simple operations' result.
@@ -94,6 +106,8 @@ module sgpu_lane_alu (
     logic   sh_right, sh_high;  // the shift: right, and SHF's high word
     logic   sgn, hi;            // signed multiply or comparison; the product's high word
     logic   mad_cin;            // IMAD's carry in (with x)
+    logic   madw_lo, madw_hi;   // IMADW's passes: its carry kept, or added
+    logic [BW-1:0] beat;
     logic   carry_out;          // IADD and IMAD give a carry out
     logic [sgpu_isa_pkg::ICMP_MSB-sgpu_isa_pkg::ICMP_LSB:0] icmp;
     logic [sgpu_isa_pkg::BOP_MSB-sgpu_isa_pkg::BOP_LSB:0]   bop;
@@ -108,7 +122,7 @@ module sgpu_lane_alu (
 
   // Operands: an `rb/bi` or `rc/ci` operand with its flag set is the 8-bit register field
   // zero-extended (sgpu_isa's RegOrImm::Imm). The 32-bit immediate of MOV32I, IADD32I,
-  // IMUL32I and LOP32I is their b. IMADW's addend is the register pair as read.
+  // IMUL32I and LOP32I is their b. IMADW's addend is a register (ci is not its field).
   logic        imm_op;
   logic [31:0] b_val, c_val;
   assign imm_op = is(op, sgpu_isa_pkg::OP_MOV32I) || is(op, sgpu_isa_pkg::OP_IADD32I)
@@ -184,13 +198,14 @@ module sgpu_lane_alu (
     sh_n = (b_val > 32'd64) ? 7'd64 : b_val[6:0];
   end
 
-  logic  mad_op;
+  logic   mad_op, madw, no_addend;
   final_e fin;
   pick_e  pick;
   always_comb begin
-    mad_op = is(op, sgpu_isa_pkg::OP_IMUL) || is(op, sgpu_isa_pkg::OP_IMUL32I)
-             || is(op, sgpu_isa_pkg::OP_IMAD);
-    fin = mad_op ? FINAL_MAD : is(op, sgpu_isa_pkg::OP_IMADW) ? FINAL_MADW : FINAL_SIMPLE;
+    madw = is(op, sgpu_isa_pkg::OP_IMADW);
+    no_addend = is(op, sgpu_isa_pkg::OP_IMUL) || is(op, sgpu_isa_pkg::OP_IMUL32I);
+    mad_op = no_addend || is(op, sgpu_isa_pkg::OP_IMAD) || madw;
+    fin = mad_op ? FINAL_MAD : FINAL_SIMPLE;
     unique case (op)
       sgpu_isa_pkg::OP_IADD:
         pick = instr_i[sgpu_isa_pkg::SAT_LSB] ? PICK_SAT : PICK_ADD;
@@ -204,7 +219,7 @@ module sgpu_lane_alu (
   end
 
   // Stage 1's registers.
-  logic [31:0] a1_q, b1_q, c1_q, c_hi1_q;
+  logic [31:0] a1_q, b1_q, c1_q;
   logic [31:0] x1_q, y1_q;
   logic        cin1_q, nb1_q;
   logic [7:0]  lut1_q;
@@ -217,8 +232,13 @@ module sgpu_lane_alu (
     ctrl.sh_high   = is(op, sgpu_isa_pkg::OP_SHF) && instr_i[sgpu_isa_pkg::HI_LSB];
     // IMUL32I keeps the low word, the same signed or not (its sgn bit is immediate).
     ctrl.sgn       = instr_i[sgpu_isa_pkg::SGN_LSB] && !is(op, sgpu_isa_pkg::OP_IMUL32I);
-    ctrl.hi        = instr_i[sgpu_isa_pkg::HI_LSB] && !is(op, sgpu_isa_pkg::OP_IMUL32I);
+    // IMADW has no hi or x field: its pass says which word, and the second adds the carry.
+    ctrl.hi        = madw ? hi_pass_i
+                   : instr_i[sgpu_isa_pkg::HI_LSB] && !is(op, sgpu_isa_pkg::OP_IMUL32I);
     ctrl.mad_cin   = is(op, sgpu_isa_pkg::OP_IMAD) && instr_i[sgpu_isa_pkg::X_LSB] && carry_i;
+    ctrl.madw_lo   = madw && !hi_pass_i;
+    ctrl.madw_hi   = madw && hi_pass_i;
+    ctrl.beat      = beat_i;
     ctrl.carry_out = is(op, sgpu_isa_pkg::OP_IADD) || is(op, sgpu_isa_pkg::OP_IMAD);
     ctrl.icmp      = instr_i[sgpu_isa_pkg::ICMP_MSB:sgpu_isa_pkg::ICMP_LSB];
     ctrl.bop       = instr_i[sgpu_isa_pkg::BOP_MSB:sgpu_isa_pkg::BOP_LSB];
@@ -235,8 +255,7 @@ module sgpu_lane_alu (
       a1_q    <= a_i;
       b1_q    <= b_val;
       // IMUL's addend is zero: it is IMAD's word with nothing added.
-      c1_q    <= mad_op && !is(op, sgpu_isa_pkg::OP_IMAD) ? '0 : c_val;
-      c_hi1_q <= c_hi_i;
+      c1_q    <= no_addend ? '0 : c_val;
       x1_q    <= add_x;
       y1_q    <= add_y;
       cin1_q  <= add_cin;
@@ -282,7 +301,7 @@ module sgpu_lane_alu (
   assign unused_fill = sh_wide[64];
 
   logic [31:0] pp_ll2_q, pp_lh2_q, pp_hl2_q, pp_hh2_q, fix2_q;
-  logic [31:0] a2_q, b2_q, c2_q, c_hi2_q, lop2_q;
+  logic [31:0] a2_q, b2_q, c2_q, lop2_q;
   logic [32:0] add2_q;
   logic [33:0] sat2_q;
   logic [63:0] sh2_q;
@@ -299,7 +318,6 @@ module sgpu_lane_alu (
       a2_q     <= a1_q;
       b2_q     <= b1_q;
       c2_q     <= c1_q;
-      c_hi2_q  <= c_hi1_q;
       lop2_q   <= lop;
       add2_q   <= add_sum;
       sat2_q   <= sat_sum;
@@ -378,55 +396,53 @@ module sgpu_lane_alu (
   end
 
   logic [63:0] product3_q;
-  logic [31:0] c3_q, c_hi3_q, d3_q;
-  logic        carry3_q, pd3_q, pq3_q, hi3_q, mad_cin3_q;
+  logic [31:0] c3_q, d3_q;
+  logic        carry3_q, pd3_q, pq3_q, hi3_q, mad_cin3_q, madw_lo3_q, madw_hi3_q;
+  logic [BW-1:0] beat3_q;
   final_e      fin3_q;
 
   always_ff @(posedge clk_i) begin
     if (v2_q) begin
       product3_q <= product;
       c3_q       <= c2_q;
-      c_hi3_q    <= c_hi2_q;
       d3_q       <= simple_d;
       carry3_q   <= simple_carry;
       pd3_q      <= simple_pd;
       pq3_q      <= simple_pq;
       hi3_q      <= ctrl2_q.hi;
       mad_cin3_q <= ctrl2_q.mad_cin;
+      madw_lo3_q <= ctrl2_q.madw_lo;
+      madw_hi3_q <= ctrl2_q.madw_hi;
+      beat3_q    <= ctrl2_q.beat;
       fin3_q     <= ctrl2_q.fin;
     end
   end
 
   // ------------------------------------------------------------------------------------
-  // Cycle 3: IMAD's (and IMUL's) word plus its addend, IMADW's product plus its pair
+  // Cycle 3: IMAD's (IMUL's, IMADW's) word plus its addend
   // ------------------------------------------------------------------------------------
 
-  logic [32:0] mad_sum;
-  logic [63:0] madw_sum;
-  assign mad_sum  = {1'b0, hi3_q ? product3_q[63:32] : product3_q[31:0]} + {1'b0, c3_q}
-                  + 33'(mad_cin3_q);
-  assign madw_sum = product3_q + {c_hi3_q, c3_q};
+  // IMADW's low words' carry out, a bit a beat, from its first pass to its second.
+  logic [BEATS-1:0] madw_carry_q;
 
-  logic [31:0] d, d_hi;
+  logic [32:0] mad_sum;
+  assign mad_sum = {1'b0, hi3_q ? product3_q[63:32] : product3_q[31:0]} + {1'b0, c3_q}
+                 + 33'(mad_cin3_q || (madw_hi3_q && madw_carry_q[beat3_q]));
+
+  logic [31:0] d;
   logic        carry;
-  always_comb begin
-    {d_hi, d, carry} = {32'h0, d3_q, carry3_q};
-    unique case (fin3_q)
-      FINAL_MAD:  {carry, d} = mad_sum;
-      FINAL_MADW: {d_hi, d} = madw_sum;
-      default: ;
-    endcase
-  end
+  assign {carry, d} = fin3_q == FINAL_MAD ? mad_sum : {carry3_q, d3_q};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
-      {d_o, d_hi_o, carry_o, pd_o, pq_o} <= '0;
+      {d_o, carry_o, pd_o, pq_o} <= '0;
+      madw_carry_q <= '0;
     end else begin
       valid_q <= {valid_q[LATENCY-2:0], valid_i};
+      if (v3_q && madw_lo3_q) madw_carry_q[beat3_q] <= mad_sum[32];
       if (v3_q) begin
         d_o     <= d;
-        d_hi_o  <= d_hi;
         carry_o <= carry;
         pd_o    <= pd3_q;
         pq_o    <= pq3_q;
@@ -444,12 +460,15 @@ module sgpu_lane_alu (
       valid_i |-> (is(op, sgpu_isa_pkg::OP_MOV) || is(op, sgpu_isa_pkg::OP_MOV32I)
                    || is(op, sgpu_isa_pkg::OP_SEL) || is(op, sgpu_isa_pkg::OP_PLOP)
                    || is(op, sgpu_isa_pkg::OP_IADD) || is(op, sgpu_isa_pkg::OP_IADD32I)
-                   || mad_op || is(op, sgpu_isa_pkg::OP_IMADW)
+                   || mad_op
                    || is(op, sgpu_isa_pkg::OP_IMNMX) || is(op, sgpu_isa_pkg::OP_IABS)
                    || is(op, sgpu_isa_pkg::OP_ISETP) || is(op, sgpu_isa_pkg::OP_LOP3)
                    || is(op, sgpu_isa_pkg::OP_LOP32I) || is(op, sgpu_isa_pkg::OP_SHL)
                    || is(op, sgpu_isa_pkg::OP_SHR) || is(op, sgpu_isa_pkg::OP_SHF)))
     else $error("sgpu_lane_alu: opcode %0d is not a lane operation", op);
+  a_hi_pass_madw: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      valid_i && hi_pass_i |-> madw)
+    else $error("sgpu_lane_alu: a second pass of opcode %0d, not IMADW", op);
 `endif
 
 endmodule

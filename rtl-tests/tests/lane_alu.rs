@@ -5,7 +5,10 @@
 //! use, on operands biased to the edges (the cases of `common::int_cases`, as for the first
 //! core's ALU), mostly back to back, with idle cycles between (random values and other
 //! units' words on the inputs then, which it must ignore), and now and then a reset in the
-//! middle, which must drop the operations in flight and zero the outputs. Another unit's
+//! middle, which must drop the operations in flight and zero the outputs. IMADW goes in as
+//! its two passes (the product's low word plus rc; then the high word plus rc+1 and the
+//! carry the ALU kept for the beat), sometimes with other cycles between them, and the two
+//! words together must be the model's 64-bit result. Another unit's
 //! opcode given to it trips its assertion. The same cases run on yosys's gate-level netlist
 //! of it (hw/synth/netlist.sh, as for the core's `cosim_netlist.rs`): the multiply written
 //! as 17 x 17 signed products, 150 LUT4 smaller on ECP5, came out wrong there (yosys 0.23).
@@ -18,7 +21,7 @@ mod common;
 
 use common::int_cases::{self, Case};
 use common::{hex_values, Rng};
-use sgpu_isa::INSTRUCTIONS;
+use sgpu_isa::{Op, INSTRUCTIONS};
 use sgpu_sim::exec::Evaluated;
 use std::fmt::Write as _;
 
@@ -33,32 +36,42 @@ const TESTBENCH: &str = "rtl-tests/tb/lane_alu_tb.cpp";
 const LATENCY: usize = 4;
 
 /// The instructions every lane computes (the shared unit computes the integer unit's others).
-const OPS: [&str; 18] = [
-    "MOV", "MOV32I", "SEL", "PLOP", "IADD", "IADD32I", "IMUL", "IMUL32I", "IMAD", "IMADW", "IMNMX",
-    "IABS", "ISETP", "LOP3", "LOP32I", "SHL", "SHR", "SHF",
-];
+const OPS: [&str; 18] = int_cases::LANE_OPS;
 
-/// A cycle's input line: rst_ni, valid_i, then the case's word and operands.
-fn line(reset: bool, valid: bool, case: &Case) -> String {
+/// The testbench's beats (sgpu_lane_alu's default BEATS).
+const BEATS: usize = 4;
+
+/// A cycle's input line: rst_ni, valid_i, beat_i, then the case's word and operands as
+/// its pass `pass` takes them (IMADW's second: rc+1 for rc).
+fn line(reset: bool, valid: bool, beat: usize, case: &Case, pass: usize) -> String {
+    let c = [case.c, case.c_hi][pass];
     format!(
-        "{:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x}\n",
+        "{:x} {:x} {beat:x} {:x} {:x} {:x} {c:x} {pass:x} {:x} {:x} {:x}\n",
         u8::from(!reset),
         u8::from(valid),
         case.word,
         case.a,
         case.b,
-        case.c,
-        case.c_hi,
         u8::from(case.carry),
         u8::from(case.pa),
         u8::from(case.pc)
     )
 }
 
-/// What goes in each cycle: a case (its index), an idle cycle with another case's inputs
-/// on the ports, or a reset.
+/// IMADW's passes: 2 (the low word, then the high), every other operation's 1.
+fn passes(case: &Case) -> usize {
+    if matches!(case.insn.op, Op::Imadw { .. }) {
+        2
+    } else {
+        1
+    }
+}
+
+/// What goes in each cycle: a case's pass (its index, the pass and its beat), an idle cycle
+/// with another case's inputs on the ports, or a reset.
+#[derive(Clone, Copy)]
 enum Cycle {
-    Op(usize),
+    Op(usize, usize, usize),
     Idle(usize),
     Reset,
 }
@@ -70,27 +83,7 @@ fn the_lane_alu_computes_what_the_golden_model_does_four_cycles_later() {
 
 #[test]
 fn its_gate_level_netlist_computes_the_same() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let netlist = dir.join("sgpu_lane_alu_netlist.v");
-    let sources: Vec<_> = RTL.iter().map(|f| common::workspace().join(f)).collect();
-    let status = std::process::Command::new(common::workspace().join("hw/synth/netlist.sh"))
-        .arg(&netlist)
-        .args(["--top", "sgpu_lane_alu", "--"])
-        .args(&sources)
-        .status()
-        .expect("run hw/synth/netlist.sh (it needs yosys 0.23 or later)");
-    assert!(
-        status.success(),
-        "hw/synth/netlist.sh failed on sgpu_lane_alu"
-    );
-    let netlist = netlist.to_str().expect("a UTF-8 path");
-    let exe = common::testbench_in(
-        "sgpu_lane_alu-netlist",
-        "sgpu_lane_alu",
-        &[netlist],
-        TESTBENCH,
-        &[],
-    );
+    let exe = common::netlist_testbench("sgpu_lane_alu", &RTL, TESTBENCH, &[]);
     agrees_with_the_model(&exe);
 }
 
@@ -113,53 +106,91 @@ fn agrees_with_the_model(exe: &std::path::Path) {
         })
         .collect();
 
-    // Mostly back to back; one case in four after one to three idle cycles; one in 5,000
-    // after a reset (so the cases just before it never come out).
+    // Mostly back to back; one pass in four after one to three idle cycles; one case in
+    // 5,000 after a reset (so the cases just before it never come out).
     let mut schedule = Vec::new();
-    for k in 0..cases.len() {
-        if rng.word().is_multiple_of(5000) {
-            schedule.push(Cycle::Reset);
-        } else if rng.word().is_multiple_of(4) {
+    let idle_cycles = |rng: &mut Rng, schedule: &mut Vec<Cycle>| {
+        if rng.word().is_multiple_of(4) {
             for _ in 0..=rng.word() % 3 {
                 schedule.push(Cycle::Idle((rng.word() % idle.len() as u64) as usize));
             }
         }
-        schedule.push(Cycle::Op(k));
+    };
+    // IMADW's second passes wait, a beat's until another IMADW of its beat or a coin says
+    // so: other operations and other beats' passes come between, as in the core.
+    let mut second: [Option<usize>; BEATS] = [None; BEATS];
+    for (k, (case, _)) in cases.iter().enumerate() {
+        let beat = (rng.word() % BEATS as u64) as usize;
+        for (b, waiting) in second.iter_mut().enumerate() {
+            if (b == beat || rng.word().is_multiple_of(3)) && waiting.is_some() {
+                idle_cycles(&mut rng, &mut schedule);
+                schedule.push(Cycle::Op(waiting.take().unwrap(), 1, b));
+            }
+        }
+        if second.iter().all(Option::is_none) && rng.word().is_multiple_of(5000) {
+            schedule.push(Cycle::Reset);
+        }
+        idle_cycles(&mut rng, &mut schedule);
+        schedule.push(Cycle::Op(k, 0, beat));
+        if passes(case) == 2 {
+            second[beat] = Some(k);
+        }
+    }
+    for (b, k) in second.iter().enumerate() {
+        if let Some(k) = *k {
+            schedule.push(Cycle::Op(k, 1, b));
+        }
     }
     schedule.extend((0..=LATENCY).map(Cycle::Idle));
 
     let input = schedule.iter().fold(String::new(), |mut s, cycle| {
         let text = match *cycle {
-            Cycle::Op(k) => line(false, true, &cases[k].0),
-            Cycle::Idle(k) => line(false, false, &idle[k]),
-            Cycle::Reset => line(true, false, &idle[0]),
+            Cycle::Op(k, pass, beat) => line(false, true, beat, &cases[k].0, pass),
+            Cycle::Idle(k) => line(false, false, k % BEATS, &idle[k], k % 2),
+            Cycle::Reset => line(true, false, 0, &idle[0], 0),
         };
         s.write_str(&text).unwrap();
         s
     });
     let lines = common::run(exe, &input);
 
-    // The pipeline as the test expects it: which case each stage holds.
-    let mut stages: [Option<usize>; LATENCY] = [None; LATENCY];
+    // The pipeline as the test expects it: which case's pass each stage holds.
+    let mut stages: [Option<(usize, usize)>; LATENCY] = [None; LATENCY];
     let mut zeroed = true; // no result since a reset: every output zero
+    let mut low_words = std::collections::HashMap::new(); // IMADW's first passes' results
     let mut tested = vec![0usize; OPS.len()];
     let (mut mismatches, mut results, mut dropped) = (Vec::new(), 0usize, 0usize);
     for (t, (cycle, out)) in schedule.iter().zip(&lines).enumerate() {
         let rtl = hex_values(out);
         if let Cycle::Reset = cycle {
-            dropped += stages.iter().flatten().count();
+            dropped += stages
+                .iter()
+                .flatten()
+                .filter(|&&(k, pass)| pass + 1 == passes(&cases[k].0))
+                .count();
             stages = [None; LATENCY];
             zeroed = true;
         }
         match stages[LATENCY - 1] {
-            Some(k) => {
-                results += 1;
+            Some((k, pass)) => {
                 zeroed = false;
                 let (case, want): &(Case, Option<Evaluated>) = &cases[k];
-                if rtl[0] != 1 {
+                let (valid, d, carry, pd, pq) = (rtl[0], rtl[1], rtl[2], rtl[3], rtl[4]);
+                if valid != 1 {
                     mismatches.push(format!("cycle {t}: no result for {}", case.describe()));
-                } else if let Some(m) = int_cases::check(case, want, &rtl[1..], &OPS, &mut tested) {
-                    mismatches.push(format!("cycle {t}: {m}"));
+                } else if pass + 1 < passes(case) {
+                    low_words.insert(k, d);
+                } else {
+                    results += 1;
+                    // d and d_hi, as the model's result is one or a pair.
+                    let words = match low_words.remove(&k) {
+                        Some(low) => [low, d],
+                        None => [d, 0],
+                    };
+                    let rtl = [words[0], words[1], carry, pd, pq];
+                    if let Some(m) = int_cases::check(case, want, &rtl, &OPS, &mut tested) {
+                        mismatches.push(format!("cycle {t}: {m}"));
+                    }
                 }
             }
             None if rtl[0] != 0 => mismatches.push(format!("cycle {t}: a result from nowhere")),
@@ -170,7 +201,7 @@ fn agrees_with_the_model(exe: &std::path::Path) {
         }
         stages.rotate_right(1);
         stages[0] = match *cycle {
-            Cycle::Op(k) => Some(k),
+            Cycle::Op(k, pass, _) => Some((k, pass)),
             _ => None,
         };
     }
@@ -190,7 +221,10 @@ fn another_units_opcode_trips_the_lane_alus_assertion() {
     let bfe = common::instructions(&["BFE"]);
     let mut cases = int_cases::cases(&mut rng, 3, &ops, &[], None);
     cases.extend(int_cases::cases(&mut rng, 1, &bfe, &[], None));
-    let input: String = cases.iter().map(|(c, _)| line(false, true, c)).collect();
+    let input: String = cases
+        .iter()
+        .map(|(c, _)| line(false, true, 0, c, 0))
+        .collect();
     let exe = common::testbench("sgpu_lane_alu", &RTL, TESTBENCH);
     let failed = std::panic::catch_unwind(|| common::run(&exe, &input))
         .expect_err("the testbench stopped at the assertion");

@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{count_from_env, run, testbench_with, Bits, Rng};
+use common::{count_from_env, lanes_of, run, testbench_with, Bits, Rng};
 use std::collections::HashMap;
 
 const RTL: [&str; 2] = ["hw/sgpu_ram.sv", "hw/sgpu_regfile.sv"];
@@ -332,15 +332,6 @@ fn traffic(c: Config, cycles: usize, rng: &mut Rng) -> (Vec<Cycle>, Vec<Expected
         inputs.push(cycle);
     }
     (inputs, expected)
-}
-
-/// A printed operand's lanes, lane 0 first.
-fn lanes_of(hex: &str, lanes: u32) -> Vec<u32> {
-    let padded = format!("{hex:0>width$}", width = 8 * lanes as usize);
-    let n = padded.len();
-    (0..lanes as usize)
-        .map(|l| u32::from_str_radix(&padded[n - 8 * (l + 1)..n - 8 * l], 16).unwrap())
-        .collect()
 }
 
 fn check(c: Config, cycles: usize, seed: u64) {

@@ -8,6 +8,13 @@ use sgpu_isa::{decode, field, fields, Field, Instruction, Op, Pred, Reg};
 use sgpu_sim::exec::{evaluate, Evaluated};
 use sgpu_sim::warp::reg_at;
 
+/// The instructions every lane of core v2 computes (`sgpu_lane_alu`; the shared unit
+/// computes the integer unit's others).
+pub const LANE_OPS: [&str; 18] = [
+    "MOV", "MOV32I", "SEL", "PLOP", "IADD", "IADD32I", "IMUL", "IMUL32I", "IMAD", "IMADW", "IMNMX",
+    "IABS", "ISETP", "LOP3", "LOP32I", "SHL", "SHR", "SHF",
+];
+
 const EDGES: [u32; 9] = [
     0,
     1,
@@ -77,7 +84,7 @@ fn value(rng: &mut Rng) -> u32 {
 /// A valid word of the instruction `(op, used)` with random bits in every field it uses,
 /// guarded by PT; register fields are often RZ or R254 (whose pair's second is RZ), a
 /// 32-bit immediate often an edge.
-fn word(rng: &mut Rng, op: u8, used: u64) -> (u64, Instruction) {
+pub fn word(rng: &mut Rng, op: u8, used: u64) -> (u64, Instruction) {
     let fixed = fields::OP.mask() | fields::PG.mask() | fields::PGN.mask();
     loop {
         let mut word =

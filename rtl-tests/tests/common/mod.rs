@@ -173,6 +173,39 @@ pub fn hex_values(line: &str) -> Vec<u64> {
         .collect()
 }
 
+/// A testbench of yosys's gate-level netlist of `top` (hw/synth/netlist.sh: yosys 0.23 or
+/// later) with its parameters `params` fixed in the netlist: the RTL's test run on it finds
+/// where yosys reads the RTL otherwise than Verilator does.
+pub fn netlist_testbench(
+    top: &str,
+    rtl: &[&str],
+    testbench: &str,
+    params: &[(&str, u32)],
+) -> PathBuf {
+    let netlist = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{top}_netlist.v"));
+    let sources: Vec<_> = rtl.iter().map(|f| workspace().join(f)).collect();
+    let status = Command::new(workspace().join("hw/synth/netlist.sh"))
+        .arg(&netlist)
+        .args(["--top", top])
+        .args(params.iter().map(|(n, v)| format!("{n}={v}")))
+        .arg("--")
+        .args(&sources)
+        .status()
+        .expect("run hw/synth/netlist.sh (it needs yosys 0.23 or later)");
+    assert!(status.success(), "hw/synth/netlist.sh failed on {top}");
+    let netlist = netlist.to_str().expect("a UTF-8 path");
+    testbench_in(&format!("{top}-netlist"), top, &[netlist], testbench, &[])
+}
+
+/// A printed vector of `lanes` 32-bit lanes, lane 0 first (the lowest bits).
+pub fn lanes_of(hex: &str, lanes: u32) -> Vec<u32> {
+    let padded = format!("{hex:0>width$}", width = 8 * lanes as usize);
+    let n = padded.len();
+    (0..lanes as usize)
+        .map(|l| u32::from_str_radix(&padded[n - 8 * (l + 1)..n - 8 * l], 16).unwrap())
+        .collect()
+}
+
 /// A number of any width for a cycle-driven testbench (tb/cycles.h), built field by field,
 /// printed in hexadecimal.
 #[derive(Default)]
@@ -198,6 +231,20 @@ impl Bits {
                 self.0[w] |= 1 << (bit % 32);
             }
         }
+    }
+
+    /// A printed number (the testbench's output).
+    pub fn parse(hex: &str) -> Bits {
+        Bits(lanes_of(hex, hex.len().div_ceil(8) as u32))
+    }
+
+    /// The `width` bits at bit `at` (64 at most).
+    pub fn get(&self, at: u32, width: u32) -> u64 {
+        (0..width).fold(0, |v, i| {
+            let bit = at + i;
+            let w = self.0.get((bit / 32) as usize).copied().unwrap_or(0);
+            v | u64::from(w >> (bit % 32) & 1) << i
+        })
     }
 
     pub fn hex(&self) -> String {
