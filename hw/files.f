@@ -44,4 +44,7 @@ sgpu_pipe.sv
 sgpu_operand_rows.sv
 sgpu_lanes.sv
 sgpu_writeback.sv
+sgpu_lane_serial.sv
+sgpu_shared_int.sv
+sgpu_shared_unit.sv
 sgpu_core.sv

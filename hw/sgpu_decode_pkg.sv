@@ -11,6 +11,18 @@ package sgpu_decode_pkg;
     pred_bit = (p == 3'd7) ? 8'd0 : 8'd1 << p;
   endfunction
 
+  // A predicate operand's value in a thread's byte of the predicate file (P0 to P6,
+  // carry in bit 7): PT holds; `neg` negates.
+  function automatic logic pred_value(logic [7:0] byte_, logic [2:0] p, logic neg);
+    pred_value = ((p == 3'd7) ? 1'b1 : byte_[p]) ^ neg;
+  endfunction
+
+  // Whether an instruction's guard holds in a thread with that byte.
+  function automatic logic guard_holds(logic [7:0] byte_, logic [63:0] instr);
+    guard_holds = pred_value(byte_, instr[sgpu_isa_pkg::PG_MSB:sgpu_isa_pkg::PG_LSB],
+                             instr[sgpu_isa_pkg::PGN_LSB]);
+  endfunction
+
   function automatic logic [7:0] pred_reads(logic [63:0] instr);
     unique case (instr[sgpu_isa_pkg::OP_MSB:sgpu_isa_pkg::OP_LSB])
       sgpu_isa_pkg::OP_BARRED: pred_reads = pred_bit(instr[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB]);

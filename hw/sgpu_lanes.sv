@@ -110,22 +110,17 @@ module sgpu_lanes #(
   // ------------------------------------------------------------------------------------
   // Cycle t + 1: the predicate row read; guards and predicate operands, lane by lane.
   // ------------------------------------------------------------------------------------
-  // A predicate operand: PT holds, P0 to P6 are the lane's bits, negated as the word says.
-  function automatic logic pred_of(logic [7:0] byte_, logic [2:0] p, logic neg);
-    pred_of = ((p == PT) ? 1'b1 : byte_[p]) ^ neg;
-  endfunction
-
   logic [LANES-1:0] writing;         // active and guarded
   logic [LANES-1:0] pa, pc, carry;   // the ALUs' predicate operands and carry in
   always_comb begin
     for (int unsigned k = 0; k < LANES; k++) begin
-      writing[k] = lanes1_q[k]
-                 && pred_of(pred_row_i[8*k +: 8], instr1_q[sgpu_isa_pkg::PG_MSB:sgpu_isa_pkg::PG_LSB],
-                            instr1_q[sgpu_isa_pkg::PGN_LSB]);
-      pa[k] = pred_of(pred_row_i[8*k +: 8], instr1_q[sgpu_isa_pkg::PA_MSB:sgpu_isa_pkg::PA_LSB],
-                      instr1_q[sgpu_isa_pkg::PAN_LSB]);
-      pc[k] = pred_of(pred_row_i[8*k +: 8], instr1_q[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB],
-                      instr1_q[sgpu_isa_pkg::PCN_LSB]);
+      writing[k] = lanes1_q[k] && sgpu_decode_pkg::guard_holds(pred_row_i[8*k +: 8], instr1_q);
+      pa[k] = sgpu_decode_pkg::pred_value(pred_row_i[8*k +: 8],
+                                          instr1_q[sgpu_isa_pkg::PA_MSB:sgpu_isa_pkg::PA_LSB],
+                                          instr1_q[sgpu_isa_pkg::PAN_LSB]);
+      pc[k] = sgpu_decode_pkg::pred_value(pred_row_i[8*k +: 8],
+                                          instr1_q[sgpu_isa_pkg::PC_MSB:sgpu_isa_pkg::PC_LSB],
+                                          instr1_q[sgpu_isa_pkg::PCN_LSB]);
       carry[k] = pred_row_i[8*k + 7];
     end
   end

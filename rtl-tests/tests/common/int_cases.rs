@@ -15,6 +15,12 @@ pub const LANE_OPS: [&str; 18] = [
     "IABS", "ISETP", "LOP3", "LOP32I", "SHL", "SHR", "SHF",
 ];
 
+/// The integer unit's instructions the lanes leave to the shared unit (`sgpu_shared_int`,
+/// `sgpu_core_pkg::shared_op`).
+pub const SHARED_OPS: [&str; 9] = [
+    "BFE", "BFI", "POPC", "CLZ", "FLO", "BREV", "PRMT", "PRMTI", "I2I",
+];
+
 const EDGES: [u32; 9] = [
     0,
     1,
@@ -121,8 +127,18 @@ fn read(regs: &mut Vec<(Reg, u32)>, r: Reg, fresh: u32) -> u32 {
     fresh
 }
 
-pub fn case(rng: &mut Rng, op: u8, used: u64) -> Case {
-    let (word, insn) = word(rng, op, used);
+/// A thread's register operands of `word`: ra, rb, rc and rc+1 as the ALU reads them,
+/// each register one value however often it is read (RZ reads 0), values often edges and
+/// rb often ra; and the registers for the golden model.
+pub struct Operands {
+    pub a: u32,
+    pub b: u32,
+    pub c: u32,
+    pub c_hi: u32,
+    pub regs: Vec<(Reg, u32)>,
+}
+
+pub fn operands(rng: &mut Rng, word: u64) -> Operands {
     let reg = |f: Field| Reg(field(word, f) as u8);
     let mut regs = Vec::new();
     let a = read(&mut regs, reg(fields::RA), value(rng));
@@ -135,6 +151,24 @@ pub fn case(rng: &mut Rng, op: u8, used: u64) -> Case {
     let b = read(&mut regs, reg(fields::RB), fresh);
     let c = read(&mut regs, reg(fields::RC), value(rng));
     let c_hi = read(&mut regs, reg_at(reg(fields::RC), 1), value(rng));
+    Operands {
+        a,
+        b,
+        c,
+        c_hi,
+        regs,
+    }
+}
+
+pub fn case(rng: &mut Rng, op: u8, used: u64) -> Case {
+    let (word, insn) = word(rng, op, used);
+    let Operands {
+        a,
+        b,
+        c,
+        c_hi,
+        regs,
+    } = operands(rng, word);
     let bits = rng.word();
     let preds: Vec<(Pred, bool)> = (0..Pred::PT.0)
         .map(|p| (Pred(p), bits >> p & 1 != 0))

@@ -57,17 +57,18 @@ pub fn testbench(top: &str, rtl: &[&str], testbench: &str) -> PathBuf {
 /// for each set; its assertions are on.
 pub fn testbench_with(top: &str, rtl: &[&str], testbench: &str, params: &[(&str, u32)]) -> PathBuf {
     let suffix: String = params.iter().map(|(n, v)| format!("-{n}{v}")).collect();
-    testbench_in(&format!("{top}{suffix}"), top, rtl, testbench, params)
+    testbench_in(&format!("{top}{suffix}"), top, rtl, testbench, params, &[])
 }
 
 /// [`testbench_with`] in the directory `name` (under the tests' kept one), for another
-/// build of the same top: its gate-level netlist, say.
+/// build of the same top (its gate-level netlist, say), with Verilator's `flags` besides.
 pub fn testbench_in(
     name: &str,
     top: &str,
     rtl: &[&str],
     testbench: &str,
     params: &[(&str, u32)],
+    flags: &[&str],
 ) -> PathBuf {
     let suffix: String = params.iter().map(|(n, v)| format!("-{n}{v}")).collect();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -89,7 +90,7 @@ pub fn testbench_in(
         .iter()
         .chain(&headers)
         .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
-        .chain([format!("--assert{suffix}")])
+        .chain([format!("--assert{suffix}{}", flags.join(" "))])
         .collect();
     let exe = dir.join(format!("V{top}"));
     let stamp_file = dir.join("sources.stamp");
@@ -107,6 +108,7 @@ pub fn testbench_in(
     let output = Command::new("verilator")
         .args(["--cc", "--exe", "--build", "-j", "2", "-O2", "--assert"])
         .args(params.iter().map(|(n, v)| format!("-G{n}={v}")))
+        .args(flags)
         .args(["--top-module", top, "-CFLAGS"])
         .arg(format!("-I{}", tb.display()))
         .arg("-Mdir")
@@ -194,7 +196,16 @@ pub fn netlist_testbench(
         .expect("run hw/synth/netlist.sh (it needs yosys 0.23 or later)");
     assert!(status.success(), "hw/synth/netlist.sh failed on {top}");
     let netlist = netlist.to_str().expect("a UTF-8 path");
-    testbench_in(&format!("{top}-netlist"), top, &[netlist], testbench, &[])
+    // Its vectors are bit-level logic that Verilator may see as loops (as build.rs says of
+    // the core's netlists).
+    testbench_in(
+        &format!("{top}-netlist"),
+        top,
+        &[netlist],
+        testbench,
+        &[],
+        &["-Wno-UNOPTFLAT"],
+    )
 }
 
 /// A printed vector of `lanes` 32-bit lanes, lane 0 first (the lowest bits).

@@ -26,7 +26,15 @@ pub fn generate(t: &Table) -> String {
         w,
         "  // The mask bit of predicate `p`: none for PT (7).\n  \
          function automatic logic [7:0] pred_bit(logic [2:0] p);\n    \
-         pred_bit = (p == 3'd7) ? 8'd0 : 8'd1 << p;\n  endfunction\n"
+         pred_bit = (p == 3'd7) ? 8'd0 : 8'd1 << p;\n  endfunction\n\n  \
+         // A predicate operand's value in a thread's byte of the predicate file (P0 to P6,\n  \
+         // carry in bit 7): PT holds; `neg` negates.\n  \
+         function automatic logic pred_value(logic [7:0] byte_, logic [2:0] p, logic neg);\n    \
+         pred_value = ((p == 3'd7) ? 1'b1 : byte_[p]) ^ neg;\n  endfunction\n\n  \
+         // Whether an instruction's guard holds in a thread with that byte.\n  \
+         function automatic logic guard_holds(logic [7:0] byte_, logic [63:0] instr);\n    \
+         guard_holds = pred_value(byte_, instr[sgpu_isa_pkg::PG_MSB:sgpu_isa_pkg::PG_LSB],\n                             \
+         instr[sgpu_isa_pkg::PGN_LSB]);\n  endfunction\n"
     )
     .unwrap();
     for write in [false, true] {
