@@ -154,8 +154,8 @@ module sgpu_lane_serial #(
     if (v1_q) begin
       writing_mem[alloc_q[QW-1:0]] <= writing;
       instr_mem[alloc_q[QW-1:0]]   <= instr1_q;
-      wb_mem[alloc_q[QW-1:0]]   <= {slot1_q, beat1_q, row1_q, writes_rd, writing, last1_q,
-                                    entry_valid1_q, entry1_q};
+      wb_mem[alloc_q[QW-1:0]]      <= {slot1_q, beat1_q, row1_q, writes_rd, writing, last1_q,
+                                       entry_valid1_q, entry1_q};
     end
   end
 
@@ -164,7 +164,7 @@ module sgpu_lane_serial #(
   // ------------------------------------------------------------------------------------
   logic [3:0]  v_q;     // the entries' beats of cycles t + 2 to t + 5
   logic        v5;
-  logic [QW:0] opnd_q;  // the next entry whose operands come (entries before it are whole)
+  logic [QW:0] opnd_q;  // the next entry whose operands come (those before it have theirs)
   assign v5 = v_q[3];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v_q <= '0;
