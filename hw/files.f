@@ -46,5 +46,6 @@ sgpu_lanes.sv
 sgpu_writeback.sv
 sgpu_lane_serial.sv
 sgpu_shared_int.sv
+sgpu_video_pipe.sv
 sgpu_shared_unit.sv
 sgpu_core.sv

@@ -7,8 +7,8 @@
 //                   shared_op: bit fields, byte permutes, I2I, POPC, CLZ, FLO, BREV), with
 //                   sgpu_shared_int (two stages); a lane's result back three cycles after it
 //                   went
-//   KIND_VIDEO (1): the video instructions (VADD ... VSET4), with sgpu_video_alu (its two
-//                   stages); back two cycles after
+//   KIND_VIDEO (1): the video instructions (VADD ... VSET4), with sgpu_video_pipe (four
+//                   stages); a lane's result back five cycles after it went
 module sgpu_shared_unit #(
   parameter int unsigned KIND = 0,
   parameter int unsigned LANES = 8,
@@ -80,11 +80,11 @@ module sgpu_shared_unit #(
 
   // The unit's result, FN_LAT cycles after its lane went, then registered with the lane's
   // tag into the result port.
-  localparam int unsigned FN_LAT = (KIND == KIND_VIDEO) ? 1 : 2;
+  localparam int unsigned FN_LAT = (KIND == KIND_VIDEO) ? 4 : 2;
   logic          fn_done;
   logic [TW-1:0] fn_done_tag;
   if (KIND == KIND_VIDEO) begin : g_video
-    sgpu_video_alu u_video (
+    sgpu_video_pipe u_video (
       .clk_i, .rst_ni,
       .en_i   (fn_valid),
       .instr_i(fn_instr),

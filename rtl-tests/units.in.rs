@@ -5,8 +5,9 @@
 /// (which includes UNIT_HEADER).
 /// Each is built from the ISA package, its own sources and its shim, so that a change to
 /// the core does not rebuild it.
-const UNITS: [(&str, &[&str], &str); 9] = [
+const UNITS: [(&str, &[&str], &str); 10] = [
     ("sgpu_video_alu", &[], "csrc/video_alu.cpp"),
+    ("sgpu_video_pipe", &["sgpu_core_pkg", "sgpu_pipe"], "csrc/video_pipe.cpp"),
     ("sgpu_fma", &["sgpu_core_pkg"], "csrc/fma.cpp"),
     ("sgpu_fcmp", &["sgpu_core_pkg"], "csrc/fcmp.cpp"),
     ("sgpu_cvt", &["sgpu_core_pkg"], "csrc/cvt.cpp"),

@@ -109,6 +109,15 @@ lane_unit!(
 );
 
 lane_unit!(
+    /// hw/sgpu_video_pipe.sv: core v2's video unit, four stages (the result four cycles
+    /// after the instruction).
+    VideoPipe,
+    sgpu_video_pipe_new,
+    sgpu_video_pipe_free,
+    sgpu_video_pipe_step
+);
+
+lane_unit!(
     /// hw/sgpu_fcmp.sv: one lane of the f32 unit's comparisons (FMNMX, FSETP, which writes
     /// pd and pq), five stages as the FMA has (the results four cycles after the
     /// instruction).

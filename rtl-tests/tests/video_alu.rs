@@ -1,6 +1,8 @@
-//! `hw/sgpu_video_alu.sv`, Verilated and linked into this process (`rtl_tests::units`),
-//! computes what the golden model computes: its reference is `sgpu_sim::exec::evaluate`,
-//! which runs the simulator's own video functions (sim/src/video.rs), not a copy of them.
+//! The video units, Verilated and linked into this process (`rtl_tests::units`), compute
+//! what the golden model computes: the first core's `hw/sgpu_video_alu.sv` and core v2's
+//! `hw/sgpu_video_pipe.sv`, each on the same cases. The reference is
+//! `sgpu_sim::exec::evaluate`, which runs the simulator's own video functions
+//! (sim/src/video.rs), not a copy of them.
 //!
 //! - Every modifier combination the ISA encodes, of each of the 13 video opcodes: every word
 //!   the decoder accepts with its modifier bits enumerated (so a modifier the ISA table
@@ -11,9 +13,10 @@
 //!   in every element of the SIMD instructions, and c through its edges.
 //! - Random legal words of every video opcode on random operands biased to the edges: 10
 //!   million by default; `VIDEO_ALU_VECTORS=N` runs N.
-//! - The unit is a two-stage pipeline: an instruction every cycle, its result compared in
-//!   the next while the following instruction is on the inputs; after a cycle with its
-//!   enable low, the output is zero.
+//! - The units are pipelines (two stages, the result in the next cycle; four, the result four
+//!   cycles later): an instruction every cycle, its result compared when it comes while the
+//!   following instructions are on the inputs; where no instruction went in, the output is
+//!   zero.
 //!
 //! Both print how many cases they ran and how long it took. Verilator (5.006 or later) and
 //! g++ must be installed: without them the build of this crate fails and says so.
@@ -21,7 +24,7 @@
 mod common;
 
 use common::{combinations, count_from_env, instructions, modifier_bits, word_of, LaneCheck, Rng};
-use rtl_tests::units::VideoAlu;
+use rtl_tests::units::{LaneUnit, VideoAlu, VideoPipe};
 use sgpu_isa::{decode, field, fields, Field, Vsel};
 use sgpu_sim::video::position;
 use std::time::Instant;
@@ -95,16 +98,19 @@ fn edges(sel: Vsel) -> &'static [u32] {
     }
 }
 
-/// The unit beside the model (see [`LaneCheck`]).
-type Check = LaneCheck<VideoAlu>;
-
-fn check() -> Check {
+/// The first core's video ALU beside the model (see [`LaneCheck`]).
+fn first_core() -> LaneCheck<VideoAlu> {
     LaneCheck::new(VideoAlu::new(), "video ALU", 1, REGS)
+}
+
+/// Core v2's video unit beside the model.
+fn core_v2() -> LaneCheck<VideoPipe> {
+    LaneCheck::new(VideoPipe::new(), "video pipe", 4, REGS)
 }
 
 /// A scalar instruction (or VMAD) on every pair of edges at its selectors, c through its
 /// edges.
-fn scalar_edges(check: &mut Check, word: u64, shift: bool, n: &mut usize) {
+fn scalar_edges<U: LaneUnit>(check: &mut LaneCheck<U>, word: u64, shift: bool, n: &mut usize) {
     let sel = |f: Field| Vsel::from_bits(field(word, f)).expect("a selector");
     let (asel, bsel) = (sel(fields::ASEL), sel(fields::BSEL));
     let b_values: Vec<u32> = if shift {
@@ -128,7 +134,7 @@ fn scalar_edges(check: &mut Check, word: u64, shift: bool, n: &mut usize) {
 
 /// A SIMD instruction: element i of a and b takes edge (p + i) and (q + i) of the element
 /// size's edges, for every p and q, so that every pair of edges meets in every element.
-fn simd_edges(check: &mut Check, word: u64, two: bool, n: &mut usize) {
+fn simd_edges<U: LaneUnit>(check: &mut LaneCheck<U>, word: u64, two: bool, n: &mut usize) {
     let (list, bits): (&[u32], u32) = if two { (&EDGES16, 16) } else { (&EDGES8, 8) };
     let elements = 32 / bits;
     let pattern = |p: usize| {
@@ -149,10 +155,9 @@ fn simd_edges(check: &mut Check, word: u64, two: bool, n: &mut usize) {
     }
 }
 
-#[test]
-fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
+/// Every modifier combination of every video opcode on edge operands.
+fn edge_cases<U: LaneUnit>(mut check: LaneCheck<U>) {
     let start = Instant::now();
-    let mut check = check();
     let (mut n, mut combinations_seen) = (0, 0);
     for (name, op, used) in instructions(&OPS) {
         let words = combinations(op, used, REGS);
@@ -187,13 +192,12 @@ fn value(rng: &mut Rng) -> u32 {
     }
 }
 
-#[test]
-fn random_words_agree_with_the_model() {
+/// `VIDEO_ALU_VECTORS` random legal words (10 million by default) on edge-biased operands.
+fn random_words<U: LaneUnit>(mut check: LaneCheck<U>) {
     let vectors = count_from_env("VIDEO_ALU_VECTORS", 10_000_000);
     let start = Instant::now();
     let ops = instructions(&OPS);
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
-    let mut check = check();
     while check.tally.cases < vectors {
         let (_, op, used) = ops[(rng.word() % ops.len() as u64) as usize];
         let word = word_of(op, used, rng.word() & modifier_bits(used), REGS);
@@ -204,4 +208,24 @@ fn random_words_agree_with_the_model() {
         check.case(word, a, b, c);
     }
     check.finish("random words", start);
+}
+
+#[test]
+fn every_modifier_combination_agrees_with_the_model_on_edge_operands() {
+    edge_cases(first_core());
+}
+
+#[test]
+fn core_v2s_unit_agrees_with_the_model_on_every_modifier_combination() {
+    edge_cases(core_v2());
+}
+
+#[test]
+fn random_words_agree_with_the_model() {
+    random_words(first_core());
+}
+
+#[test]
+fn core_v2s_unit_agrees_with_the_model_on_random_words() {
+    random_words(core_v2());
 }
