@@ -446,12 +446,7 @@ fn check(cfg: Config, count: usize, seed: u64) {
             mismatches.push(format!("cycle {t}: {}", wrong.join("; ")));
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "{cfg:?}: {} cycles wrong, the first:\n{}",
-        mismatches.len(),
-        mismatches[..mismatches.len().min(10)].join("\n")
-    );
+    common::assert_cycles_agree(&cfg, &mismatches);
     for (name, n) in LANE_OPS.iter().zip(&tested) {
         assert!(
             *n * LANE_OPS.len() * 4 >= count,

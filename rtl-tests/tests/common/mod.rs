@@ -131,6 +131,17 @@ pub fn testbench_in(
     exe
 }
 
+/// Fails, naming `what` and showing the first ten, if any cycle of a cycle-by-cycle check
+/// went wrong (`mismatches`, one line each).
+pub fn assert_cycles_agree(what: &impl std::fmt::Debug, mismatches: &[String]) {
+    assert!(
+        mismatches.is_empty(),
+        "{what:?}: {} cycles wrong, the first:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(10)].join("\n")
+    );
+}
+
 /// Runs the testbench `exe` on `input` (one line per case), which it reads from a file
 /// named in its one argument, and returns what it prints: one line per case.
 pub fn run(exe: &Path, input: &str) -> Vec<String> {
