@@ -367,10 +367,23 @@ fn check(n: u32, beats: usize, seed: u64) {
     );
 }
 
-#[test]
-fn atomics_run_lane_by_lane_as_the_model() {
+/// `check` at `lanes` lanes, the `i`th configuration (a test each, so that they run at once).
+fn lanes_agree(lanes: u32, i: u64) {
     let beats = count_from_env("RTL_TEST_BEATS", 3_000) as usize;
-    for (i, n) in [8, 1, 32].into_iter().enumerate() {
-        check(n, beats, 0x7a1c_44e3_09b2_d5f1 ^ i as u64);
-    }
+    check(lanes, beats, 0x7a1c_44e3_09b2_d5f1 ^ i);
+}
+
+#[test]
+fn atomics_run_lane_by_lane_as_the_model_at_8_lanes() {
+    lanes_agree(8, 0);
+}
+
+#[test]
+fn atomics_run_lane_by_lane_as_the_model_at_1_lane() {
+    lanes_agree(1, 1);
+}
+
+#[test]
+fn atomics_run_lane_by_lane_as_the_model_at_32_lanes() {
+    lanes_agree(32, 2);
 }
