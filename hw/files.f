@@ -38,6 +38,7 @@ sgpu_shared_mem.sv
 sgpu_shared_atom.sv
 sgpu_barriers.sv
 sgpu_warp_table.sv
+sgpu_control.sv
 sgpu_lane_alu.sv
 sgpu_pred_file.sv
 sgpu_pipe.sv

@@ -20,9 +20,11 @@
 // register and the advances take turns, the advances among themselves in round robin.
 // Exits go to the barriers before arrivals.
 //
-// The first trap (a stack fault, a barrier fault, a fetch fault once the warp's buffer has
-// drained, a CTA whose live warps all wait at barriers with none in flight) is held until
-// reset, and stops every issue and stack operation.
+// The first trap (a stack fault, the control unit's (sgpu_control: TRAP, a `.sync` member
+// not executing, a CALLR target, a call's frame overflow once the stack has taken the call),
+// a barrier fault, a fetch fault once the warp's buffer has drained, a CTA whose live warps
+// all wait at barriers with none in flight) is held until reset, and stops every issue and
+// stack operation.
 module sgpu_warp_table #(
   parameter int unsigned WARPS = 8,  // warp slots
   parameter int unsigned CTAS = 8,   // CTA slots
@@ -86,6 +88,11 @@ module sgpu_warp_table #(
   input  logic             ctl_bar_red_i,
   input  logic [1:0]       ctl_bar_bred_i,
   input  logic [31:0]      ctl_bar_set_i,
+  // A trap the control unit found (a cause other than 0: the outcome is that trap alone),
+  // and a call's frame overflow, a trap once the stack has taken the call without a fault
+  // of its own (the golden model checks the stack first).
+  input  logic [7:0]       ctl_trap_i,
+  input  logic             ctl_frame_fault_i,
 
   // For the lanes: a return's frames (sgpu_simt_stack), a barrier's release with a BARRED's
   // result for the warps released (sgpu_barriers).
@@ -114,7 +121,7 @@ module sgpu_warp_table #(
 );
 
   localparam logic [2:0] OP_ADVANCE = 3'd0, OP_RET = 3'd5;
-  localparam logic [1:0] FAULT_OVERFLOW = 2'd1;
+  localparam logic [1:0] FAULT_OVERFLOW = 2'd1, FAULT_RET = 2'd2;
   localparam logic [31:0] NEVER = 32'hffff_ffff;
   localparam int unsigned NW = $clog2(DEPTH + 1);
 
@@ -161,7 +168,11 @@ module sgpu_warp_table #(
   logic [2:0]    h_kind_q;
   logic [31:0]   h_next_q, h_target_q, h_mask_q, h_waiting_q, h_frame_q;
   logic [31:0]   h_id_q, h_threads_q, h_set_q;
-  logic          h_counted_q, h_waits_q, h_red_q;
+  logic          h_counted_q, h_waits_q, h_red_q, h_ffault_q;
+  logic          ctl_trap_q;
+  logic [SW-1:0] ctl_trap_warp_q;
+  logic [7:0]    ctl_trap_cause_q;
+  logic [31:0]   ctl_trap_pc_q;
   logic [1:0]    h_bred_q;
   logic          accept;
   assign ctl_ready_o = !hold_stk_q && !hold_bar_q;
@@ -183,6 +194,7 @@ module sgpu_warp_table #(
   logic          stk_call;
   logic [NW-1:0] stk_size;
   logic [2:0]    stk_kind_q;
+  logic          stk_ffault_q;
   logic [31:0]   stk_next_q;
   sgpu_round_robin #(.N(WARPS)) u_adv (
     .req_i (adv_q),
@@ -227,7 +239,7 @@ module sgpu_warp_table #(
 
   // The stack's answer.
   logic stk_moved, stk_exited, stk_faulted;
-  assign stk_faulted = stk_done && stk_fault != '0;
+  assign stk_faulted = stk_done && (stk_fault != '0 || stk_ffault_q);
   assign stk_exited  = stk_done && !stk_faulted && stk_size == '0;
   assign stk_moved   = stk_done && !stk_faulted && stk_size != '0;
 
@@ -342,7 +354,8 @@ module sgpu_warp_table #(
     dead_warp_q  <= deadlock_warp;
   end
   logic trap_now;
-  assign trap_now = stk_faulted || bar_done && bar_cause != '0 || fault_q || dead_q;
+  assign trap_now = stk_faulted || ctl_trap_q || bar_done && bar_cause != '0 || fault_q
+                    || dead_q;
 
   // The warps' state after this cycle.
   always_comb begin
@@ -386,6 +399,7 @@ module sgpu_warp_table #(
       adv_last_q <= 1'b0;
       adv_prev_q <= '0;
       trap_q     <= 1'b0;
+      ctl_trap_q <= 1'b0;
       from_pop_q <= '0;
     end else begin
       live_q <= live_d;
@@ -397,7 +411,8 @@ module sgpu_warp_table #(
       for (int unsigned w = 0; w < WARPS; w++) begin
         if (cta_start_i && cta_start_warps_i[w]) cta_q[CW*w +: CW] <= cta_start_cta_i;
       end
-      if (accept) begin
+      ctl_trap_q <= accept && ctl_trap_i != '0;
+      if (accept && ctl_trap_i == '0) begin
         hold_stk_q <= 1'b1;
         hold_bar_q <= ctl_bar_i;
       end
@@ -440,13 +455,18 @@ module sgpu_warp_table #(
       h_red_q     <= ctl_bar_red_i;
       h_bred_q    <= ctl_bar_bred_i;
       h_set_q     <= ctl_bar_set_i;
+      h_ffault_q  <= ctl_frame_fault_i;
+      ctl_trap_warp_q  <= ctl_warp_i;
+      ctl_trap_cause_q <= ctl_trap_i;
+      ctl_trap_pc_q    <= ctl_next_i - 32'd8;
     end
     if (aop_load) begin
       aop_warp_q <= adv_pick;
       aop_next_q <= stop_q[adv_pick];
     end
     if (stk_take) begin
-      stk_kind_q <= stk_hold ? h_kind_q : OP_ADVANCE;
+      stk_kind_q   <= stk_hold ? h_kind_q : OP_ADVANCE;
+      stk_ffault_q <= stk_hold && h_ffault_q;
       stk_next_q <= stk_next;
     end
     if (bop_load) begin
@@ -501,12 +521,18 @@ module sgpu_warp_table #(
     exit_cta_o  <= cta_of(stk_done_warp);
     exit_last_o <= cta_mates == '0;
     if (!trap_q) begin
-      // One cause a cycle: the stack's, the barriers', a fetch fault, a deadlock.
+      // One cause a cycle: the stack's, the control unit's, the barriers', a fetch fault,
+      // a deadlock.
       if (stk_faulted) begin
         trap_warp_o  <= stk_done_warp;
         trap_cause_o <= stk_fault == FAULT_OVERFLOW ? 8'(sgpu_isa_pkg::TRAP_STACK_OVERFLOW)
-                                                    : 8'(sgpu_isa_pkg::TRAP_RET_OUTSIDE);
+                        : stk_fault == FAULT_RET ? 8'(sgpu_isa_pkg::TRAP_RET_OUTSIDE)
+                        : 8'(sgpu_isa_pkg::TRAP_FRAME_OVERFLOW);
         trap_pc_o    <= stk_next_q - 32'd8;
+      end else if (ctl_trap_q) begin
+        trap_warp_o  <= ctl_trap_warp_q;
+        trap_cause_o <= ctl_trap_cause_q;
+        trap_pc_o    <= ctl_trap_pc_q;
       end else if (bar_done && bar_cause != '0 || fault_q) begin
         trap_warp_o  <= bar_pick_warp;
         trap_cause_o <= bar_done && bar_cause != '0 ? bar_cause

@@ -7,10 +7,14 @@
 // The input is runs, each a header line `seed cycles warps cta0_warps last_lanes words`
 // then `words` lines `word kind target guard taken limit` (hexadecimal), one an instruction:
 // the word the cache serves, and what the control unit makes of it (kind: 0 not a control
-// instruction, 1 NOP, 2 BRA, 3 SSY, 4 EXIT, 5 CALL, 6 RET, 7 BAR; target an instruction
-// index, or BAR's barrier; the lanes that run it are the active ones of `guard`; a branch
-// is taken by those of them in `taken` for its first (limit + w) % 5 runs in warp w, by none
-// after, so that warps loop different numbers of times).
+// instruction, 1 NOP, 2 BRA, 3 SSY, 4 EXIT, 5 CALL, 6 RET, 7 BAR, 8 TRAP; target an
+// instruction index, or BAR's barrier; the lanes that run it are the active ones of
+// `guard`; a branch is taken by those of them in `taken` for its first (limit + w) % 5 runs
+// in warp w, by none after, so that warps loop different numbers of times; a CALL with
+// limit 1, or with limit 0 in a warp 60 calls deep (its calls less its returns, those with
+// lanes running), moves a frame past the end of local memory, a fault the table raises
+// once the stack has taken the call, so that deep recursions meet the stack's overflow
+// too; a TRAP with lanes running is an outcome that is a trap).
 // CTA 0 has warps 0 to cta0_warps - 1, CTA 1 the rest; every warp starts at instruction 0,
 // with 32 lanes but the last, which has `last_lanes`.
 //
@@ -37,7 +41,9 @@ struct Insn {
     uint32_t guard, taken, limit;
 };
 
-enum Kind { OTHER, NOP, BRA, SSY, EXIT, CALL, RET, BAR };
+enum Kind { OTHER, NOP, BRA, SSY, EXIT, CALL, RET, BAR, TRAP };
+const unsigned TRAP_INSTRUCTION = 3;
+const uint32_t FRAME_DEPTH = 60;
 // sgpu_simt_stack's operations.
 enum Op { ADVANCE, OP_SSY, BRANCH, OP_EXIT, OP_CALL, OP_RET };
 
@@ -54,6 +60,8 @@ struct Outcome {
     uint32_t next, target, mask;
     bool bar;
     uint32_t id;
+    unsigned trap;
+    bool frame_fault;
 };
 
 struct Bench {
@@ -64,6 +72,7 @@ struct Bench {
     unsigned warps;
     std::vector<bool> announced;
     std::map<std::pair<unsigned, uint32_t>, uint32_t> visits;  // (warp, pc) -> runs so far
+    std::map<unsigned, uint32_t> depth;                       // warp -> calls less returns
     std::deque<Outcome> outcomes;                             // in the order of their pops
     uint64_t t = 0;
     unsigned exits = 0, starts = 0;
@@ -107,7 +116,8 @@ struct Bench {
         if (in.kind == OTHER) return;
         uint32_t exec = mask & in.guard;
         uint32_t runs = visits[{w, pc}]++;
-        Outcome o{t + 1 + rng() % 12, w, ADVANCE, (pc + 1) * 8, in.target * 8, exec, false, 0};
+        Outcome o{t + 1 + rng() % 12, w, ADVANCE, (pc + 1) * 8, in.target * 8, exec, false, 0, 0,
+                  false};
         switch (in.kind) {
             case BRA:
                 o.kind = BRANCH;
@@ -115,11 +125,21 @@ struct Bench {
                 break;
             case SSY: o.kind = OP_SSY; break;
             case EXIT: o.kind = OP_EXIT; break;
-            case CALL: o.kind = OP_CALL; break;
-            case RET: o.kind = OP_RET; break;
+            case CALL:
+                o.kind = OP_CALL;
+                o.frame_fault = exec != 0 && (in.limit == 1 || in.limit == 0 && depth[w] >= FRAME_DEPTH);
+                if (exec != 0) ++depth[w];
+                break;
+            case RET:
+                o.kind = OP_RET;
+                if (exec != 0 && depth[w] > 0) --depth[w];
+                break;
             case BAR:
                 o.bar = exec != 0;
                 o.id = in.target;
+                break;
+            case TRAP:
+                if (exec != 0) o.trap = TRAP_INSTRUCTION;
                 break;
             default: break;
         }
@@ -150,6 +170,8 @@ struct Bench {
             d->ctl_bar_i = o.bar;
             d->ctl_bar_id_i = o.id;
             d->ctl_bar_waits_i = 1;
+            d->ctl_trap_i = o.trap;
+            d->ctl_frame_fault_i = o.frame_fault;
         }
         d->eval();
         if (const char* wrong = mem.observe(*d, rng, t)) {

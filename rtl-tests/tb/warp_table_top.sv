@@ -50,6 +50,8 @@ module warp_table_top #(
   input  logic             ctl_bar_i,
   input  logic [31:0]      ctl_bar_id_i,
   input  logic             ctl_bar_waits_i,
+  input  logic [7:0]       ctl_trap_i,
+  input  logic             ctl_frame_fault_i,
 
   output logic             rel_o,
   output logic [WARPS-1:0] rel_warps_o,
@@ -125,6 +127,7 @@ module warp_table_top #(
     .ctl_bar_red_i     (1'b0),
     .ctl_bar_bred_i    ('0),
     .ctl_bar_set_i     ('0),
+    .ctl_trap_i, .ctl_frame_fault_i,
     .ret_o             (),
     .ret_warp_o        (),
     .ret_lanes_o       (),

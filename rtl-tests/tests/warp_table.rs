@@ -49,7 +49,13 @@ enum Kind {
     Call,
     Ret,
     Bar,
+    /// TRAP, the control unit's own trap when a lane runs it.
+    Trap,
 }
+/// A warp's calls less its returns (those with lanes running), kept in the visits' map at
+/// this pc; a CALL of limit 0 at this depth or more overflows its frame.
+const CALL_DEPTH: u32 = u32::MAX;
+const FRAME_DEPTH: u32 = 60;
 /// The model runs a warp at most this many instructions; a program that runs longer is
 /// replaced.
 const MOST: usize = 4_000;
@@ -97,7 +103,8 @@ fn program(rng: &mut Rng, control: &[u8], other: &[u8]) -> Vec<Insn> {
                 69..=73 => Exit,
                 74..=80 => Call,
                 81..=83 => Ret,
-                84..=90 => Nop,
+                84..=89 => Nop,
+                90 => Trap,
                 _ => Bar,
             };
             let ops = if kind == Other { other } else { control };
@@ -257,8 +264,28 @@ fn step(
             w.advance(next);
         }
         Kind::Exit => w.exit(exec, next),
+        // A CALL of limit 1, or of limit 0 in a warp FRAME_DEPTH calls deep, moves a frame
+        // past the end of local memory: a fault once the stack has taken the call
+        // (`Warp::call` checks the stack first).
+        Kind::Call if exec != 0 => {
+            let depth = visits.entry((s, CALL_DEPTH)).or_default();
+            let overflows = insn.limit == 1 || insn.limit == 0 && *depth >= FRAME_DEPTH;
+            *depth += 1;
+            w.call(exec, 0, next, insn.target, 0)?;
+            if overflows {
+                return Err(Cause::FrameOverflow { lane: 0, frame: 0 });
+            }
+        }
         Kind::Call => w.call(exec, 0, next, insn.target, 0)?,
-        Kind::Ret => w.ret(exec, next)?,
+        Kind::Trap if exec != 0 => return Err(Cause::TrapInstruction),
+        Kind::Trap => w.advance(next),
+        Kind::Ret => {
+            if exec != 0 {
+                let depth = visits.entry((s, CALL_DEPTH)).or_default();
+                *depth = depth.saturating_sub(1);
+            }
+            w.ret(exec, next)?;
+        }
         Kind::Bar => {
             w.advance(next);
             arrival = (exec != 0).then_some(Arrival {
@@ -505,6 +532,8 @@ fn warps_run_their_paths_as_the_model_runs_them() {
             tally.exited > cases / 10
                 && traps(&Cause::StackOverflow) + traps(&Cause::RetOutsideCall) > 0
                 && traps(&Cause::PcOutsideCode { pc: 0 }) > 0
+                && traps(&Cause::TrapInstruction) > 0
+                && traps(&Cause::FrameOverflow { lane: 0, frame: 0 }) > 0
                 && (slots == 1 || traps(&Cause::Deadlock) > 0),
             "too little exercised: {tally:?}"
         );
