@@ -249,7 +249,6 @@ module sgpu_control #(
   logic [31:0]      first_a_q, first_b_q, first_c_q, first_hi_q;
   logic [31:0]      members_q;              // WARPSYNC: the members the lanes name
   logic             over_q;                 // a calling lane's frame overflows
-  logic             any_q;                  // some lane executes
   logic             decide_q;               // the last beat's calls were found last cycle
 
   // This beat's first executing lane: the gathered one, or the beat's lowest.
@@ -329,14 +328,12 @@ module sgpu_control #(
     if (issue_valid_i && !busy_q) begin
       members_q <= '0;
       over_q    <= 1'b0;
-      any_q     <= 1'b0;
     end
     if (v5) begin
       if (!pass5) begin
         exec_q <= with_part(exec_q, beat5, exec5);
         set_q  <= with_part(set_q, beat5, set5);
         members_q <= members_q | beat_members;
-        if (exec5 != '0) any_q <= 1'b1;
       end
       if (!found && exec5 != '0) begin
         if (pass5) begin
@@ -365,7 +362,7 @@ module sgpu_control #(
   assign target      = next + instr_q[sgpu_isa_pkg::TARGET_MSB:sgpu_isa_pkg::TARGET_LSB];
   assign callr_at_lo = first_a_q;
   assign callr_at_hi = first_hi_q;
-  assign no_lane     = !any_q;
+  assign no_lane     = exec_q == '0;  // every beat issues, so exec_q is the instruction's
 
   typedef struct packed {
     logic [2:0]  kind;
