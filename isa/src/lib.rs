@@ -47,6 +47,19 @@ impl fmt::Display for Pred {
     }
 }
 
+impl Msize {
+    /// The bytes an access of this size moves.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Msize::U8 | Msize::S8 => 1,
+            Msize::U16 | Msize::S16 => 2,
+            Msize::B32 => 4,
+            Msize::B64 => 8,
+            Msize::B128 => 16,
+        }
+    }
+}
+
 /// A predicate read, possibly negated: a guard or a predicate source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PredSrc {

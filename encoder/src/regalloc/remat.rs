@@ -197,14 +197,7 @@ impl Frame {
 }
 
 fn bytes(msize: sgpu_isa::Msize) -> i64 {
-    use sgpu_isa::Msize::*;
-    match msize {
-        U8 | S8 => 1,
-        U16 | S16 => 2,
-        B32 => 4,
-        B64 => 8,
-        B128 => 16,
-    }
+    i64::from(msize.bytes())
 }
 
 /// Whether running `m` again anywhere in the function gives the value it gave.

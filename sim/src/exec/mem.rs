@@ -134,13 +134,7 @@ pub(super) fn exec(
 }
 
 fn bytes(m: Msize) -> usize {
-    match m {
-        Msize::U8 | Msize::S8 => 1,
-        Msize::U16 | Msize::S16 => 2,
-        Msize::B32 => 4,
-        Msize::B64 => 8,
-        Msize::B128 => 16,
-    }
+    m.bytes() as usize
 }
 
 /// A lane's address (docs/isa.md, "Addresses"): without `e` a 32-bit address, the register
