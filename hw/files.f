@@ -39,6 +39,8 @@ sgpu_shared_atom.sv
 sgpu_barriers.sv
 sgpu_warp_table.sv
 sgpu_control.sv
+sgpu_lsu_beat.sv
+sgpu_lsu_port.sv
 sgpu_lane_alu.sv
 sgpu_pred_file.sv
 sgpu_pipe.sv

@@ -23,7 +23,7 @@
 
 mod common;
 
-use common::{count_from_env, run, testbench_with, Bits, Rng};
+use common::{count_from_env, run, testbench_with, twin, Bits, Rng};
 use rtl_tests::cosim::trap_code;
 use sgpu_isa::{Bmode, Bred, Instruction, Level, Op, Pred, PredSrc, Reg, RegOrImm};
 use sgpu_sim::barrier::Arrival;
@@ -291,25 +291,6 @@ fn parse(cfg: Config, line: &str) -> Out {
             last: n(30) == 1,
             entry: (n(31) == 1).then(|| n(32)),
         }),
-    }
-}
-
-/// A copy of a warp (the model's has no `Clone`).
-fn twin(w: &Warp) -> Warp {
-    Warp {
-        id: w.id,
-        lanes: w.lanes,
-        exited: w.exited,
-        regs: w.regs.clone(),
-        preds: w.preds,
-        carry: w.carry,
-        stack: w.stack.clone(),
-        pending_rpc: w.pending_rpc,
-        frame: w.frame,
-        tid: w.tid,
-        state: w.state,
-        reduction: w.reduction,
-        local_size: w.local_size,
     }
 }
 

@@ -757,3 +757,22 @@ pub fn shared_passes(words: &[u32], lanes: u32) -> u64 {
         .unwrap_or(0)
         .max(1)
 }
+
+/// A copy of a warp (the model's has no `Clone`).
+pub fn twin(w: &sgpu_sim::warp::Warp) -> sgpu_sim::warp::Warp {
+    sgpu_sim::warp::Warp {
+        id: w.id,
+        lanes: w.lanes,
+        exited: w.exited,
+        regs: w.regs.clone(),
+        preds: w.preds,
+        carry: w.carry,
+        stack: w.stack.clone(),
+        pending_rpc: w.pending_rpc,
+        frame: w.frame,
+        tid: w.tid,
+        state: w.state,
+        reduction: w.reduction,
+        local_size: w.local_size,
+    }
+}
