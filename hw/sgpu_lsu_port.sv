@@ -165,8 +165,6 @@ module sgpu_lsu_port #(
   logic [4*LANES-1:0]   off_mem  [QD];  // each lane's byte in its block
   logic [QW:0]          wr_q, co_q, rd_q;   // one bit more than an index: full or empty
   logic [QD-1:0]        done_q, err_q;
-  logic [QD-1:0]        some_q;             // the entry has lanes (flip-flops: off the
-                                            // coalescer's handshake, a RAM read away)
   logic [4:0]           err_lane_q [QD];
   logic [QW:0]          booked_q;           // beats booked and not yet in
   logic                 put;
@@ -197,7 +195,9 @@ module sgpu_lsu_port #(
   assign co_lanes = meta_mem[co_q[QW-1:0]][LANES-1:0];
   assign co_size  = meta_mem[co_q[QW-1:0]][M_SIZE +: 3];
   assign co_any   = co_q != wr_q;
-  assign co_valid = co_any && some_q[co_q[QW-1:0]];
+  // An entry the coalescer has not taken is done exactly when it has no lanes: the flag
+  // says so from flip-flops, off its handshake's path (the lanes are a RAM read away).
+  assign co_valid = co_any && !done_q[co_q[QW-1:0]];
 
   // The entries of the beats in the coalescer, in order (two at most: it takes the next
   // beat as the last request of one goes).
@@ -451,18 +451,17 @@ module sgpu_lsu_port #(
       {wr_q, co_q, rd_q, booked_q} <= '0;
       {ow_q, or_q}                 <= '0;
       in_flight_full_q             <= 1'b0;
-      {done_q, err_q, some_q}      <= '0;
+      {done_q, err_q}              <= '0;
       in_co_n_q                    <= '0;
     end else begin
       booked_q <= booked_q + (reserve_i ? (QW + 1)'(BEATS) : '0) - (put ? (QW + 1)'(1) : '0);
       if (put) begin
         wr_q <= wr_q + 1'b1;
         done_q[wr_q[QW-1:0]] <= acc_lanes_i == '0;
-        some_q[wr_q[QW-1:0]] <= acc_lanes_i != '0;
         err_q[wr_q[QW-1:0]]  <= 1'b0;
       end
       // The coalescer takes a beat with lanes; one with none is passed.
-      if (co_any && (!some_q[co_q[QW-1:0]] || co_ready)) co_q <= co_q + 1'b1;
+      if (co_any && (done_q[co_q[QW-1:0]] || co_ready)) co_q <= co_q + 1'b1;
       in_co_n_q <= in_co_n_q + 2'(co_push) - 2'(co_pop);
       if (send) ow_q <= ow_q + 1'b1;
       in_flight_full_q <= (OW + 1)'(ow_q - or_q) + (OW + 1)'(send) - (OW + 1)'(mem_rsp_valid_i)

@@ -58,12 +58,15 @@ struct Recording {
     accesses: Vec<(Access, Vec<u8>, bool)>, // the access, its bytes (a read's: zeros), write
 }
 
-impl Recording {
+impl Sizes {
+    /// The model's memory's bounds (its `Memories`): shared, parameter and constant
+    /// accesses within their sizes; local memory's bound is the warp's, global memory's
+    /// the memory's.
     fn within(&self, at: Access, len: usize) -> Result<(), Cause> {
         let size = match at.space {
-            Port::Shared => self.sizes.shared,
-            Port::Param => self.sizes.param,
-            Port::Constant => self.sizes.constant,
+            Port::Shared => self.shared,
+            Port::Param => self.param,
+            Port::Constant => self.constant,
             Port::Global | Port::Local => return Ok(()),
         };
         if at.address + len as u64 > u64::from(size) {
@@ -79,7 +82,7 @@ impl Recording {
 
 impl Memory for Recording {
     fn read(&mut self, at: Access, out: &mut [u8]) -> Result<(), Cause> {
-        self.within(at, out.len())?;
+        self.sizes.within(at, out.len())?;
         out.fill(0);
         self.accesses.push((at, out.to_vec(), false));
         Ok(())
@@ -90,7 +93,7 @@ impl Memory for Recording {
                 address: at.address,
             });
         }
-        self.within(at, data.len())?;
+        self.sizes.within(at, data.len())?;
         self.accesses.push((at, data.to_vec(), true));
         Ok(())
     }
@@ -754,23 +757,15 @@ struct Flat {
 
 impl Flat {
     fn check(&mut self, at: Access, len: usize) -> Result<u64, Cause> {
-        let outside = Cause::OutOfBounds {
-            space: at.space,
-            address: at.address,
-            size: len as u8,
-        };
-        let bound = match at.space {
-            Port::Global if at.address >> 63 == 1 => {
-                self.global_fault = true;
-                return Err(outside);
-            }
-            Port::Param => Some(self.sizes.param),
-            Port::Constant => Some(self.sizes.constant),
-            _ => None, // global memory unbounded, local memory's bound the warp's
-        };
-        if bound.is_some_and(|b| at.address + len as u64 > u64::from(b)) {
-            return Err(outside);
+        if at.space == Port::Global && at.address >> 63 == 1 {
+            self.global_fault = true;
+            return Err(Cause::OutOfBounds {
+                space: at.space,
+                address: at.address,
+                size: len as u8,
+            });
         }
+        self.sizes.within(at, len)?;
         self.lanes |= 1 << (at.thread % 32);
         Ok(port_address(at))
     }
