@@ -5,7 +5,8 @@
 // low, the cycles meanwhile idle (no issue, the line's other inputs but the memory's and
 // the write-back's readiness, which alternate so that the queue drains). The lines before such
 // a line leave six quiet cycles for it, so that no instruction's later inputs move against
-// its issue.
+// its issue. A wait longer than any queue of requests could take (the RTL never frees room)
+// ends the run with an error rather than hanging the test.
 #include <cstdio>
 #include <string>
 
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
     const auto& set_all = setters(*d);
     const auto& print_all = printers(*d);
     const size_t kReserve = 7;  // the field of reserve_i
+    // Eight queued beats of 32 lanes each a request, each answered at most 32 cycles after it
+    // leaves at half rate, drain in well under this.
+    const unsigned kMaxWait = 200000;
     std::vector<std::string> line(set_all.size());
     char field[1024];
     for (;;) {
@@ -66,6 +70,11 @@ int main(int argc, char** argv) {
             for (size_t i = 0; i < set_all.size(); ++i) set_all[i](cycles::words_of(line[i].c_str()));
             d->eval();
             wait = line[kReserve] != "0" && !d->room_o;
+            if (wait && waited == kMaxWait) {
+                std::fprintf(stderr, "room_o stayed low for %u cycles: the queue never drains\n", kMaxWait);
+                d->final();
+                return 3;
+            }
             if (wait) {
                 d->issue_valid_i = 0;
                 d->reserve_i = 0;

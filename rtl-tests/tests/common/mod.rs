@@ -168,7 +168,7 @@ pub fn run_events(exe: &Path, input: &str) -> Vec<String> {
         let stdout = String::from_utf8_lossy(&output.stdout);
         let tail: Vec<&str> = stdout.lines().rev().take(3).collect();
         panic!(
-            "the testbench failed ({}) after {} lines: {}{}",
+            "the testbench failed ({}) after {} lines: {}\n{}",
             output.status,
             stdout.lines().count(),
             tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
