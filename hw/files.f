@@ -4,6 +4,7 @@ sgpu_isa_pkg.sv
 sgpu_core_pkg.sv
 sgpu_mufu_pkg.sv
 sgpu_decode_pkg.sv
+sgpu_lsu_pkg.sv
 sgpu_ram.sv
 sgpu_predecode.sv
 sgpu_int_alu.sv
@@ -41,6 +42,9 @@ sgpu_warp_table.sv
 sgpu_control.sv
 sgpu_lsu_beat.sv
 sgpu_lsu_port.sv
+sgpu_lsu_shared.sv
+sgpu_lsu_join.sv
+sgpu_lsu.sv
 sgpu_lane_alu.sv
 sgpu_pred_file.sv
 sgpu_pipe.sv

@@ -118,21 +118,6 @@ module sgpu_lsu_port #(
       default: port_addr = at;
     endcase
   endfunction
-  // A store's bytes placed as they repeat over the block: byte j from byte j mod 2^size.
-  // Word by word: an 8- or 16-bit value fills word 0 first, then block word i is word
-  // i mod (2^size / 4) of that (word 0 below 8 bytes).
-  function automatic logic [127:0] repeated(logic [127:0] d, logic [2:0] size);
-    logic [31:0] w0;
-    unique case (size)
-      3'd0:    w0 = {4{d[7:0]}};
-      3'd1:    w0 = {2{d[15:0]}};
-      default: w0 = d[31:0];
-    endcase
-    repeated[31:0]   = w0;
-    repeated[63:32]  = (size == 3'd3 || size == 3'd4) ? d[63:32] : w0;
-    repeated[95:64]  = (size == 3'd4) ? d[95:64] : w0;
-    repeated[127:96] = (size == 3'd4) ? d[127:96] : (size == 3'd3) ? d[63:32] : w0;
-  endfunction
 
   logic [64*LANES-1:0]  addr0;
   logic [128*LANES-1:0] rep0;
@@ -142,7 +127,7 @@ module sgpu_lsu_port #(
     assign addr0[64*k +: 64] = port_addr(acc_space_i[3*k +: 3], acc_at_i[64*k +: 64], thread,
                                          local_base_i[63:32+TB], param_base_i[63:32],
                                          const_base_i[63:32]);
-    assign rep0[128*k +: 128] = repeated(acc_data_i[128*k +: 128], acc_size_i);
+    assign rep0[128*k +: 128] = sgpu_lsu_pkg::repeated(acc_data_i[128*k +: 128], acc_size_i);
   end
 
   // ------------------------------------------------------------------------------------
@@ -378,20 +363,12 @@ module sgpu_lsu_port #(
   assign wb_go          = rd_q != wr_q && done_q[rd_q[QW-1:0]] && (!wb_valid_o || wb_ready_i);
   assign wb_take        = wb_go && word_q == wb_words;  // the entry's last word goes
 
-  // Word p of a lane's loaded bytes: 8- and 16-bit values extended.
-  function automatic logic [31:0] word_of(logic [127:0] d, logic [1:0] p, logic [2:0] size,
-                                          logic sgn);
-    unique case (size)
-      3'd0:    word_of = {{24{sgn && d[7]}}, d[7:0]};
-      3'd1:    word_of = {{16{sgn && d[15]}}, d[15:0]};
-      default: word_of = d[32*p +: 32];
-    endcase
-  endfunction
   logic [32*LANES-1:0] wb_value;  // the lanes' words going out (named so that no
                                   // "word" precedes a numeric slice: hw_literals.rs)
   for (genvar k = 0; k < LANES; k++) begin : g_word
-    assign wb_value[32*k +: 32] = word_of(wb_loaded[128*k +: 128], word_q, wb_size,
-                                          wb_meta[M_SGN]);
+    // Word p of the lane's loaded bytes; an 8- or 16-bit value extended.
+    assign wb_value[32*k +: 32] = sgpu_lsu_pkg::extended(wb_loaded[128*k + 32*word_q +: 32],
+                                                         wb_size, wb_meta[M_SGN]);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -37,7 +37,7 @@ const std::vector<cycles::Printer>& printers(Vlsu_top& d) {
         CYCLES_OUT(d, wb_valid_o),    CYCLES_OUT(d, wb_slot_o),     CYCLES_OUT(d, wb_beat_o),
         CYCLES_OUT(d, wb_word_o),     CYCLES_OUT(d, wb_tag_o),      CYCLES_OUT(d, wb_lanes_o),
         CYCLES_OUT(d, wb_data_o),     CYCLES_OUT(d, wb_last_o),     CYCLES_OUT(d, wb_err_o),
-        CYCLES_OUT(d, wb_err_lane_o),
+        CYCLES_OUT(d, wb_err_lane_o), CYCLES_OUT(d, conflicts_o),
     };
     return list;
 }

@@ -1,5 +1,5 @@
-// The load/store unit's two halves as the core joins them (sgpu_lsu_beat, then
-// sgpu_lsu_port with the beat's lanes outside shared memory), before a memory model: 16-byte
+// The load/store unit (sgpu_lsu: the beat stage, then the halves for shared memory on chip and
+// for the memory port, their write-backs joined) before a memory model: 16-byte
 // blocks that start as a hash of their address (lsu.rs computes the same), a request taken
 // when `mem_ready_i` says and answered in order `mem_delay_i` cycles later (a block whose
 // address has bit 63 set answers with an error), a write applied as it is taken. Each
@@ -57,59 +57,20 @@ module lsu_top #(
   output logic [32*LANES-1:0]  wb_data_o,
   output logic                 wb_last_o,
   output logic                 wb_err_o,
-  output logic [4:0]           wb_err_lane_o
+  output logic [4:0]           wb_err_lane_o,
+  output logic [31:0]          conflicts_o
 );
-
-  logic                 acc_valid, acc_last, acc_write, acc_signed;
-  logic [SW-1:0]        acc_slot;
-  logic [BW-1:0]        acc_beat;
-  logic [TW-1:0]        acc_tag;
-  logic [2:0]           acc_size;
-  logic [LANES-1:0]     acc_lanes, port_lanes;
-  logic [3*LANES-1:0]   acc_space;
-  logic [64*LANES-1:0]  acc_at;
-  logic [128*LANES-1:0] acc_data;
-  sgpu_lsu_beat #(.LANES(LANES), .WARPS(WARPS), .TW(TW)) u_beat (
-    .clk_i, .rst_ni, .local_size_i, .shared_size_i, .param_size_i, .const_size_i,
-    .issue_valid_i, .issue_slot_i, .issue_beat_i, .issue_pass_i, .issue_last_i,
-    .issue_instr_i, .issue_lanes_i, .issue_tag_i, .pred_row_i, .a_i, .b_i, .c_i,
-    .acc_valid_o (acc_valid),
-    .acc_slot_o  (acc_slot),
-    .acc_beat_o  (acc_beat),
-    .acc_last_o  (acc_last),
-    .acc_tag_o   (acc_tag),
-    .acc_write_o (acc_write),
-    .acc_size_o  (acc_size),
-    .acc_signed_o(acc_signed),
-    .acc_lanes_o (acc_lanes),
-    .acc_space_o (acc_space),
-    .acc_at_o    (acc_at),
-    .acc_data_o  (acc_data),
-    .fault_o, .fault_cause_o, .fault_lane_o
-  );
-  for (genvar k = 0; k < LANES; k++) begin : g_port
-    assign port_lanes[k] = acc_lanes[k]
-                           && acc_space[3*k +: 3] != 3'(sgpu_isa_pkg::PORT_SHARED);
-  end
 
   logic         req_valid, req_write, rsp_valid, rsp_err;
   logic [63:0]  req_addr;
   logic [15:0]  req_be;
   logic [127:0] req_wdata, rsp_data;
-  sgpu_lsu_port #(.LANES(LANES), .WARPS(WARPS), .TW(TW), .QD(QD)) u_port (
-    .clk_i, .rst_ni, .local_base_i, .param_base_i, .const_base_i, .reserve_i, .room_o,
-    .acc_valid_i (acc_valid),
-    .acc_slot_i  (acc_slot),
-    .acc_beat_i  (acc_beat),
-    .acc_last_i  (acc_last),
-    .acc_tag_i   (acc_tag),
-    .acc_write_i (acc_write),
-    .acc_size_i  (acc_size),
-    .acc_signed_i(acc_signed),
-    .acc_lanes_i (port_lanes),
-    .acc_space_i (acc_space),
-    .acc_at_i    (acc_at),
-    .acc_data_i  (acc_data),
+  sgpu_lsu #(.LANES(LANES), .WARPS(WARPS), .TW(TW), .QD(QD)) u_lsu (
+    .clk_i, .rst_ni, .local_size_i, .shared_size_i, .param_size_i, .const_size_i,
+    .local_base_i, .param_base_i, .const_base_i, .reserve_i, .room_o,
+    .issue_valid_i, .issue_slot_i, .issue_beat_i, .issue_pass_i, .issue_last_i,
+    .issue_instr_i, .issue_lanes_i, .issue_tag_i, .pred_row_i, .a_i, .b_i, .c_i,
+    .fault_o, .fault_cause_o, .fault_lane_o,
     .mem_req_valid_o(req_valid),
     .mem_req_ready_i(mem_ready_i),
     .mem_req_write_o(req_write),
@@ -120,7 +81,7 @@ module lsu_top #(
     .mem_rsp_err_i  (rsp_err),
     .mem_rsp_data_i (rsp_data),
     .wb_valid_o, .wb_ready_i, .wb_slot_o, .wb_beat_o, .wb_word_o, .wb_tag_o, .wb_lanes_o,
-    .wb_data_o, .wb_last_o, .wb_err_o, .wb_err_lane_o
+    .wb_data_o, .wb_last_o, .wb_err_o, .wb_err_lane_o, .conflicts_o
   );
 
   // ---- the memory ----
