@@ -41,6 +41,7 @@ sgpu_barriers.sv
 sgpu_warp_table.sv
 sgpu_control.sv
 sgpu_lsu_beat.sv
+sgpu_lsu_room.sv
 sgpu_lsu_port.sv
 sgpu_lsu_shared.sv
 sgpu_lsu_join.sv

@@ -30,6 +30,10 @@ module sgpu_coalesce #(
   input  logic [64*LANES-1:0] in_addr_i,   // lane k's at [64*k +: 64]
   input  logic [LANES-1:0]    in_lanes_i,
   input  logic [2:0]          in_size_i,   // log2 of the bytes a lane accesses, 0 to 4
+  // The block of the beat's lowest lane (its first leader), which the caller finds as it
+  // queues the beat: found here, from a queue's distributed RAM, it was the unit's longest
+  // path (a carry chain over the lanes, then their blocks chosen).
+  input  logic [59:0]         in_lead_i,
 
   output logic                req_valid_o,
   input  logic                req_ready_i,
@@ -60,8 +64,6 @@ module sgpu_coalesce #(
     pick = '0;
     for (int unsigned k = 0; k < LANES; k++) pick |= lane[k] ? blocks[60*k +: 60] : '0;
   endfunction
-  logic [LANES-1:0] in_first;  // the beat's first leader, one-hot
-  assign in_first = in_lanes_i & (~in_lanes_i + LANES'(1));
 
   // The bytes a request touches: the offsets of its lanes, one-hot, merged, then each
   // widened to its aligned piece of the access's size (the pieces of 2, 4, 8 and 16 bytes
@@ -140,7 +142,7 @@ module sgpu_coalesce #(
       req_last_o  <= rest == '0;
     end
     if (in_valid_i && in_ready_o) begin
-      lead_q  <= pick(in_first, in_block);
+      lead_q  <= in_lead_i;
       block_q <= in_block;
       for (int unsigned k = 0; k < LANES; k++) offset_q[4*k +: 4] <= in_addr_i[64*k +: 4];
       size_q  <= in_size_i;
@@ -161,6 +163,10 @@ module sgpu_coalesce #(
   end
   a_size: assert property (@(posedge clk_i) disable iff (!rst_ni)
       in_valid_i |-> in_size_i <= 3'd4);
+  logic lead_ok;
+  assign lead_ok = in_lead_i == pick(in_lanes_i & (~in_lanes_i + LANES'(1)), in_block);
+  a_lead: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      in_valid_i && in_lanes_i != '0 |-> lead_ok);
   // A request held until taken.
   a_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
       req_valid_o && !req_ready_i |=> req_valid_o && $stable(req_block_o)

@@ -96,7 +96,8 @@ module sgpu_lsu_shared #(
   logic [LANES*WW-1:0]  word_mem [QD];
   logic [2*LANES-1:0]   low_mem  [QD];  // each lane's byte in its word
   logic [128*LANES-1:0] rep_mem  [QD];
-  logic [QW:0]          wr_q, rd_q, booked_q;
+  logic [QW:0]          wr_q, rd_q;
+  logic                 pop;  // the beat at rd_q done with
 
   logic [LANES*WW-1:0]  word0;
   logic [2*LANES-1:0]   low0;
@@ -116,9 +117,13 @@ module sgpu_lsu_shared #(
     end
   end
 
-  logic [QW+1:0] used;
-  assign used   = (QW + 2)'(wr_q - rd_q) + (QW + 2)'(booked_q);
-  assign room_o = used + (QW + 2)'(BEATS) <= (QW + 2)'(QD);
+  sgpu_lsu_room #(.QD(QD), .BEATS(BEATS)) u_room (
+    .clk_i, .rst_ni, .reserve_i, .room_o,
+    .put_i (acc_valid_i),
+    .take_i(pop),
+    .wr_o  (wr_q),
+    .rd_o  (rd_q)
+  );
 
   // ------------------------------------------------------------------------------------
   // The oldest beat's requests, word `pass_q` of them, into the request register.
@@ -139,6 +144,7 @@ module sgpu_lsu_shared #(
   // A beat with no lanes that does not end its instruction is passed over.
   assign skip     = any && head_lanes == '0 && !head_end_beat;
   assign go       = any && !skip && can_load && credit;
+  assign pop      = skip || (go && pass_q == head_passes);
 
   logic [LANES*WW-1:0] word_rd;
   logic [2*LANES-1:0]  low_rd;
@@ -257,13 +263,8 @@ module sgpu_lsu_shared #(
   assign credit = held_q < (OW + 1)'(OD);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      {wr_q, rd_q, booked_q} <= '0;
       {fw_q, fr_q, aw_q, ar_q, held_q} <= '0;
     end else begin
-      booked_q <= booked_q + (reserve_i ? (QW + 1)'(BEATS) : '0)
-                  - (acc_valid_i ? (QW + 1)'(1) : '0);
-      if (acc_valid_i) wr_q <= wr_q + 1'b1;
-      if (skip || (go && pass_q == head_passes)) rd_q <= rd_q + 1'b1;
       if (go) fw_q <= fw_q + 1'b1;
       if (m_rsp_valid_i) fr_q <= fr_q + 1'b1;
       if (keep) aw_q <= aw_q + 1'b1;
@@ -273,10 +274,6 @@ module sgpu_lsu_shared #(
   end
 
 `ifndef SYNTHESIS
-  a_room: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      acc_valid_i |-> (QW + 1)'(wr_q - rd_q) < (QW + 1)'(QD));
-  a_booked: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      acc_valid_i |-> booked_q != '0);
   a_answer_expected: assert property (@(posedge clk_i) disable iff (!rst_ni)
       m_rsp_valid_i |-> fr_q != fw_q);
   // Shared memory's bound is the beat stage's: a lane's offset lies within BYTES. (A lane's

@@ -1,5 +1,5 @@
 // Runs hw/sgpu_coalesce.sv one cycle a line (cycles.h): in_valid_i, in_addr_i, in_lanes_i,
-// in_size_i, req_ready_i; it prints in_ready_o, req_valid_o, req_block_o, req_lanes_o,
+// in_size_i, in_lead_i, req_ready_i; it prints in_ready_o, req_valid_o, req_block_o, req_lanes_o,
 // req_bytes_o and req_last_o.
 #include "Vsgpu_coalesce.h"
 #include "cycles.h"
@@ -9,7 +9,7 @@ namespace {
 const std::vector<cycles::Setter>& setters(Vsgpu_coalesce& d) {
     static const std::vector<cycles::Setter> list = {
         CYCLES_IN(d, in_valid_i), CYCLES_IN(d, in_addr_i),   CYCLES_IN(d, in_lanes_i),
-        CYCLES_IN(d, in_size_i),  CYCLES_IN(d, req_ready_i),
+        CYCLES_IN(d, in_size_i),  CYCLES_IN(d, in_lead_i),   CYCLES_IN(d, req_ready_i),
     };
     return list;
 }

@@ -178,6 +178,11 @@ fn check(lanes: u32, cycles: usize, seed: u64) {
                 addr.hex(),
                 Bits::of(b.lanes, lanes),
                 Bits::of(b.size.into(), 3),
+                // The lowest lane's block, as the load/store unit queues it.
+                Bits::of(
+                    b.addr[b.lanes.trailing_zeros().min(lanes - 1) as usize] >> 4,
+                    60,
+                ),
                 Bits::of(req_ready.into(), 1),
             ]
             .join(" ")

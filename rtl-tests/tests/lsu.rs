@@ -337,6 +337,8 @@ fn draw(rng: &mut Rng, slot: u32, sizes: Sizes, for_memory: bool) -> (Instructio
             window + u64::from(rng.below(sizes.shared.max(16)) & !15)
         }
         6 if space == Space::Generic => abi::SHARED_WINDOW - u64::from(n * (1 + rng.below(3))),
+        // At a multiple of 2^32: a pair's low word carries or borrows into its high word.
+        7 => ((1 + u64::from(rng.below(3))) << 32) - 16 * u64::from(rng.below(3)),
         _ => u64::from(rng.below(0x100) & !15),
     };
     let fault_rate = [0, 0, 0, 64, 1024][rng.below(5) as usize];
@@ -698,12 +700,13 @@ fn lane_accesses_agree_with_the_model_at_32_lanes() {
 
 // ---- The whole unit before a memory: `rtl-tests/tb/lsu_top.sv` ----
 
-const UNIT_RTL: [&str; 12] = [
+const UNIT_RTL: [&str; 13] = [
     "hw/sgpu_isa_pkg.sv",
     "hw/sgpu_decode_pkg.sv",
     "hw/sgpu_lsu_pkg.sv",
     "hw/sgpu_pipe.sv",
     "hw/sgpu_lsu_beat.sv",
+    "hw/sgpu_lsu_room.sv",
     "hw/sgpu_coalesce.sv",
     "hw/sgpu_lsu_port.sv",
     "hw/sgpu_shared_mem.sv",
